@@ -1,0 +1,103 @@
+"""The rendering model: a format turns Units into preamble + Records + closing, and decodes text back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Literal, Sequence
+
+from core.graph import Graph
+from core.units import Unit
+
+AtomKind = Literal["node_id", "node_type", "relation", "property_key", "property_value"]
+ATOM_KINDS: tuple[AtomKind, ...] = ("node_id", "node_type", "relation", "property_key", "property_value")
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A span [start, end) of a record's text that holds one graph value, as written (escaped)."""
+
+    start: int
+    end: int
+    kind: AtomKind
+
+
+@dataclass(frozen=True)
+class Record:
+    """One piece of a document, with the separator that joins it to the previous record.
+
+    Truncation keeps or drops whole records; `unit_keys` says which units the record carries.
+    """
+
+    text: str
+    unit_keys: tuple[str, ...]
+    atoms: tuple[Atom, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """preamble + records + closing. `closings[k]` ends a valid document holding the first k records."""
+
+    format_name: str
+    preamble: str
+    records: tuple[Record, ...]
+    closings: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.closings) != len(self.records) + 1:
+            raise ValueError("a rendering needs one closing per possible prefix length")
+
+    def prefix_text(self, count: int) -> str:
+        """The valid document made of the preamble, the first `count` records and their closing."""
+        return self.preamble + "".join(record.text for record in self.records[:count]) + self.closings[count]
+
+    @property
+    def text(self) -> str:
+        return self.prefix_text(len(self.records))
+
+    @property
+    def closing(self) -> str:
+        return self.closings[-1]
+
+
+class RecordText:
+    """Builds one record's text while noting where its atoms are."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._atoms: list[Atom] = []
+        self._length = 0
+
+    def add(self, text: str, kind: AtomKind | None = None) -> "RecordText":
+        if kind is not None and text:
+            self._atoms.append(Atom(self._length, self._length + len(text), kind))
+        self._parts.append(text)
+        self._length += len(text)
+        return self
+
+    def build(self, *unit_keys: str) -> Record:
+        return Record("".join(self._parts), tuple(unit_keys), tuple(self._atoms))
+
+
+def nodes_then_edges(units: Sequence[Unit]) -> list[Unit]:
+    """Stable partition for formats that keep nodes and edges in separate sections."""
+    return [unit for unit in units if unit.is_node] + [unit for unit in units if not unit.is_node]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A registered graph text format.
+
+    render(graph, units) -> Rendering writes the given units in the given order (a format with
+    separate node and edge sections keeps the order within each); the graph supplies what a preamble
+    may need (a dictionary, a schema). decode(text) -> Graph raises FormatError with a line or offset.
+    """
+
+    name: str
+    title: str
+    lossless: bool
+    grammar: str
+    render: Callable[[Graph, Sequence[Unit]], Rendering] = field(repr=False)
+    decode: Callable[[str], Graph] = field(repr=False)
+    example: str = ""
+    lost: str = ""  # for a lossy format: what it drops
+    interleaves: bool = True  # False when nodes and edges sit in separate sections

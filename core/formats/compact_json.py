@@ -1,0 +1,91 @@
+"""compact_json: one minified JSON object, nodes as [id, type] and edges as [source, relation, target]."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from core.errors import FormatError
+from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string, parse_json,
+                                   properties_from)
+from core.formats.json_writing import add_compact_properties, add_scalar
+from core.graph import Edge, Graph, Node
+from core.units import Unit
+
+NAME = "compact_json"
+
+GRAMMAR = """\
+The graph is one JSON object. "n" lists nodes as [id, type]; "e" lists edges as \
+[source, relation, target], meaning: source --relation--> target. A trailing object in a node or \
+edge array holds its properties."""
+
+
+def _array_record(values: list[tuple[str, str]], properties, key: str, lead: str) -> Record:
+    record = RecordText().add(lead + "[")
+    for index, (value, kind) in enumerate(values):
+        if index:
+            record.add(",")
+        add_scalar(record, value, kind)
+    if properties:
+        record.add(",")
+        add_compact_properties(record, properties)
+    return record.add("]").build(key)
+
+
+def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    ordered = nodes_then_edges(units)
+    node_count = sum(1 for unit in ordered if unit.is_node)
+    records: list[Record] = []
+    closings = ['],"e":[]}']
+    for index, unit in enumerate(ordered):
+        if unit.is_node:
+            node = unit.node
+            values = [(node.id, "node_id"), (node.type, "node_type")]
+            records.append(_array_record(values, node.properties, unit.key, "," if index else ""))
+            closings.append('],"e":[]}')
+        else:
+            edge = unit.edge
+            values = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+            lead = '],"e":[' if index == node_count else ","
+            records.append(_array_record(values, edge.properties, unit.key, lead))
+            closings.append("]}")
+    return Rendering(NAME, '{"n":[', tuple(records), tuple(closings))
+
+
+def _fields(item: object, count: int, where: str) -> tuple[list[str], dict]:
+    values = expect_list(item, where)
+    has_properties = len(values) == count + 1
+    if len(values) != count and not has_properties:
+        raise FormatError(f"expected {count} values (and optionally a properties object), found "
+                          f"{len(values)}", where, "see the format's grammar")
+    texts = [expect_string(value, f"{where}[{index}]") for index, value in enumerate(values[:count])]
+    return texts, (values[count] if has_properties else {})
+
+
+def decode(text: str) -> Graph:
+    document = expect_object(parse_json(text), "document")
+    for section in ("n", "e"):
+        if section not in document:
+            raise FormatError(f'the document has no "{section}" array', "document",
+                              f'add "{section}": [...] to the top-level object')
+    nodes = []
+    for index, item in enumerate(expect_list(document["n"], "n")):
+        (node_id, node_type), properties = _fields(item, 2, f"n[{index}]")
+        nodes.append(Node(node_id, node_type, properties_from(properties, f"n[{index}] properties")))
+    edges = []
+    for index, item in enumerate(expect_list(document["e"], "e")):
+        (source, relation, target), properties = _fields(item, 3, f"e[{index}]")
+        edges.append(Edge(source, relation, target, properties_from(properties, f"e[{index}] properties")))
+    return decoded_graph(nodes, edges)
+
+
+FORMAT = Format(
+    name=NAME,
+    title="Compact JSON",
+    lossless=True,
+    grammar=GRAMMAR,
+    render=render,
+    decode=decode,
+    example='{"n":[["svc-api","service"],...],"e":[["svc-api","depends_on","svc-auth"],...]}',
+    interleaves=False,
+)

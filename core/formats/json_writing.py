@@ -1,0 +1,33 @@
+"""Writing JSON values piece by piece while recording atom spans (shared by the JSON formats)."""
+
+from __future__ import annotations
+
+import json
+
+from core.formats.base import AtomKind, RecordText
+from core.graph import Properties, PropertyValue
+
+
+def json_scalar(value: PropertyValue) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def add_scalar(record: RecordText, value: PropertyValue, kind: AtomKind) -> None:
+    """Write a JSON scalar; the atom covers a string's content without its quotes."""
+    text = json_scalar(value)
+    if isinstance(value, str):
+        record.add('"').add(text[1:-1], kind).add('"')
+    else:
+        record.add(text, kind)
+
+
+def add_compact_properties(record: RecordText, properties: Properties) -> None:
+    """`{"key":value,...}` as json.dumps(separators=(",", ":")) writes it."""
+    record.add("{")
+    for index, (key, value) in enumerate(properties):
+        if index:
+            record.add(",")
+        add_scalar(record, key, "property_key")
+        record.add(":")
+        add_scalar(record, value, "property_value")
+    record.add("}")

@@ -1,0 +1,63 @@
+"""Units: what can survive or be cut — one per node and one per edge, with a stable key and a hop level."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterator
+
+from core.graph import Edge, Graph, Node
+
+UNREACHABLE = math.inf
+
+
+def escape_key_atom(value: str) -> str:
+    """Escape `\\` and `|` so that an edge key splits back into its parts unambiguously."""
+    return value.replace("\\", "\\\\").replace("|", "\\p")
+
+
+def node_key(node_id: str) -> str:
+    return f"n:{node_id}"
+
+
+def edge_key(edge: Edge, occurrence: int = 0) -> str:
+    """`e:<source>|<relation>|<target>`; the n-th parallel copy of the same triple gets `|n`."""
+    base = "e:" + "|".join(escape_key_atom(part) for part in (edge.source, edge.relation, edge.target))
+    return base if occurrence == 0 else f"{base}|{occurrence}"
+
+
+@dataclass(frozen=True)
+class Unit:
+    key: str
+    node: Node | None = None
+    edge: Edge | None = None
+    hop: float = UNREACHABLE
+
+    @property
+    def is_node(self) -> bool:
+        return self.node is not None
+
+
+def edge_keys(graph: Graph) -> Iterator[tuple[str, Edge]]:
+    """Keys of the graph's edges in canonical order, numbering parallel copies of a triple."""
+    seen: Counter[tuple[str, str, str]] = Counter()
+    for edge in graph.edges:
+        triple = (edge.source, edge.relation, edge.target)
+        yield edge_key(edge, seen[triple]), edge
+        seen[triple] += 1
+
+
+def graph_units(graph: Graph, hops: dict[str, float] | None = None) -> tuple[Unit, ...]:
+    """All units in canonical order: nodes by id, then edges in canonical order.
+
+    With `hops` (node id -> distance from the seeds), node units get their distance and edge units
+    the larger of their endpoints' distances; without, every unit is unreachable.
+    """
+    hops = hops or {}
+    node_units = [Unit(node_key(node.id), node=node, hop=hops.get(node.id, UNREACHABLE))
+                  for node in graph.nodes]
+    edge_units = [Unit(key, edge=edge,
+                       hop=max(hops.get(edge.source, UNREACHABLE), hops.get(edge.target, UNREACHABLE)))
+                  for key, edge in edge_keys(graph)]
+    return tuple(node_units + edge_units)

@@ -1,0 +1,109 @@
+"""Properties every registered format must have: lossless round trips, valid prefixes, strict decoding."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.errors import FormatError
+from core.formats.base import ATOM_KINDS
+from core.generate import service_graph
+from core.registry import FORMATS
+from core.units import graph_units
+from tests.strategies import graphs
+
+ALL = FORMATS.names()
+LOSSLESS = [name for name in ALL if FORMATS.get(name).lossless]
+
+
+def render_all(name, graph):
+    return FORMATS.get(name).render(graph, graph_units(graph))
+
+
+@pytest.mark.parametrize("name", LOSSLESS)
+@given(graph=graphs())
+def test_decoding_a_rendering_gives_back_the_same_graph(name, graph):
+    assert FORMATS.get(name).decode(render_all(name, graph).text) == graph
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=100)
+@given(graph=graphs(), data=st.data())
+def test_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
+    format_ = FORMATS.get(name)
+    rendering = render_all(name, graph)
+    count = data.draw(st.integers(min_value=0, max_value=len(rendering.records)))
+    kept = {key for record in rendering.records[:count] for key in record.unit_keys}
+    kept_units = [unit for unit in graph_units(graph) if unit.key in kept]
+    assert rendering.prefix_text(count) == format_.render(graph, kept_units).text
+    format_.decode(rendering.prefix_text(count))  # a prefix is a valid document
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=100)
+@given(graph=graphs())
+def test_records_cover_every_unit_once_and_atoms_lie_inside_their_record(name, graph):
+    rendering = render_all(name, graph)
+    covered = [key for record in rendering.records for key in record.unit_keys]
+    assert sorted(covered) == sorted(unit.key for unit in graph_units(graph))
+    for record in rendering.records:
+        end = 0
+        for atom in record.atoms:
+            assert atom.kind in ATOM_KINDS
+            assert end <= atom.start < atom.end <= len(record.text)
+            end = atom.end
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_an_empty_graph_renders_and_decodes(name):
+    graph = service_graph(0, 0, 1).__class__.build([], [])
+    assert FORMATS.get(name).decode(render_all(name, graph).text) == graph
+
+
+@pytest.mark.parametrize("name", ALL)
+@given(text=st.text(max_size=200))
+def test_decoding_arbitrary_text_raises_only_format_errors(name, text):
+    try:
+        FORMATS.get(name).decode(text)
+    except FormatError:
+        pass
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=150)
+@given(graph=graphs(max_nodes=4, max_edges=4), data=st.data())
+def test_decoding_a_mangled_rendering_raises_only_format_errors(name, graph, data):
+    text = render_all(name, graph).text
+    position = data.draw(st.integers(min_value=0, max_value=len(text)))
+    mangle = data.draw(st.sampled_from(["truncate", "delete", "insert", "duplicate"]))
+    if mangle == "truncate":
+        text = text[:position]
+    elif mangle == "delete":
+        text = text[:position] + text[position + 1:]
+    elif mangle == "insert":
+        text = text[:position] + data.draw(st.sampled_from(list('|\\"{}[],:\n\r#@N E'))) + text[position:]
+    else:
+        text = text[:position] + text[position:] + text[position:]
+    try:
+        FORMATS.get(name).decode(text)
+    except FormatError:
+        pass
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("bad", ["", "   ", "\n\n", "{", "[]", "null", "\x00", "#graph-v1\nX|1",
+                                 '{"nodes": 3, "edges": []}', "kind,a,b,c\nN,1"])
+def test_malformed_documents_raise_format_errors_that_say_where(name, bad):
+    format_ = FORMATS.get(name)
+    try:
+        format_.decode(bad)
+    except FormatError as error:
+        assert error.where, "a format error names where the problem is"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_format_has_a_grammar_a_title_and_an_example(name):
+    format_ = FORMATS.get(name)
+    assert format_.grammar.strip() and format_.title and format_.example
+    assert format_.lossless or format_.lost, "a lossy format says what it loses"
