@@ -1,0 +1,1 @@
+"""CLI subcommands: one module each, every one exposing `add_parser(subparsers)`."""
