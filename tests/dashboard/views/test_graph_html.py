@@ -1,0 +1,89 @@
+"""The Graph page's pyvis HTML is offline and never lets graph text become markup."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+
+from core.graph import Edge, Graph, Node
+from core.graph_view import layout_positions, select_view
+from dashboard.views.graph_html import clean_label, graph_page_html, legend_html, safe_title
+from tests.strategies import graphs
+
+HOSTILE = "<img src=x onerror=alert(1)></script><script>alert(2)</script>"
+
+
+def hostile_graph() -> Graph:
+    nodes = [Node(HOSTILE, "<b>type</b>", (("image", "https://example.com/x.png"), ("note", "href=javascript:1"))),
+             Node("plain", "service", (("url", "http://tracker.example/p"),))]
+    return Graph.build(nodes, [Edge(HOSTILE, "<i>rel</i>", "plain")])
+
+
+def data_section(page: str) -> str:
+    """The two vis.DataSet literals, where graph text ends up."""
+    return "\n".join(re.findall(r"new vis\.DataSet\((.*?)\);", page, re.S))
+
+
+def external_links(page: str) -> list[str]:
+    return re.findall(r"""(?:src|href)\s*=\s*["']?\s*https?://""", page, re.I)
+
+
+def benign_page() -> str:
+    graph = Graph.build([Node("a", "t")], [])
+    return graph_page_html(graph, select_view(graph, {}), {}, {}, frozenset())
+
+
+def test_hostile_text_never_becomes_markup_and_nothing_is_fetched():
+    graph = hostile_graph()
+    view = select_view(graph, {"plain": 0})
+    page = graph_page_html(graph, view, {"plain": 0}, {}, frozenset())
+    data = data_section(page)
+    assert HOSTILE not in page and "<" not in data and "href" not in data and "onerror=" not in data
+    # The inline vis-network library has its own `<script` tags and `image.onerror=` handlers;
+    # the hostile graph adds none.
+    for marker in ("<script", "<img", "onerror="):
+        assert page.lower().count(marker) == benign_page().lower().count(marker)
+    assert external_links(page) == []
+
+
+@given(graphs(max_nodes=5, max_edges=6))
+def test_any_graph_gives_an_offline_page_without_raw_tags(graph):
+    view = select_view(graph, {})
+    page = graph_page_html(graph, view, {}, {}, frozenset(), layout_positions(view))
+    data = data_section(page)
+    assert "<" not in data and external_links(page) == []
+    assert "bootstrap" not in page
+
+
+def test_labels_lose_control_characters_and_are_truncated():
+    assert clean_label("a\x00b\u200bc\nd") == "abc d"
+    assert clean_label("x" * 100, 10) == "x" * 9 + "…"
+
+
+def test_titles_are_escaped_and_never_say_href():
+    title = safe_title(['<a HREF="http://x">', "ok"])
+    assert "<" not in title and "href" not in title.lower() and title.endswith("\nok")
+
+
+def test_fixed_positions_turn_physics_off():
+    graph = hostile_graph()
+    view = select_view(graph, {})
+    page = graph_page_html(graph, view, {}, {}, frozenset(), layout_positions(view))
+    assert re.search(r'"physics":\s*\{\s*"enabled":\s*false', page)
+
+
+def test_edges_are_styled_by_survival_and_evidence_is_thick():
+    graph = Graph.build([Node("a", "t"), Node("b", "t"), Node("c", "t")],
+                        [Edge("a", "r", "b"), Edge("b", "r", "c")])
+    view = select_view(graph, {"a": 0})
+    page = graph_page_html(graph, view, {"a": 0, "b": 1, "c": 2},
+                           {"e:a|r|b": "kept", "e:b|r|c": "cut"}, frozenset({"e:b|r|c"}))
+    data = data_section(page)
+    assert re.search(r'"color": "#16a34a", "dashes": false, "from": "a"', data)
+    assert re.search(r'"color": "#dc2626", "dashes": true, "from": "b"[^}]*"width": 3', data)
+
+
+def test_the_legend_escapes_type_names():
+    assert "<b>type</b>" not in legend_html(hostile_graph())
+    assert "&lt;b&gt;type&lt;/b&gt;" in legend_html(hostile_graph())
