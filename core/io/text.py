@@ -13,8 +13,8 @@ def line_of(text: str | bytes, offset: int) -> int:
     return text.count(newline, 0, offset) + 1  # type: ignore[arg-type]
 
 
-def decode_utf8(data: bytes, source: str) -> str:
-    """The file's text; invalid UTF-8 and NUL characters are refused with the line where they are."""
+def decode_utf8(data: bytes, source: str, *, allow_nul: bool = False) -> str:
+    """The file's text; invalid UTF-8 (and, unless allowed, NUL characters) refused with the line where they are."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise LoadError(f"expected the file's bytes, got {type(data).__name__}", source,
                         "pass the raw bytes of the file")
@@ -26,7 +26,7 @@ def decode_utf8(data: bytes, source: str) -> str:
         raise LoadError(f"the file is not valid UTF-8{hint}: byte 0x{data[error.start]:02x} cannot be decoded",
                         f"{source}, line {line_of(data, error.start)}, byte offset {error.start}",
                         "save the file as UTF-8") from None
-    nul = text.find("\0")
+    nul = -1 if allow_nul else text.find("\0")
     if nul >= 0:
         raise LoadError("the file holds a NUL character, so it is probably binary, not text",
                         f"{source}, line {line_of(text, nul)}",

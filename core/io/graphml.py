@@ -1,0 +1,363 @@
+"""GraphML: read typed property graphs safely (no DTD, no entities, no fetching) and write them back.
+
+Reading: the node type comes from one node attribute (`labelV`, `type` or `label`, whichever the
+file declares first, or the one chosen), the relation from one edge attribute (`labelE`,
+`relation` or `label`); every other attribute is a property with its declared type (boolean,
+int/long, float/double, string). Keys' <default> values apply. Edge ids are not kept: an edge is its
+endpoints, relation and properties. An undirected graph (edgedefault="undirected", or an edge with
+directed="false") gets each edge in both directions. Nested graphs, hyperedges and ports are refused;
+yEd graphics (keys with yfiles.type) are skipped.
+
+Writing: the type is written as `labelV`, the relation as `labelE`, each property under a key for its
+name and type, so the file reads back as the same graph.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import ParseError
+
+from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+from defusedxml.ElementTree import XMLParser
+
+from core.errors import GraphError, LoadError
+from core.graph import Edge, Graph, Node, PropertyValue
+from core.io.building import build_graph, check_endpoints, frozen_properties
+from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.options import DEFAULT_OPTIONS, LoadOptions
+
+NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
+TYPES = ("boolean", "int", "long", "float", "double", "string")
+_FIX_XML = "check that the file is GraphML exported by a graph tool, and that every tag is closed"
+
+
+@dataclass
+class _Element:
+    tag: str  # local name, without the namespace
+    attributes: dict[str, str]
+    line: int
+    children: list["_Element"] = field(default_factory=list)
+    text_parts: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.text_parts)
+
+
+@dataclass(frozen=True)
+class _Key:
+    id: str
+    domain: str  # node, edge, graph or all
+    name: str
+    type: str
+    default: str | None
+    graphics: bool  # a yEd key: markup inside <data>, skipped
+
+
+class _TreeBuilder:
+    """An ElementTree parser target that keeps line numbers and refuses deep nesting as it goes."""
+
+    def __init__(self, limits: Limits, source: str) -> None:
+        self.limits = limits
+        self.source = source
+        self.stack: list[_Element] = []
+        self.root: _Element | None = None
+        self.line = lambda: 0
+
+    def start(self, tag: str, attributes: dict[str, str]) -> None:
+        self.limits.check_depth(len(self.stack) + 1, self.source, f"line {self.line()}")
+        element = _Element(tag.rsplit("}", 1)[-1], dict(attributes), self.line())
+        if self.stack:
+            self.stack[-1].children.append(element)
+        else:
+            self.root = element
+        self.stack.append(element)
+
+    def end(self, tag: str) -> None:
+        self.stack.pop()
+
+    def data(self, text: str) -> None:
+        if self.stack:
+            self.stack[-1].text_parts.append(text)
+
+    def close(self) -> _Element | None:
+        return self.root
+
+
+def _parse_xml(data: bytes, source: str, limits: Limits) -> _Element:
+    builder = _TreeBuilder(limits, source)
+    parser = XMLParser(target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    builder.line = lambda: parser.parser.CurrentLineNumber
+    try:
+        parser.feed(data)
+        root = parser.close()
+    except DTDForbidden:
+        raise LoadError("the file declares a document type (<!DOCTYPE ...>); DTDs can define entities that "
+                        "expand without bound or read other files, so they are refused",
+                        f"{source}, line {builder.line()}", "remove the <!DOCTYPE ...> declaration") from None
+    except (EntitiesForbidden, ExternalReferenceForbidden):
+        raise LoadError("the file declares or references an XML entity, which is refused",
+                        f"{source}, line {builder.line()}", "remove the entity declarations and references") from None
+    except ParseError as error:
+        line, column = getattr(error, "position", (builder.line(), 0))
+        reason = str(error).split(": line ")[0]  # the message repeats the position
+        raise LoadError(f"the XML is not well-formed: {reason}", f"{source}, line {line}, column {column}",
+                        _FIX_XML) from None
+    except LoadError:
+        raise
+    except (ValueError, KeyError, AttributeError, IndexError, TypeError, RecursionError, MemoryError) as error:
+        raise LoadError(f"the XML cannot be read: {type(error).__name__}: {error}"[:300],
+                        f"{source}, line {builder.line()}", _FIX_XML) from None
+    if root is None:
+        raise LoadError("the file holds no XML element", source, "export the graph as GraphML again")
+    return root
+
+
+def parse_graphml(data: bytes, *, source: str = "graph.graphml", options: LoadOptions = DEFAULT_OPTIONS,
+                  limits: Limits = DEFAULT_LIMITS) -> Graph:
+    """The graph in GraphML `data`; any problem is a LoadError naming the line and element."""
+    limits.check_bytes(len(data), source)
+    root = _parse_xml(data, source, limits)
+    if root.tag != "graphml":
+        raise LoadError(f"the root element is <{root.tag}>, not <graphml>", f"{source}, line {root.line}",
+                        "load a GraphML file, or name the file's format")
+    keys = _read_keys(root, source)
+    graph_element = _single_graph(root, source)
+    reader = _GraphReader(keys, source, options, limits)
+    reader.read(graph_element)
+    check_endpoints(reader.edges, {node.id for node in reader.nodes}, source, options)
+    return build_graph(reader.nodes, [edge for edge, _ in reader.edges], source, options)
+
+
+def _read_keys(root: _Element, source: str) -> dict[str, _Key]:
+    keys: dict[str, _Key] = {}
+    for element in root.children:
+        if element.tag != "key":
+            continue
+        where = f"{source}, line {element.line}"
+        key_id = element.attributes.get("id")
+        if key_id is None:
+            raise LoadError("a <key> has no id", where, 'give it an id: <key id="..." for="node" ...>')
+        if key_id in keys:
+            raise LoadError(f"the key id {key_id!r} is declared twice", where, "give each key its own id")
+        domain = element.attributes.get("for", "all")
+        if domain not in ("node", "edge", "graph", "all"):
+            raise LoadError(f"key {key_id!r} is for {domain!r}", where, 'use for="node", "edge", "graph" or "all"')
+        graphics = "yfiles.type" in element.attributes
+        value_type = element.attributes.get("attr.type", "string")
+        if value_type not in TYPES and not graphics:
+            raise LoadError(f"key {key_id!r} declares the unsupported type {value_type!r}", where,
+                            f"use one of {', '.join(TYPES)}")
+        defaults = [child for child in element.children if child.tag == "default"]
+        keys[key_id] = _Key(key_id, domain, element.attributes.get("attr.name", key_id), value_type,
+                            defaults[0].text if defaults else None, graphics)
+    return keys
+
+
+def _single_graph(root: _Element, source: str) -> _Element:
+    graphs = [child for child in root.children if child.tag == "graph"]
+    if len(graphs) != 1:
+        raise LoadError(f"the file holds {len(graphs)} <graph> elements", f"{source}, line {root.line}",
+                        "keep exactly one <graph> inside <graphml>")
+    return graphs[0]
+
+
+class _GraphReader:
+    def __init__(self, keys: dict[str, _Key], source: str, options: LoadOptions, limits: Limits) -> None:
+        self.keys = keys
+        self.source = source
+        self.options = options
+        self.limits = limits
+        self.type_attribute = options.node_type_from(key.name for key in keys.values() if key.domain in ("node", "all"))
+        self.relation_attribute = options.relation_from(key.name for key in keys.values() if key.domain in ("edge", "all"))
+        self.nodes: list[Node] = []
+        self.edges: list[tuple[Edge, str]] = []
+
+    def read(self, graph_element: _Element) -> None:
+        edge_default = graph_element.attributes.get("edgedefault", "directed")
+        if edge_default not in ("directed", "undirected"):
+            raise LoadError(f"edgedefault is {edge_default!r}", f"{self.source}, line {graph_element.line}",
+                            'use edgedefault="directed" or "undirected"')
+        for element in graph_element.children:
+            if element.tag == "node":
+                self.nodes.append(self._node(element))
+            elif element.tag == "edge":
+                self._add_edge(element, edge_default == "directed")
+            elif element.tag not in ("data", "desc"):
+                raise LoadError(f"<{element.tag}> is not supported", f"{self.source}, line {element.line}",
+                                "keep only <node> and <edge> elements in the <graph> (no hyperedges)")
+
+    def _where(self, element: _Element, label: str) -> str:
+        return f"line {element.line}, {label}"
+
+    def _node(self, element: _Element) -> Node:
+        node_id = element.attributes.get("id")
+        if node_id is None:
+            raise LoadError("a <node> has no id", f"{self.source}, line {element.line}",
+                            'give every node an id: <node id="...">')
+        where = self._where(element, f"node {node_id[:80]!r}")
+        self.limits.check_string(node_id, self.source, where)
+        values, label = self._values(element, "node", self.type_attribute, where)
+        properties = frozen_properties(values, self.source, where)
+        return Node(node_id, self.options.default_node_type if label is None else label, properties)
+
+    def _add_edge(self, element: _Element, directed_default: bool) -> None:
+        ends = [element.attributes.get(name) for name in ("source", "target")]
+        if None in ends:
+            raise LoadError("an <edge> lacks its source or target", f"{self.source}, line {element.line}",
+                            'write <edge source="..." target="...">')
+        source, target = ends
+        where = self._where(element, f"edge {source[:80]!r} -> {target[:80]!r}")
+        directed = element.attributes.get("directed", "true" if directed_default else "false")
+        if directed not in ("true", "false"):
+            raise LoadError(f"directed is {directed!r}", f"{self.source}, {where}", 'use directed="true" or "false"')
+        values, label = self._values(element, "edge", self.relation_attribute, where)
+        edge = Edge(source, self.options.default_relation if label is None else label, target,
+                    frozen_properties(values, self.source, where))
+        self.edges.append((edge, where))
+        if directed == "false" and source != target:
+            self.edges.append((Edge(target, edge.relation, source, edge.properties), where))
+
+    def _values(self, element: _Element, domain: str, label_attribute: str | None,
+                where: str) -> tuple[list[tuple[str, PropertyValue]], str | None]:
+        """The element's properties (defaults applied) and the text of its type or relation attribute."""
+        values: list[tuple[str, PropertyValue]] = []
+        label: str | None = None
+        given: set[str] = set()
+        for child in element.children:
+            if child.tag == "desc":
+                continue
+            if child.tag != "data":
+                raise LoadError(f"<{child.tag}> inside <{domain}> is not supported", f"{self.source}, line {child.line}",
+                                f"keep only <data> elements inside a <{domain}> (no nested graphs or ports)")
+            key = self._key(child, domain, where)
+            given.add(key.id)
+            if key.graphics:
+                continue
+            if child.children:
+                raise LoadError(f"<data key={key.id!r}> holds markup, not a value", f"{self.source}, line {child.line}",
+                                "write a plain value inside <data>")
+            self.limits.check_string(child.text, self.source, where)
+            if key.name == label_attribute:
+                label = child.text
+            else:
+                values.append((key.name, _converted(child.text, key, self.source, f"line {child.line}")))
+        for key in self.keys.values():
+            if key.domain in (domain, "all") and key.default is not None and key.id not in given and not key.graphics:
+                if key.name == label_attribute:
+                    label = key.default
+                else:
+                    values.append((key.name, _converted(key.default, key, self.source, f"default of key {key.id!r}")))
+        return values, label
+
+    def _key(self, data: _Element, domain: str, where: str) -> _Key:
+        key_id = data.attributes.get("key")
+        key = self.keys.get(key_id) if key_id is not None else None
+        if key is None:
+            raise LoadError(f"<data key={key_id!r}> uses a key that is not declared", f"{self.source}, line {data.line}",
+                            f'declare it: <key id="{key_id}" for="{domain}" attr.name="..." attr.type="string"/>')
+        if key.domain not in (domain, "all"):
+            raise LoadError(f"key {key.id!r} is declared for {key.domain}s but used on a {domain}",
+                            f"{self.source}, {where}", f'declare it with for="{domain}" or for="all"')
+        return key
+
+
+_INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")
+_FLOAT = re.compile(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*")
+_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
+
+
+def _converted(text: str, key: _Key, source: str, where: str) -> PropertyValue:
+    """A <data> text as its key's declared type."""
+    if key.type == "string":
+        return text
+    if key.type == "boolean" and text.strip().lower() in _BOOLEANS:
+        return _BOOLEANS[text.strip().lower()]
+    if key.type in ("int", "long") and _INTEGER.fullmatch(text) and len(text) < 4000:  # int() refuses longer
+        return int(text)
+    if key.type in ("float", "double") and _FLOAT.fullmatch(text) and math.isfinite(float(text)):
+        return float(text)
+    raise LoadError(f"{key.name!r} is declared {key.type} but holds {text[:60]!r}", f"{source}, {where}",
+                    f"write a value of type {key.type}, or declare the key attr.type=\"string\"")
+
+
+# --- writing ---------------------------------------------------------------------------------------
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_TEXT_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"}
+_ATTRIBUTE_ESCAPES = {**_TEXT_ESCAPES, '"': "&quot;", "\n": "&#10;", "\t": "&#9;"}
+
+
+def _escaped(text: str, escapes: dict[str, str]) -> str:
+    found = _NOT_XML.search(text)
+    if found:
+        raise GraphError(f"the text {text[:40]!r} holds the character U+{ord(found.group()):04X}, "
+                         "which XML 1.0 cannot hold", "GraphML export",
+                         "export this graph as node-link JSON or one of the project's formats")
+    return "".join(escapes.get(char, char) for char in text)
+
+
+def _graphml_type(value: PropertyValue) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "long"
+    if isinstance(value, float):
+        return "double"
+    return "string"
+
+
+def _value_text(value: PropertyValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def write_graphml(graph: Graph, *, node_type_attribute: str = "labelV", relation_attribute: str = "labelE") -> str:
+    """GraphML text that `parse_graphml` reads back as the same graph (GraphError if XML cannot hold a value)."""
+    _refuse_clash(graph, node_type_attribute, relation_attribute)
+    node_keys = _property_keys((node.properties for node in graph.nodes), "n")
+    edge_keys = _property_keys((edge.properties for edge in graph.edges), "e")
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<graphml xmlns="{NAMESPACE}">',
+             f'  <key id="labelV" for="node" attr.name="{_escaped(node_type_attribute, _ATTRIBUTE_ESCAPES)}" '
+             'attr.type="string"/>',
+             f'  <key id="labelE" for="edge" attr.name="{_escaped(relation_attribute, _ATTRIBUTE_ESCAPES)}" '
+             'attr.type="string"/>']
+    for domain, keys in (("node", node_keys), ("edge", edge_keys)):
+        for (name, value_type), key_id in keys.items():
+            lines.append(f'  <key id="{key_id}" for="{domain}" attr.name="{_escaped(name, _ATTRIBUTE_ESCAPES)}" '
+                         f'attr.type="{value_type}"/>')
+    lines.append('  <graph id="G" edgedefault="directed">')
+    for node in graph.nodes:
+        lines.append(f'    <node id="{_escaped(node.id, _ATTRIBUTE_ESCAPES)}">'
+                     f'{_data("labelV", node.type)}{_properties_data(node.properties, node_keys)}</node>')
+    for edge in graph.edges:
+        lines.append(f'    <edge source="{_escaped(edge.source, _ATTRIBUTE_ESCAPES)}" '
+                     f'target="{_escaped(edge.target, _ATTRIBUTE_ESCAPES)}">'
+                     f'{_data("labelE", edge.relation)}{_properties_data(edge.properties, edge_keys)}</edge>')
+    lines += ["  </graph>", "</graphml>", ""]
+    return "\n".join(lines)
+
+
+def _refuse_clash(graph: Graph, node_type_attribute: str, relation_attribute: str) -> None:
+    for items, name, kind in (((node.properties for node in graph.nodes), node_type_attribute, "node"),
+                              ((edge.properties for edge in graph.edges), relation_attribute, "edge")):
+        if any(key == name for properties in items for key, _ in properties):
+            raise GraphError(f"a {kind} property is named {name!r}, the attribute that holds the {kind}'s "
+                             f"{'type' if kind == 'node' else 'relation'}", "GraphML export",
+                             "export with another attribute name, or as node-link JSON")
+
+
+def _property_keys(all_properties, prefix: str) -> dict[tuple[str, str], str]:
+    names = sorted({(key, _graphml_type(value)) for properties in all_properties for key, value in properties})
+    return {name: f"{prefix}{index}" for index, name in enumerate(names)}
+
+
+def _data(key_id: str, text: str) -> str:
+    return f'<data key="{key_id}">{_escaped(text, _TEXT_ESCAPES)}</data>'
+
+
+def _properties_data(properties, keys: dict[tuple[str, str], str]) -> str:
+    return "".join(_data(keys[(key, _graphml_type(value))], _value_text(value)) for key, value in properties)

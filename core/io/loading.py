@@ -1,0 +1,197 @@
+"""One entry for every graph file: detect or take the format, check limits, import, check the result.
+
+`load_graph(data, name=..., format=None)` reads GraphML, GML, node-link JSON, CSV edge lists (with
+an optional nodes table), CKG learning-graph CSVs and every lossless format of `core.registry.FORMATS`.
+Without a format name the content decides: XML goes to GraphML, `graph [` to GML, a CSV header
+with ConceptID/TaxonomyID to the learning-graph reader, one with source/target to the edge-list
+reader. Anything else is tried as node-link JSON (when it is a JSON object) and as every registered
+lossless format; it loads when every reader that accepts it gives the same graph, and is refused as
+ambiguous otherwise (name the format then); of readers that agree, one that also read a schema wins.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from core.errors import FormatError, LoadError
+from core.graph import Graph
+from core.io import edge_list, gml, graphml, learning_graph, node_link
+from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.options import DEFAULT_OPTIONS, LoadOptions
+from core.io.text import decode_utf8
+from core.registry import FORMATS
+
+Parse = Callable[[bytes, str, LoadOptions, Limits], Graph]
+
+
+@dataclass(frozen=True)
+class Importer:
+    name: str
+    title: str
+    parse: Parse
+    extensions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    graph: Graph
+    format: str  # the importer that read it
+
+
+IMPORTERS = {importer.name: importer for importer in (
+    Importer("graphml", "GraphML", lambda data, source, options, limits: graphml.parse_graphml(
+        data, source=source, options=options, limits=limits), (".graphml", ".xml")),
+    Importer("gml", "GML", lambda data, source, options, limits: gml.parse_gml(
+        data, source=source, options=options, limits=limits), (".gml",)),
+    Importer("node-link", "node-link JSON", lambda data, source, options, limits: node_link.parse_node_link(
+        data, source=source, options=options, limits=limits), (".json",)),
+    Importer("edge-list", "CSV edge list", lambda data, source, options, limits: edge_list.parse_edge_list(
+        data, source=source, options=options, limits=limits), (".csv",)),
+    Importer("learning-graph", "CKG learning-graph CSV", lambda data, source, options, limits:
+             learning_graph.parse_learning_graph(data, source=source, limits=limits), (".csv",)),
+)}
+
+
+def format_names() -> list[str]:
+    """Every format `load_graph` reads: the importers, then the registered lossless formats."""
+    return list(IMPORTERS) + [name for name in FORMATS if FORMATS.get(name).lossless and name not in IMPORTERS]
+
+
+def load_graph(data: bytes, *, name: str, format: str | None = None, options: LoadOptions = DEFAULT_OPTIONS,
+               limits: Limits = DEFAULT_LIMITS, nodes: bytes | None = None, nodes_name: str = "nodes.csv") -> Graph:
+    """The graph in `data` (the file called `name`); every failure is a LoadError saying what, where, how to fix."""
+    return load(data, name=name, format=format, options=options, limits=limits, nodes=nodes,
+                nodes_name=nodes_name).graph
+
+
+def load(data: bytes, *, name: str, format: str | None = None, options: LoadOptions = DEFAULT_OPTIONS,
+         limits: Limits = DEFAULT_LIMITS, nodes: bytes | None = None, nodes_name: str = "nodes.csv") -> Loaded:
+    """As `load_graph`, also saying which format read the file."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise LoadError(f"expected the file's bytes, got {type(data).__name__}", name, "pass the raw bytes")
+    limits.check_bytes(len(data), name)
+    if nodes is not None:
+        loaded = _with_nodes_table(data, name, format, options, limits, nodes, nodes_name)
+    elif format is not None:
+        loaded = Loaded(_parse_as(format, data, name, options, limits), format)
+    else:
+        loaded = _detected(data, name, options, limits)
+    limits.check_graph(loaded.graph, name)
+    return loaded
+
+
+def load_graph_file(path: str | Path, *, format: str | None = None, options: LoadOptions = DEFAULT_OPTIONS,
+                    limits: Limits = DEFAULT_LIMITS, nodes_path: str | Path | None = None) -> Graph:
+    """Thin file wrapper: the size is checked before the file is read."""
+    path = Path(path)
+    data = _read_bytes(path, limits)
+    nodes = _read_bytes(Path(nodes_path), limits) if nodes_path is not None else None
+    return load_graph(data, name=path.name, format=format, options=options, limits=limits, nodes=nodes,
+                      nodes_name=Path(nodes_path).name if nodes_path is not None else "nodes.csv")
+
+
+def _read_bytes(path: Path, limits: Limits) -> bytes:
+    try:
+        limits.check_bytes(path.stat().st_size, path.name)
+        return path.read_bytes()
+    except OSError as error:
+        raise LoadError(f"the file cannot be read: {error.strerror or error}", str(path),
+                        "check the path and the file's permissions") from None
+
+
+def _with_nodes_table(data: bytes, name: str, format: str | None, options: LoadOptions, limits: Limits,
+                      nodes: bytes, nodes_name: str) -> Loaded:
+    if format not in (None, "edge-list"):
+        raise LoadError(f"a nodes table goes with an edge-list CSV, not with {format!r}", name,
+                        "drop the nodes table, or load the edges as format 'edge-list'")
+    limits.check_bytes(len(nodes), nodes_name)
+    graph = edge_list.parse_edge_list(data, nodes=nodes, source=name, nodes_source=nodes_name, options=options,
+                                      limits=limits)
+    return Loaded(graph, "edge-list")
+
+
+def _parse_as(format: str, data: bytes, name: str, options: LoadOptions, limits: Limits) -> Graph:
+    if format in IMPORTERS:
+        return IMPORTERS[format].parse(data, name, options, limits)
+    if format in FORMATS and FORMATS.get(format).lossless:
+        return _decoded(format, data, name)
+    raise LoadError(f"unknown graph file format {format!r}", name, f"use one of: {', '.join(format_names())}")
+
+
+def _decoded(format: str, data: bytes, name: str) -> Graph:
+    """A registered format's own decoder (its text may hold NUL characters, which it escapes its own way)."""
+    text = decode_utf8(data, name, allow_nul=True)
+    try:
+        return FORMATS.get(format).decode(text)
+    except FormatError as error:
+        raise LoadError(f"not valid {format}: {error.what}", f"{name}, {error.where}" if error.where else name,
+                        error.fix) from None
+    except RecursionError:
+        raise LoadError(f"not valid {format}: the text nests too deeply", name, "load a flatter file") from None
+
+
+_XML_START = re.compile(r"<(\?xml|!DOCTYPE|!--|([\w.-]+:)?graphml\b)", re.IGNORECASE)
+_GML_START = re.compile(r"(#[^\n]*\n\s*)*(graph|Creator|Version)\s*[\[\"]")
+
+
+def _exclusive_format(head: str, name: str) -> str | None:
+    """The one importer a file's start (or extension) leaves, if any."""
+    extension = Path(name).suffix.lower()
+    first_line = head.split("\n", 1)[0]
+    if _XML_START.match(head) or extension in IMPORTERS["graphml"].extensions:
+        return "graphml"
+    if _GML_START.match(head) or extension in IMPORTERS["gml"].extensions:
+        return "gml"
+    if "ConceptID" in first_line and "TaxonomyID" in first_line:
+        return "learning-graph"
+    columns = {column.strip().strip('"') for column in first_line.split(",")}
+    if {"source", "target"} <= columns:
+        return "edge-list"
+    return None
+
+
+def _detected(data: bytes, name: str, options: LoadOptions, limits: Limits) -> Loaded:
+    head = data[:4096].decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    exclusive = _exclusive_format(head, name)
+    if exclusive is not None:
+        return Loaded(_parse_as(exclusive, data, name, options, limits), exclusive)
+    candidates = [format for format in FORMATS if FORMATS.get(format).lossless]
+    if head.startswith("{"):
+        candidates.append("node-link")
+    accepted: list[Loaded] = []
+    refused: dict[str, LoadError] = {}
+    for format in candidates:
+        try:
+            accepted.append(Loaded(_parse_as(format, data, name, options, limits), format))
+        except LoadError as error:
+            refused[format] = error
+    if not accepted:
+        raise _unreadable(refused, name, head)
+    if any(loaded.graph != accepted[0].graph for loaded in accepted):
+        names = ", ".join(loaded.format for loaded in accepted)
+        raise LoadError(f"the file reads as several formats that give different graphs: {names}", name,
+                        "name the format (--format NAME)")
+    # Readers that agree on the content may differ in what else they read: keep a schema if one has it.
+    return next((loaded for loaded in accepted if loaded.graph.schema is not None), accepted[0])
+
+
+def _unreadable(refused: dict[str, LoadError], name: str, head: str) -> LoadError:
+    """The most telling refusal: a format named like the extension, else node-link for a JSON object."""
+    extension = Path(name).suffix.lower().lstrip(".")
+    fix = f"name the file's format (--format, one of: {', '.join(format_names())})"
+    if extension == "csv" and "id" in {column.strip() for column in head.split("\n", 1)[0].split(",")}:
+        return LoadError("this looks like a nodes table (it has an id column) without its edges", name,
+                         "load the edges CSV (source,relation,target) and give this file as its nodes table "
+                         "(--nodes FILE)")
+    matching = [format for format in refused if extension and extension in format.split("_")] + \
+               [format for format in ("node-link",) if format in refused]
+    if not matching:
+        return LoadError("the file's format is not recognised: it is not GraphML, GML, a CSV edge list or "
+                         f"learning graph, node-link JSON, or any of {', '.join(refused)}", name, fix)
+    primary = matching[0]
+    error = refused[primary]
+    return LoadError(f"{error.what} (read as {primary}; the other formats refused it too)", error.where,
+                     f"{error.fix}; or {fix}")

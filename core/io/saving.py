@@ -1,0 +1,51 @@
+"""Save a graph: every registered lossless format, GraphML, node-link JSON, the CKG CSV, spreadsheet CSVs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from core.errors import ParameterError
+from core.graph import Graph
+from core.io import edge_list, graphml, learning_graph, node_link
+from core.registry import FORMATS
+from core.units import graph_units
+
+NODES_SUFFIX = ".nodes.csv"
+
+# Formats outside the registry that write one text. "edge-list" writes two tables (see save_graph_files).
+WRITERS: dict[str, Callable[[Graph], str]] = {
+    "graphml": graphml.write_graphml,
+    "node-link": node_link.write_node_link,
+    "learning-graph": learning_graph.write_learning_graph,
+}
+SPREADSHEET = "edge-list"
+
+
+def export_format_names() -> list[str]:
+    """Lossless registered formats (read at call time, so later registrations count), then the others."""
+    return [name for name in FORMATS if FORMATS.get(name).lossless] + list(WRITERS) + [SPREADSHEET]
+
+
+def save_graph(graph: Graph, format: str) -> str:
+    """The graph's text in `format` (a one-file format); GraphError if the format cannot hold the graph."""
+    if format in WRITERS:
+        return WRITERS[format](graph)
+    if format in FORMATS and FORMATS.get(format).lossless:
+        return FORMATS.get(format).render(graph, graph_units(graph)).text
+    if format == SPREADSHEET:
+        raise ParameterError("the edge-list export writes two files", "format", "use save_graph_files")
+    raise ParameterError(f"cannot save as {format!r}", "format", f"use one of: {', '.join(export_format_names())}")
+
+
+def save_graph_files(graph: Graph, format: str, path: str | Path) -> list[Path]:
+    """Write the graph to `path` (and, for the edge-list export, its nodes table beside it); the paths written."""
+    path = Path(path)
+    if format == SPREADSHEET:
+        edges, nodes = edge_list.write_edge_list(graph)
+        nodes_path = path.with_name(path.stem + NODES_SUFFIX)
+        path.write_text(edges, encoding="utf-8", newline="")
+        nodes_path.write_text(nodes, encoding="utf-8", newline="")
+        return [path, nodes_path]
+    path.write_text(save_graph(graph, format), encoding="utf-8", newline="")
+    return [path]
