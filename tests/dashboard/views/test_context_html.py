@@ -1,0 +1,81 @@
+"""Context panels: escaped text, the cut line, dimmed dropped text, evidence marks and pages."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from hypothesis import given, strategies as st
+
+from core.registry import TOKENIZERS
+from core.token_spans import token_ends
+from dashboard.views.context_html import (Highlight, context_html, page_bounds, page_containing,
+                                          record_spans)
+
+TAGS = re.compile(r"<[^>]*>")
+
+
+def visible_text(markup: str) -> str:
+    """The text a reader sees: tags and the cut-line label removed, entities decoded."""
+    without_cut = re.sub(r'<span style="display:block[^>]*>.*?</span>', "", markup)
+    return html.unescape(TAGS.sub("", without_cut))
+
+
+@given(st.text(max_size=80), st.data())
+def test_the_text_survives_escaping_exactly(text, data):
+    cut = data.draw(st.integers(0, len(text)))
+    ends = token_ends(TOKENIZERS.get("o200k_base"), text)
+    markup = context_html(text, cut=cut, token_ends=ends)
+    assert visible_text(markup) == text
+
+
+def test_markup_in_the_text_is_escaped():
+    markup = context_html('<img src=x onerror="alert(1)"><script>', cut=None)
+    assert "<img" not in markup and "<script" not in markup
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&lt;script&gt;" in markup
+
+
+def test_text_after_the_cut_is_struck_and_the_cut_line_is_marked():
+    markup = context_html("keep|drop", cut=5, cut_label="budget 3 tokens")
+    kept, dropped = markup.split("✂ budget 3 tokens")
+    assert "keep|" in kept and "line-through" not in kept
+    assert re.search(r'line-through">drop</span>', dropped)
+
+
+def test_a_cut_at_the_end_still_shows_the_line():
+    assert "✂" in context_html("all kept", cut=8)
+
+
+def test_evidence_is_green_when_kept_and_red_when_cut():
+    markup = context_html("aaa bbb ccc", cut=8, evidence=[Highlight(0, 3, True), Highlight(8, 11, False)])
+    assert re.search(r'#16a34a;background:#dcfce7">aaa</span>', markup)
+    assert re.search(r'#dc2626;background:#fee2e2;opacity:0.45;text-decoration:line-through">ccc</span>', markup)
+
+
+def test_token_colours_alternate_per_token():
+    markup = context_html("ab", cut=None, token_ends=[1, 2])
+    backgrounds = re.findall(r"background:(#[0-9a-f]{6})", markup)
+    assert len(backgrounds) == 2 and backgrounds[0] != backgrounds[1]
+
+
+def test_whitespace_can_be_made_visible():
+    markup = context_html("a b\n\tc", cut=None, show_whitespace=True)
+    assert visible_text(markup) == "a·b↵\n→c"
+
+
+def test_a_window_shows_only_its_part():
+    markup = context_html("0123456789", cut=7, window=(5, 10))
+    assert visible_text(markup) == "56789" and "✂" in markup
+
+
+def test_pages_cover_the_text_and_end_after_line_breaks():
+    text = "".join(f"line {index}\n" for index in range(2000))
+    pages = page_bounds(text, 1000)
+    assert pages[0][0] == 0 and pages[-1][1] == len(text)
+    assert all(left[1] == right[0] for left, right in zip(pages, pages[1:]))
+    assert all(text[end - 1] == "\n" for _, end in pages)
+    assert page_containing(pages, pages[3][0]) == 3 and page_containing(pages, len(text)) == len(pages) - 1
+
+
+def test_record_spans_follow_the_preamble():
+    assert record_spans("{", ["a,", "bc"]) == [(1, 3), (3, 5)]
