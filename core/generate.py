@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from core.errors import ParameterError
-from core.graph import Edge, Graph, Node
+from core.graph import Edge, Graph, Node, RelationReading, Schema
 
 _CORE_NODES = (
     ("db-identity", "database"),
@@ -53,3 +53,159 @@ def service_graph(services: int = 40, noise_edges: int = 80, seed: int = 7) -> G
         if source != target:
             edges.add(Edge(source, "depends_on", target))
     return Graph.build(nodes, edges)
+
+
+# --- learning graphs (CKG-like) ---------------------------------------------------------------------
+
+LEARNING_TAXONOMIES = (
+    ("FOUND", "a foundation concept that needs little or nothing before it"),
+    ("CORE", "a core concept of the subject"),
+    ("METHOD", "a method or technique built on the core concepts"),
+    ("TOOL", "a tool or library that applies the methods"),
+    ("APPLIED", "an application that combines several of the above"),
+)
+_TOPIC_WORDS = ("Vector", "Matrix", "Signal", "Graph", "Sample", "Model", "Kernel", "Tensor", "Filter", "Stream",
+                "Cache", "Query", "Index", "Gradient", "Token", "Schema", "Network", "Sensor", "Pipeline", "Buffer")
+_CONCEPT_WORDS = ("Basics", "Algebra", "Estimation", "Sampling", "Optimisation", "Encoding", "Inference",
+                  "Compression", "Scheduling", "Validation", "Search", "Alignment", "Profiling", "Deployment")
+
+
+def learning_graph(concepts: int = 60, max_prerequisites: int = 3, seed: int = 7) -> Graph:
+    """A CKG-shaped learning DAG: concepts "1".."n" typed by taxonomy code, a `label`, `depends_on` edges.
+
+    Taxonomies come in tiers (foundations first, applications last); concept i depends on 1 to
+    `max_prerequisites` distinct earlier concepts, so the graph is acyclic. Drawn with random.Random(seed).
+    """
+    if concepts < 0 or max_prerequisites < 1:
+        raise ParameterError("concepts cannot be negative and a concept needs at most 1 or more prerequisites",
+                             f"concepts={concepts}, max_prerequisites={max_prerequisites}",
+                             "pass concepts >= 0 and max_prerequisites >= 1")
+    rng = random.Random(seed)
+    labels = _unique_labels(rng, concepts, _TOPIC_WORDS, _CONCEPT_WORDS)
+    codes = [code for code, _ in LEARNING_TAXONOMIES]
+    nodes = [Node(str(number), codes[(number - 1) * len(codes) // max(concepts, 1)], (("label", labels[number - 1]),))
+             for number in range(1, concepts + 1)]
+    edges = []
+    for number in range(2, concepts + 1):
+        count = rng.randint(1, min(max_prerequisites, number - 1))
+        edges.extend(Edge(str(number), "depends_on", str(prerequisite))
+                     for prerequisite in sorted(rng.sample(range(1, number), count)))
+    schema = Schema(LEARNING_TAXONOMIES, (RelationReading("depends_on", "depends on", "is a prerequisite of"),))
+    return Graph.build(nodes, edges, schema)
+
+
+def _unique_labels(rng: random.Random, count: int, first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
+    labels: list[str] = []
+    seen: set[str] = set()
+    while len(labels) < count:
+        label = f"{rng.choice(first)} {rng.choice(second)}"
+        if label in seen:  # past the word pairs' capacity, a number keeps labels unique
+            label = f"{label} {len(labels) + 1}"
+        seen.add(label)
+        labels.append(label)
+    return labels
+
+
+# --- transport networks ------------------------------------------------------------------------------
+
+TRANSPORT_SCHEMA = Schema(
+    type_definitions=(
+        ("line", "a named route that trains run along, stopping at stations in order"),
+        ("station", "a place where passengers board and leave trains"),
+        ("zone", "a fare zone; every station lies in exactly one"),
+    ),
+    relations=(
+        RelationReading("serves", "serves", "is served by", ("line",), ("station",)),
+        RelationReading("in_zone", "is in zone", "contains", ("station",), ("zone",)),
+        RelationReading("next_stop", "is followed by", "follows", ("station",), ("station",)),
+    ),
+)
+_LINE_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "grey", "pink", "brown", "teal")
+_PLACE_WORDS = ("Harbour", "Mill", "Abbey", "Castle", "Market", "Bridge", "Chapel", "Garden", "Forge", "Quarry",
+                "Meadow", "Orchard", "Beacon", "Tannery", "Foundry", "Brook", "Heath", "Granary")
+_PLACE_ENDINGS = ("Cross", "Park", "Road", "Square", "Street", "Hill", "Green", "Gate", "Wharf", "Lane", "Court")
+
+
+def transport_graph(lines: int = 4, stations_per_line: int = 8, zones: int = 3, interchange_share: float = 0.25,
+                    seed: int = 7) -> Graph:
+    """A rail network with a schema: lines serve stations in order, stations lie in fare zones.
+
+    Each line makes `stations_per_line` stops; a stop reuses a station of an earlier line (an
+    interchange) with probability `interchange_share`, else opens a new one in a random zone.
+    Edges: line --serves{stop}--> station, station --next_stop{line}--> station, station --in_zone--> zone.
+    The schema reads them as "serves" / "is served by", "is followed by" / "follows", "is in zone" / "contains".
+    """
+    if not 0 <= lines <= len(_LINE_COLOURS) or stations_per_line < 1 or zones < 1 or not 0 <= interchange_share <= 1:
+        raise ParameterError("a transport network needs 0 to 10 lines, 1 or more stops per line and zones, and an "
+                             "interchange share between 0 and 1",
+                             f"lines={lines}, stations_per_line={stations_per_line}, zones={zones}, "
+                             f"interchange_share={interchange_share}", "pass values in those ranges")
+    rng = random.Random(seed)
+    nodes = [Node(f"zone-{number}", "zone", (("name", f"Zone {number}"),)) for number in range(1, zones + 1)]
+    names = _unique_labels(rng, lines * stations_per_line, _PLACE_WORDS, _PLACE_ENDINGS)
+    stations: list[str] = []
+    edges = []
+    for colour in _LINE_COLOURS[:lines]:
+        line_id = f"line-{colour}"
+        nodes.append(Node(line_id, "line", (("colour", colour), ("name", f"{colour.title()} Line"))))
+        route: list[str] = []
+        for stop in range(1, stations_per_line + 1):
+            reusable = [station for station in stations if station not in route]
+            if reusable and rng.random() < interchange_share:
+                station = rng.choice(reusable)
+            else:
+                name = names.pop(0)
+                station = name.lower().replace(" ", "-")
+                stations.append(station)
+                nodes.append(Node(station, "station", (("name", name),)))
+                edges.append(Edge(station, "in_zone", f"zone-{rng.randint(1, zones)}"))
+            edges.append(Edge(line_id, "serves", station, (("stop", stop),)))
+            if route:
+                edges.append(Edge(route[-1], "next_stop", station, (("line", line_id),)))
+            route.append(station)
+    return Graph.build(nodes, edges, TRANSPORT_SCHEMA)
+
+
+# --- typed scale-free graphs ---------------------------------------------------------------------------
+
+SCALE_FREE_TYPES = (("service", 6), ("library", 2), ("database", 1), ("team", 1))  # (type, weight)
+SCALE_FREE_RELATIONS = {"service": "calls", "library": "imports", "database": "reads_from", "team": "owned_by"}
+
+
+def scale_free_graph(edges: int = 10_000, edges_per_node: int = 5, seed: int = 7) -> Graph:
+    """A typed graph grown by preferential attachment (Barabási–Albert), with exactly `edges` edges.
+
+    Nodes get a type drawn from SCALE_FREE_TYPES; each new node links to `edges_per_node` distinct
+    earlier nodes picked in proportion to their degree, the relation named by the target's type
+    (calls a service, imports a library, reads_from a database, owned_by a team). The last node may
+    link to fewer so the count is exact. There are about edges / edges_per_node nodes: 200,000 edges
+    with the default 5 links per node give about 40,000 nodes, inside the default import limits.
+    """
+    if edges < 0 or edges_per_node < 1:
+        raise ParameterError("edges cannot be negative and each node needs 1 or more links",
+                             f"edges={edges}, edges_per_node={edges_per_node}", "pass edges >= 0, edges_per_node >= 1")
+    rng = random.Random(seed)
+    types = [name for name, _ in SCALE_FREE_TYPES]
+    weights = [weight for _, weight in SCALE_FREE_TYPES]
+    width = len(str(edges // edges_per_node + edges_per_node))
+    nodes: list[Node] = []
+
+    def new_node() -> Node:
+        node_type = rng.choices(types, weights)[0]
+        node = Node(f"{node_type}-{len(nodes):0{width}d}", node_type)
+        nodes.append(node)
+        return node
+
+    attachment = [new_node() for _ in range(edges_per_node)]  # each node once per link it has (plus seeds once)
+    edge_list: list[Edge] = []
+    while len(edge_list) < edges:
+        source = new_node()
+        targets: dict[str, Node] = {}
+        wanted = min(edges_per_node, edges - len(edge_list))
+        while len(targets) < wanted:
+            target = rng.choice(attachment)
+            targets.setdefault(target.id, target)
+        for target in targets.values():
+            edge_list.append(Edge(source.id, SCALE_FREE_RELATIONS[target.type], target.id))
+            attachment.extend((source, target))
+    return Graph.build(nodes if edges else [], edge_list)
