@@ -1,0 +1,180 @@
+"""The chat-completions client: one request to any OpenAI-compatible endpoint, recorded as an Exchange.
+
+Built on the official `openai` package, which brings timeouts, retries with exponential backoff and
+jitter on 408/409/429/5xx and connection errors (honouring Retry-After), and the OpenAI-compatible
+surface that vLLM, Ollama, llama.cpp server and LM Studio speak. The API key is read from an
+environment variable at call time and handed to the client only: it is never part of an Exchange,
+the stored raw request, a request key or a log line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+
+import openai
+
+from core.errors import ParameterError
+
+PLACEHOLDER_KEY = "no-key"  # sent when the variable is unset: local servers need no key, but the client wants one
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and how to ask: everything here is recorded with the run, except the key's value."""
+
+    base_url: str
+    model: str
+    api_key_variable: str = "OPENAI_API_KEY"
+    temperature: float = 0.0
+    max_tokens: int = 512
+    seed: int | None = None  # sent only when given; the same seed for every trial
+    timeout_seconds: float = 60.0
+    max_retries: int = 3
+    token_limit_field: str = "max_tokens"  # some OpenAI models want "max_completion_tokens"
+
+    def __post_init__(self) -> None:
+        if not self.base_url.startswith(("http://", "https://")):
+            raise ParameterError(f"base URL {self.base_url!r} is not an http(s) address", "--base-url",
+                                 "give the endpoint's address, e.g. http://127.0.0.1:11434/v1")
+        if not self.model:
+            raise ParameterError("no model name given", "--model", "name the model the endpoint serves")
+        if self.max_tokens < 1 or self.timeout_seconds <= 0 or self.max_retries < 0:
+            raise ParameterError("max tokens, timeout and retries must be positive", "endpoint settings",
+                                 "use max_tokens >= 1, timeout > 0, retries >= 0")
+        if self.token_limit_field not in ("max_tokens", "max_completion_tokens"):
+            raise ParameterError(f"unknown token limit field {self.token_limit_field!r}", "endpoint settings",
+                                 "use max_tokens or max_completion_tokens")
+
+    def request_body(self, messages: list[dict]) -> dict:
+        """The chat-completions JSON body: exactly what is sent and stored (no headers, no key)."""
+        body = {"model": self.model, "messages": messages, "temperature": self.temperature,
+                self.token_limit_field: self.max_tokens}
+        if self.seed is not None:
+            body["seed"] = self.seed
+        return body
+
+    def settings(self) -> dict:
+        """What a run records about the endpoint: the key variable's name, never its value."""
+        return {"base_url": self.base_url, "model": self.model, "api_key_variable": self.api_key_variable,
+                "temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed,
+                "timeout_seconds": self.timeout_seconds, "max_retries": self.max_retries,
+                "token_limit_field": self.token_limit_field}
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and what came back (or why nothing usable did)."""
+
+    raw_request: str  # JSON: method, url, body
+    raw_response: str  # the response body as received, or the error's text
+    failure_reason: str  # "" when answered
+    content: str | None
+    response_model: str | None
+    prompt_tokens_reported: int | None  # as the provider returned them; None when absent
+    completion_tokens_reported: int | None
+    latency_ms: float  # wall time of the call, retries and backoff included
+    attempt_statuses: tuple[str, ...] = field(default=())  # "429", "200", "no response" per attempt
+
+    @property
+    def answered(self) -> bool:
+        return not self.failure_reason
+
+
+def _reported(usage: object, name: str) -> int | None:
+    value = usage.get(name) if isinstance(usage, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def read_completion(body_text: str) -> tuple[str | None, str | None, int | None, int | None]:
+    """(content, model, prompt tokens, completion tokens) from a chat-completions response body.
+
+    Raises ValueError when the body is not a chat completion at all.
+    """
+    try:
+        body = json.loads(body_text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the response is not JSON ({error.msg})") from None
+    choices = body.get("choices") if isinstance(body, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ValueError("the response has no choices")
+    message = choices[0].get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    usage = body.get("usage")
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    return (content if isinstance(content, str) else None, model, _reported(usage, "prompt_tokens"),
+            _reported(usage, "completion_tokens"))
+
+
+class _AttemptLog(threading.local):
+    """Status of each HTTP attempt of the current thread's call (the openai client retries internally)."""
+
+    def __init__(self) -> None:
+        self.statuses: list[str] = []
+
+
+class ChatClient:
+    """Thread-safe: one client serves every worker of a sweep (each worker runs one call at a time)."""
+
+    def __init__(self, endpoint: Endpoint, api_key: str | None = None) -> None:
+        self.endpoint = endpoint
+        self._attempts = _AttemptLog()
+        key = api_key if api_key is not None else os.environ.get(endpoint.api_key_variable, "")
+        http_client = openai.DefaultHttpxClient(event_hooks={"request": [self._on_request],
+                                                             "response": [self._on_response]})
+        self._client = openai.OpenAI(base_url=endpoint.base_url, api_key=key or PLACEHOLDER_KEY,
+                                     timeout=endpoint.timeout_seconds, max_retries=endpoint.max_retries,
+                                     http_client=http_client)
+        self.has_key = bool(key)
+
+    def _on_request(self, request) -> None:
+        self._attempts.statuses.append("no response")
+
+    def _on_response(self, response) -> None:
+        if self._attempts.statuses:
+            self._attempts.statuses[-1] = str(response.status_code)
+
+    def raw_request(self, body: dict) -> str:
+        url = self.endpoint.base_url.rstrip("/") + "/chat/completions"
+        return json.dumps({"method": "POST", "url": url, "body": body}, ensure_ascii=False)
+
+    def complete(self, messages: list[dict]) -> Exchange:
+        body = self.endpoint.request_body(messages)
+        raw_request = self.raw_request(body)
+        self._attempts.statuses = []
+        started = time.perf_counter()
+        try:
+            response = self._client.chat.completions.with_raw_response.create(**body)
+            text = response.http_response.text
+        except openai.APITimeoutError:
+            return self._failed(raw_request, started, "", f"timeout after {self.endpoint.timeout_seconds:g} s")
+        except openai.APIConnectionError as error:
+            cause = error.__cause__ or error
+            return self._failed(raw_request, started, "", f"connection failed: {cause}")
+        except openai.APIStatusError as error:
+            body_text = error.response.text
+            return self._failed(raw_request, started, body_text,
+                                f"HTTP {error.status_code}: {body_text[:200]}")
+        except openai.OpenAIError as error:
+            return self._failed(raw_request, started, "", f"client error: {error}")
+        latency = (time.perf_counter() - started) * 1000
+        try:
+            content, model, prompt_tokens, completion_tokens = read_completion(text)
+        except ValueError as error:
+            return Exchange(raw_request, text, f"malformed response: {error}", None, None, None, None, latency,
+                            tuple(self._attempts.statuses))
+        return Exchange(raw_request, text, "", content, model, prompt_tokens, completion_tokens, latency,
+                        tuple(self._attempts.statuses))
+
+    def _failed(self, raw_request: str, started: float, raw_response: str, reason: str) -> Exchange:
+        attempts = tuple(self._attempts.statuses)
+        if len(attempts) > 1:
+            reason += f" ({len(attempts)} attempts: {', '.join(attempts)})"
+        return Exchange(raw_request, raw_response, reason, None, None, None, None,
+                        (time.perf_counter() - started) * 1000, attempts)
+
+    def close(self) -> None:
+        self._client.close()

@@ -1,0 +1,136 @@
+"""Reference readers: answer a prompt of the frame without a model, to bound what a model can do.
+
+- `oracle`: decode the graph data with the format's own decoder and run the query's solver on what
+  decoded: the best possible answer given what survived the budget. Its exact match therefore
+  equals traversal accuracy. Data that does not decode gets a plain-text refusal (not JSON), so it
+  scores like any unreadable context: zero.
+- `first-k`: a baseline that reads without traversing: the first k node ids of the context, in the
+  order they appear, answer every list field (the question's own ids left out); a mapping field
+  maps each of them to the targets of its edges in the data; a value field takes the first id.
+
+A reader finds the query by matching the question text against the query templates' question
+texts and reading the parameters back (checked by writing the question again from them).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import re
+import string
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+from core.errors import FormatError, GraphContextError, ParameterError
+from core.evaluate.answers import AnswerSchema, schema_for
+from core.evaluate.frame import PromptParts, parse_prompt
+from core.formats.base import Format
+from core.graph import Graph
+from core.queries import Query, QueryTemplate, query
+
+DEFAULT_K = 5
+
+
+def _pattern(template: QueryTemplate) -> re.Pattern:
+    parts = []
+    for literal, name, _, _ in string.Formatter().parse(template.question):
+        parts.append(re.escape(literal))
+        if name is not None:
+            parts.append(f"(?P<{name}>.+?)")
+    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+def _converter(template: QueryTemplate, name: str) -> Callable[[str], object]:
+    parameter = inspect.signature(template.solve).parameters.get(name)
+    annotation = str(parameter.annotation) if parameter is not None else "str"
+    if annotation.startswith(("int", "<class 'int'>")):
+        return int
+    if annotation.startswith(("float", "<class 'float'>")):
+        return float
+    if annotation.startswith(("tuple", "list")):
+        return lambda text: tuple(ast.literal_eval(text))
+    return str
+
+
+def resolve_query(question: str, templates: Iterable[QueryTemplate]) -> Query:
+    """The query whose question text is exactly `question`; ParameterError when none is."""
+    for template in templates:
+        match = _pattern(template).match(question)
+        if match is None:
+            continue
+        try:
+            arguments = {name: _converter(template, name)(value) for name, value in match.groupdict().items()}
+        except (ValueError, SyntaxError, TypeError):
+            continue
+        candidate = query(template, **arguments)
+        if candidate.question == question:
+            return candidate
+    raise ParameterError("the question matches no query template", "prompt question",
+                         "ask a question written by one of the registered query templates")
+
+
+@dataclass(frozen=True)
+class ReadRequest:
+    """What a reader gets: the prompt's slots, the format, and the query behind the question."""
+
+    parts: PromptParts
+    format: Format
+    query: Query
+
+
+def read_request(prompt: str, formats: Mapping[str, Format], templates: Iterable[QueryTemplate]) -> ReadRequest:
+    parts = parse_prompt(prompt, {name: format_.grammar for name, format_ in formats.items()})
+    return ReadRequest(parts, formats[parts.format_name], resolve_query(parts.question, templates))
+
+
+def _solved(request: ReadRequest) -> tuple[Graph, object, AnswerSchema] | str:
+    """The decoded graph, the solver's answer on it and the answer schema, or a plain-text refusal."""
+    try:
+        graph = request.format.decode(request.parts.graph_data)
+    except FormatError as error:
+        return f"The graph data cannot be read as {request.format.name}: {error}"
+    try:
+        answer = request.query.solve(graph).answer
+    except GraphContextError as error:
+        return f"The question cannot be answered from this graph: {error}"
+    return graph, answer, schema_for(request.query.name, answer)
+
+
+def oracle(request: ReadRequest) -> str:
+    solved = _solved(request)
+    if isinstance(solved, str):
+        return solved
+    _, answer, schema = solved
+    return json.dumps(schema.fields_of(answer), ensure_ascii=False)
+
+
+def _ids_in_order(graph: Graph, text: str) -> list[str]:
+    """Node ids ordered by where they first appear in the text (ids written escaped sort last)."""
+    positions = {node.id: text.find(node.id) for node in graph.nodes if node.id}
+    return sorted(positions, key=lambda node_id: (positions[node_id] < 0, positions[node_id], node_id))
+
+
+def first_k(request: ReadRequest, k: int = DEFAULT_K) -> str:
+    solved = _solved(request)  # the solver's answer is used for its shape only
+    if isinstance(solved, str):
+        return solved
+    graph, _, schema = solved
+    asked = {node.id for node in graph.nodes if node.id and node.id in request.parts.question}
+    chosen = [node_id for node_id in _ids_in_order(graph, request.parts.graph_data) if node_id not in asked][:k]
+    targets: dict[str, list[str]] = {node_id: [] for node_id in chosen}
+    for edge in graph.edges:
+        if edge.source in targets and edge.target not in targets[edge.source]:
+            targets[edge.source].append(edge.target)
+    answer = {}
+    for field in schema.fields:
+        if field.kind == "mapping":
+            answer[field.name] = targets
+        elif field.kind == "value":
+            answer[field.name] = chosen[0] if chosen else None
+        else:
+            answer[field.name] = chosen
+    return json.dumps(answer, ensure_ascii=False)
+
+
+READERS: dict[str, Callable[[ReadRequest], str]] = {"oracle": oracle, "first-k": first_k}

@@ -1,0 +1,206 @@
+"""An evaluation run: every context x query x trial as one request, sent concurrently, stored, scored, resumable.
+
+The caller supplies the contexts (cuts of the budget engine, with their coordinates and traversal
+accuracy); this module writes each prompt with the frame, keys it by content, skips what the store
+has already answered, sends the rest through a bounded pool of workers, and records every answer
+and result row from one writer thread as soon as it arrives.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping
+
+from core.errors import ParameterError
+from core.evaluate.answers import AnswerSchema, schema_for
+from core.evaluate.client import ChatClient, Endpoint, Exchange
+from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, fill, prompt_tokens
+from core.evaluate.pricing import PriceTable
+from core.evaluate.scoring import AnswerScore, normalise_answer, score_answer
+from core.evaluate.store import Cell, RunStore, new_run_id, request_key
+from core.graph import Graph
+from core.queries import Query
+from core.registry import FORMATS, TOKENIZERS
+
+
+@dataclass(frozen=True)
+class Context:
+    """One cut to ask about: its coordinates, the kept text, its token count and, when known, the
+    traversal accuracy of `query` on it (the oracle's exact match must equal it)."""
+
+    query: Query
+    format: str
+    ordering: str
+    policy: str
+    budget_tokens: int
+    text: str
+    context_tokens: int
+    traversal_accuracy: float | None = None
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    endpoint: Endpoint
+    trials: int = 1
+    concurrency: int = 4
+    tokenizer: str = "o200k_base"
+    prices: PriceTable = field(default_factory=PriceTable)
+
+    def __post_init__(self) -> None:
+        if self.trials < 1 or self.concurrency < 1:
+            raise ParameterError(f"trials={self.trials}, concurrency={self.concurrency}", "run settings",
+                                 "use at least one trial and one worker")
+
+
+@dataclass
+class Progress:
+    """Counts while a run goes on: requests done of total, of which cached (answered before) and failed."""
+
+    total: int = 0
+    done: int = 0
+    cached: int = 0
+    failed: int = 0
+    cost: float = 0.0
+    cost_unknown: int = 0  # answers without reported usage: their cost is not estimated
+    stopped: bool = False
+
+    @property
+    def sent(self) -> int:
+        return self.done - self.cached
+
+
+@dataclass(frozen=True)
+class Planned:
+    cell: Cell
+    schema: AnswerSchema
+    gold_answer: object
+    messages: tuple[dict, ...]
+    body: dict
+
+
+def query_key(query: Query) -> str:
+    return query.name + json.dumps(dict(query.arguments), sort_keys=True, ensure_ascii=False, default=list)
+
+
+def plan(graph: Graph, contexts: Iterable[Context], settings: RunSettings, run_id: str) -> list[Planned]:
+    """Every request of the run, in order: contexts x trials."""
+    tokenizer = TOKENIZERS.get(settings.tokenizer)
+    golds: dict[str, tuple[object, AnswerSchema]] = {}
+    planned = []
+    for context in contexts:
+        key = query_key(context.query)
+        if key not in golds:
+            gold_answer = context.query.solve(graph).answer
+            golds[key] = (gold_answer, schema_for(context.query.name, gold_answer))
+        gold_answer, schema = golds[key]
+        format_ = FORMATS.get(context.format)
+        parts = PromptParts(schema.example_json(), context.query.question, format_.name, format_.grammar, context.text)
+        text = fill(parts)
+        counts = prompt_tokens(text, parts, tokenizer)
+        messages = ({"role": "user", "content": text},)
+        body = settings.endpoint.request_body(list(messages))
+        gold_fields = json.dumps(normalise_answer(schema, schema.fields_of(gold_answer)), ensure_ascii=False)
+        for trial in range(settings.trials):
+            cell = Cell(run_id, graph.sha256, context.query.name, key, context.format, context.ordering,
+                        context.policy, context.budget_tokens, trial, settings.tokenizer, context.context_tokens,
+                        counts.grammar, counts.frame, counts.total, context.traversal_accuracy,
+                        request_key(settings.endpoint.base_url, body, trial), gold_fields)
+            planned.append(Planned(cell, schema, gold_answer, messages, body))
+    return planned
+
+
+def scores_of(score: AnswerScore) -> dict:
+    """The stored score columns of a result row."""
+    affected = score.field("affected_services")
+    owners = score.field("owners")
+    return {
+        "parse_success": int(score.parse_success),
+        "parse_error": score.parse_error,
+        "exact_match": int(score.exact_match),
+        "affected_services_f1": affected.f1 if affected else None,
+        "owners_exact_match": int(owners.exact) if owners else None,
+        "field_scores": json.dumps({item.name: {"kind": item.kind, "exact": item.exact, "precision": item.precision,
+                                                "recall": item.recall, "f1": item.f1} for item in score.fields}),
+        "answer": json.dumps(score.answer, ensure_ascii=False) if score.answer is not None else None,
+    }
+
+
+def _record(store: RunStore, items: list[Planned], content: str | None, answered: bool) -> None:
+    for item in items:
+        scores = scores_of(score_answer(item.schema, content, item.gold_answer)) if answered else {}
+        store.save_cell(item.cell, scores)
+
+
+def evaluate(graph: Graph, contexts: Iterable[Context], settings: RunSettings, store: RunStore, *,
+             client: ChatClient | None = None, run_id: str | None = None, extra_settings: Mapping | None = None,
+             progress: Callable[[Progress], None] | None = None,
+             should_stop: Callable[[], bool] | None = None) -> tuple[str, Progress]:
+    """Run (or resume) an evaluation; returns the run id and the final counts.
+
+    Requests the store has already answered are not sent; their rows are written at once as cached.
+    `should_stop` is polled after each answer: when it says so, queued requests are dropped and the
+    ones in flight are still recorded.
+    """
+    run_id = run_id or new_run_id()
+    planned = plan(graph, contexts, settings, run_id)
+    by_key: dict[str, list[Planned]] = {}
+    for item in planned:
+        by_key.setdefault(item.cell.request_key, []).append(item)
+    store.add_run(run_id, FRAME_VERSION, TEMPLATE,
+                  {**settings.endpoint.settings(), "trials": settings.trials, "concurrency": settings.concurrency,
+                   "tokenizer": settings.tokenizer, "graph_hash": graph.sha256, **dict(extra_settings or {})},
+                  settings.prices.to_json())
+    counts = Progress(total=len(by_key))
+    for key in store.answered_keys(set(by_key)):
+        row = store.answer(key)
+        _record(store, by_key.pop(key), row["content"], True)
+        counts.done += 1
+        counts.cached += 1
+        _add_cost(counts, settings.prices, row["prompt_tokens_reported"], row["completion_tokens_reported"])
+    if progress:
+        progress(counts)
+    if by_key:
+        owned = client is None
+        client = client or ChatClient(settings.endpoint)
+        try:
+            _send(client, by_key, settings, store, counts, progress, should_stop)
+        finally:
+            if owned:
+                client.close()
+    return run_id, counts
+
+
+def _add_cost(counts: Progress, prices: PriceTable, prompt: int | None, completion: int | None) -> None:
+    cost = prices.cost(prompt, completion)
+    if cost is None:
+        counts.cost_unknown += 1
+    else:
+        counts.cost += cost
+
+
+def _send(client: ChatClient, by_key: dict[str, list[Planned]], settings: RunSettings, store: RunStore,
+          counts: Progress, progress, should_stop) -> None:
+    endpoint = settings.endpoint
+    with ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="evaluate") as pool:
+        futures: dict[Future, str] = {pool.submit(client.complete, list(items[0].messages)): key
+                                      for key, items in by_key.items()}
+        for future in as_completed(futures):
+            if future.cancelled():
+                continue
+            key = futures[future]
+            exchange: Exchange = future.result()
+            store.save_answer(key, endpoint.model, endpoint.base_url, exchange)
+            _record(store, by_key[key], exchange.content, exchange.answered)
+            counts.done += 1
+            if exchange.answered:
+                _add_cost(counts, settings.prices, exchange.prompt_tokens_reported, exchange.completion_tokens_reported)
+            else:
+                counts.failed += 1
+            if progress:
+                progress(counts)
+            if should_stop and not counts.stopped and should_stop():
+                counts.stopped = True
+                for pending in futures:
+                    pending.cancel()  # only queued ones cancel; those in flight finish and are recorded

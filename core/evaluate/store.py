@@ -1,0 +1,215 @@
+"""The run store: one SQLite file holding runs, every request and response, and the scored result rows.
+
+Three tables and a view:
+- `runs`: one row per evaluation run (settings, the frame's version and template text, the price table).
+- `answers`: one row per distinct request, keyed by the sha256 of its content (endpoint address,
+  request body, trial number): the raw request and raw response, the provider's usage, latency and
+  the failure reason. A request already answered is never sent again, which is how an interrupted
+  sweep resumes and a finished one re-runs for free. A failed request is retried by the next run.
+- `cells`: one row per (run, graph, query, format, ordering, policy, budget, trial): the measured
+  token counts, the context's traversal accuracy, and the answer's scores.
+- `results`: cells joined with their answers, in the seed's result schema.
+
+WAL journaling lets the dashboard read while a sweep writes; each answer is committed as it
+arrives, so a crash loses at most the requests in flight. The API key is never written: raw
+requests hold the URL and body only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from core.evaluate.client import Exchange
+
+DEFAULT_PATH = Path("evaluation-runs.sqlite")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    frame_version TEXT NOT NULL,
+    frame_template TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    prices TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS answers (
+    request_key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    base_url TEXT NOT NULL,
+    raw_request TEXT NOT NULL,
+    raw_response TEXT NOT NULL,
+    failure_reason TEXT NOT NULL,
+    content TEXT,
+    response_model TEXT,
+    prompt_tokens_reported INTEGER,
+    completion_tokens_reported INTEGER,
+    latency_ms REAL NOT NULL,
+    attempt_statuses TEXT NOT NULL,
+    answered_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cells (
+    run_id TEXT NOT NULL REFERENCES runs(run_id),
+    graph_hash TEXT NOT NULL,
+    query TEXT NOT NULL,
+    query_key TEXT NOT NULL,
+    format TEXT NOT NULL,
+    ordering TEXT NOT NULL,
+    policy TEXT NOT NULL,
+    budget_tokens INTEGER NOT NULL,
+    trial INTEGER NOT NULL,
+    tokenizer TEXT NOT NULL,
+    context_tokens INTEGER NOT NULL,
+    grammar_tokens INTEGER NOT NULL,
+    frame_tokens INTEGER NOT NULL,
+    prompt_tokens_counted INTEGER NOT NULL,
+    traversal_accuracy REAL,
+    request_key TEXT NOT NULL,
+    gold TEXT NOT NULL,
+    parse_success INTEGER,
+    parse_error TEXT,
+    exact_match INTEGER,
+    affected_services_f1 REAL,
+    owners_exact_match INTEGER,
+    field_scores TEXT,
+    answer TEXT,
+    PRIMARY KEY (run_id, graph_hash, query_key, format, ordering, policy, budget_tokens, trial)
+);
+CREATE INDEX IF NOT EXISTS cells_by_request ON cells(request_key);
+CREATE VIEW IF NOT EXISTS results AS
+SELECT c.run_id, c.graph_hash, c.format, c.ordering, c.policy, c.budget_tokens, c.query, c.query_key, c.trial,
+       a.model, c.tokenizer, a.prompt_tokens_reported, a.completion_tokens_reported,
+       c.parse_success, c.exact_match, c.affected_services_f1, c.owners_exact_match, c.field_scores,
+       a.latency_ms, c.context_tokens, c.grammar_tokens, c.frame_tokens, c.prompt_tokens_counted,
+       c.traversal_accuracy, a.failure_reason, c.parse_error, c.answer, c.gold, a.content,
+       a.attempt_statuses, a.raw_request, a.raw_response, c.request_key, a.answered_at
+FROM cells c JOIN answers a ON a.request_key = c.request_key;
+"""
+
+
+def request_key(base_url: str, body: dict, trial: int) -> str:
+    """Content hash of a request: the same prompt, settings and trial number give the same key."""
+    text = json.dumps({"base_url": base_url.rstrip("/"), "body": body, "trial": trial},
+                      sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("run-%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:8]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Where a result row sits in the sweep, and what its context measured."""
+
+    run_id: str
+    graph_hash: str
+    query: str
+    query_key: str
+    format: str
+    ordering: str
+    policy: str
+    budget_tokens: int
+    trial: int
+    tokenizer: str
+    context_tokens: int
+    grammar_tokens: int
+    frame_tokens: int
+    prompt_tokens_counted: int
+    traversal_accuracy: float | None
+    request_key: str
+    gold: str  # JSON of the gold answer fields
+
+
+class RunStore:
+    """One connection, used by one thread (the sweep's writer); open another RunStore to read elsewhere."""
+
+    def __init__(self, path: Path | str = DEFAULT_PATH) -> None:
+        self.path = Path(path)
+        self.connection = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        self.connection.row_factory = sqlite3.Row
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint
+        self.connection.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> "RunStore":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def add_run(self, run_id: str, frame_version: str, frame_template: str, settings: dict, prices_json: str) -> None:
+        self.connection.execute(
+            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)",
+            (run_id, now(), frame_version, frame_template, json.dumps(settings, sort_keys=True), prices_json))
+
+    def answered_keys(self, keys: set[str]) -> set[str]:
+        """The keys among `keys` that already have a successful answer."""
+        found: set[str] = set()
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), 500):  # stay under SQLite's bound-parameter limit
+            chunk = ordered[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.connection.execute(
+                f"SELECT request_key FROM answers WHERE failure_reason = '' AND request_key IN ({marks})", chunk)
+            found.update(row[0] for row in rows)
+        return found
+
+    def answer(self, key: str) -> sqlite3.Row | None:
+        return self.connection.execute("SELECT * FROM answers WHERE request_key = ?", (key,)).fetchone()
+
+    def save_answer(self, key: str, model: str, base_url: str, exchange: Exchange) -> None:
+        """Record an exchange; a failure never replaces an earlier success."""
+        self.connection.execute(
+            """INSERT INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT(request_key) DO UPDATE SET
+                 raw_request=excluded.raw_request, raw_response=excluded.raw_response,
+                 failure_reason=excluded.failure_reason, content=excluded.content,
+                 response_model=excluded.response_model,
+                 prompt_tokens_reported=excluded.prompt_tokens_reported,
+                 completion_tokens_reported=excluded.completion_tokens_reported,
+                 latency_ms=excluded.latency_ms, attempt_statuses=excluded.attempt_statuses,
+                 answered_at=excluded.answered_at
+               WHERE answers.failure_reason != ''""",
+            (key, model, base_url, exchange.raw_request, exchange.raw_response, exchange.failure_reason,
+             exchange.content, exchange.response_model, exchange.prompt_tokens_reported,
+             exchange.completion_tokens_reported, exchange.latency_ms, json.dumps(list(exchange.attempt_statuses)),
+             now()))
+
+    def save_cell(self, cell: Cell, scores: dict) -> None:
+        """Insert or replace a result row; `scores` holds parse_success ... answer (None when unanswered)."""
+        values = (cell.run_id, cell.graph_hash, cell.query, cell.query_key, cell.format, cell.ordering, cell.policy,
+                  cell.budget_tokens, cell.trial, cell.tokenizer, cell.context_tokens, cell.grammar_tokens,
+                  cell.frame_tokens, cell.prompt_tokens_counted, cell.traversal_accuracy, cell.request_key, cell.gold,
+                  scores.get("parse_success"), scores.get("parse_error"), scores.get("exact_match"),
+                  scores.get("affected_services_f1"), scores.get("owners_exact_match"),
+                  scores.get("field_scores"), scores.get("answer"))
+        self.connection.execute(f"INSERT OR REPLACE INTO cells VALUES ({','.join('?' * len(values))})", values)
+
+    def runs(self) -> list[sqlite3.Row]:
+        return self.connection.execute("SELECT * FROM runs ORDER BY created_at").fetchall()
+
+    def run(self, run_id: str) -> sqlite3.Row | None:
+        return self.connection.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+
+    def results(self, run_id: str | None = None) -> list[dict]:
+        """Result rows (the seed's schema and more), of one run or of all."""
+        query = "SELECT * FROM results" + (" WHERE run_id = ?" if run_id else "")
+        query += " ORDER BY run_id, format, ordering, policy, budget_tokens, query_key, trial"
+        rows = self.connection.execute(query, (run_id,) if run_id else ())
+        return [dict(row) for row in rows]
+
+    def count_answers(self) -> int:
+        return self.connection.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
