@@ -8,11 +8,16 @@ from typing import Iterable, Mapping
 
 from core.errors import GraphError, LoadError
 from core.graph import Edge, Graph, Node, Properties, PropertyValue, Schema, freeze_properties
+from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import LoadOptions
 
 
 def build_graph(nodes: Iterable[Node], edges: Iterable[Edge], source: str, options: LoadOptions,
-                schema: Schema | None = None) -> Graph:
+                schema: Schema | None = None, limits: Limits = DEFAULT_LIMITS) -> Graph:
+    """Graph.build under the load options, with the count limits checked first (building is the slow part)."""
+    nodes, edges = list(nodes), list(edges)
+    node_ids = {node.id for node in nodes} | {end for edge in edges for end in (edge.source, edge.target)}
+    limits.check_counts(len(node_ids), len(edges), source)
     try:
         return Graph.build(nodes, edges, schema, duplicates=options.duplicates,
                            missing_endpoints=options.missing_endpoints, missing_type=options.default_node_type)

@@ -30,10 +30,11 @@ def parse_edge_list(data: bytes, *, nodes: bytes | None = None, source: str = "e
     """The graph of an edges table and, if given, a nodes table."""
     edges = _edges(data, source, options, limits)
     if nodes is None:
-        return build_graph([], [edge for edge, _ in edges], source, replace(options, missing_endpoints="create"))
+        return build_graph([], [edge for edge, _ in edges], source, replace(options, missing_endpoints="create"),
+                           limits=limits)
     node_list = _nodes(nodes, nodes_source, options, limits)
     check_endpoints(edges, {node.id for node in node_list}, source, options)
-    return build_graph(node_list, [edge for edge, _ in edges], source, options)
+    return build_graph(node_list, [edge for edge, _ in edges], source, options, limits=limits)
 
 
 def _edges(data: bytes, source: str, options: LoadOptions, limits: Limits) -> list[tuple[Edge, str]]:

@@ -37,7 +37,7 @@ def parse_gml(data: bytes, *, source: str = "graph.gml", options: LoadOptions = 
         fix = ("add `multigraph 1` inside `graph [ ... ]` to keep repeated edges" if "duplicated" in str(error)
                else "check the brackets, quotes and that every node has a unique `id`")
         raise LoadError(f"the GML is malformed ({type(error).__name__}: {str(error)[:200]})", source, fix) from None
-    return _graph(parsed, source, options)
+    return _graph(parsed, source, options, limits)
 
 
 def _check_nesting(text: str, source: str, limits: Limits) -> None:
@@ -51,7 +51,7 @@ def _check_nesting(text: str, source: str, limits: Limits) -> None:
             depth -= 1
 
 
-def _graph(parsed: nx.Graph, source: str, options: LoadOptions) -> Graph:
+def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits) -> Graph:
     node_attributes = {name for _, data in parsed.nodes(data=True) for name in data}
     edge_attributes = {name for *_, data in parsed.edges(data=True) for name in data}
     type_attribute = (options.node_type_attribute if options.node_type_attribute is not None
@@ -72,4 +72,4 @@ def _graph(parsed: nx.Graph, source: str, options: LoadOptions) -> Graph:
         edges.append(edge)
         if not parsed.is_directed() and start != end:
             edges.append(Edge(edge.target, edge.relation, edge.source, edge.properties))
-    return build_graph(nodes, edges, source, options)
+    return build_graph(nodes, edges, source, options, limits=limits)

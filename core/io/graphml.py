@@ -128,7 +128,7 @@ def parse_graphml(data: bytes, *, source: str = "graph.graphml", options: LoadOp
     reader = _GraphReader(keys, source, options, limits)
     reader.read(graph_element)
     check_endpoints(reader.edges, {node.id for node in reader.nodes}, source, options)
-    return build_graph(reader.nodes, [edge for edge, _ in reader.edges], source, options)
+    return build_graph(reader.nodes, [edge for edge, _ in reader.edges], source, options, limits=limits)
 
 
 def _read_keys(root: _Element, source: str) -> dict[str, _Key]:

@@ -37,7 +37,7 @@ def parse_learning_graph(data: bytes, *, source: str = "learning-graph.csv",
         node = _concept(line, row, source, declared_at)
         concepts[node.id] = node
     edges = [edge for line, row in rows for edge in _dependency_edges(line, row, concepts, source)]
-    return build_graph(concepts.values(), edges, source, DEFAULT_OPTIONS)
+    return build_graph(concepts.values(), edges, source, DEFAULT_OPTIONS, limits=limits)
 
 
 def read_learning_graph(path: str | Path, *, limits: Limits = DEFAULT_LIMITS) -> Graph:

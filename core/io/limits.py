@@ -9,6 +9,10 @@ from core.errors import LoadError
 from core.graph import Graph
 
 
+class LimitError(LoadError):
+    """A file or graph exceeds a limit: refused whatever its format."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What an import accepts. Every limit can be raised (the CLI has a `--max-...` option for each)."""
@@ -21,30 +25,33 @@ class Limits:
 
     def check_bytes(self, size: int, source: str) -> None:
         if size > self.max_bytes:
-            raise LoadError(f"the file is too large: {size:,} bytes, the limit is {self.max_bytes:,} bytes",
+            raise LimitError(f"the file is too large: {size:,} bytes, the limit is {self.max_bytes:,} bytes",
                             source, "load a smaller graph, or raise the limit (--max-bytes)")
 
     def check_depth(self, depth: int, source: str, where: str = "") -> None:
         if depth > self.max_depth:
             place = f"{source}, {where}" if where else source
-            raise LoadError(f"the file nests too deeply: more than {self.max_depth} levels",
+            raise LimitError(f"the file nests too deeply: more than {self.max_depth} levels",
                             place, "a graph file needs only a few levels; raise the limit (--max-depth) "
                                    "only for a file you trust")
 
     def check_string(self, text: str, source: str, where: str) -> None:
         if len(text) > self.max_string_length:
-            raise LoadError(f"a text value is too long: {len(text):,} characters, the limit is "
+            raise LimitError(f"a text value is too long: {len(text):,} characters, the limit is "
                             f"{self.max_string_length:,}", f"{source}, {where}",
                             "shorten the value, or raise the limit (--max-string-length)")
 
+    def check_counts(self, nodes: int, edges: int, source: str) -> None:
+        if nodes > self.max_nodes:
+            raise LimitError(f"the graph is too large: {nodes:,} nodes, the limit is {self.max_nodes:,}", source,
+                            "load a smaller graph, or raise the limit (--max-nodes)")
+        if edges > self.max_edges:
+            raise LimitError(f"the graph is too large: {edges:,} edges, the limit is {self.max_edges:,}", source,
+                            "load a smaller graph, or raise the limit (--max-edges)")
+
     def check_graph(self, graph: Graph, source: str) -> None:
         """Counts and text lengths of a parsed graph."""
-        if len(graph.nodes) > self.max_nodes:
-            raise LoadError(f"the graph is too large: {len(graph.nodes):,} nodes, the limit is "
-                            f"{self.max_nodes:,}", source, "load a smaller graph, or raise the limit (--max-nodes)")
-        if len(graph.edges) > self.max_edges:
-            raise LoadError(f"the graph is too large: {len(graph.edges):,} edges, the limit is "
-                            f"{self.max_edges:,}", source, "load a smaller graph, or raise the limit (--max-edges)")
+        self.check_counts(len(graph.nodes), len(graph.edges), source)
         for text, where in _texts(graph):
             self.check_string(text, source, where)
 

@@ -19,7 +19,7 @@ from typing import Callable
 from core.errors import FormatError, LoadError
 from core.graph import Graph
 from core.io import edge_list, gml, graphml, learning_graph, node_link
-from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.text import decode_utf8
 from core.registry import FORMATS
@@ -158,40 +158,81 @@ def _detected(data: bytes, name: str, options: LoadOptions, limits: Limits) -> L
     exclusive = _exclusive_format(head, name)
     if exclusive is not None:
         return Loaded(_parse_as(exclusive, data, name, options, limits), exclusive)
+    decode_utf8(data, name, allow_nul=True)  # every remaining reader needs UTF-8: say so once, plainly
     candidates = [format for format in FORMATS if FORMATS.get(format).lossless]
-    if head.startswith("{"):
-        candidates.append("node-link")
+    if head.startswith(("{", "[")):
+        candidates.insert(0, "node-link")
     accepted: list[Loaded] = []
     refused: dict[str, LoadError] = {}
     for format in candidates:
         try:
             accepted.append(Loaded(_parse_as(format, data, name, options, limits), format))
+        except LimitError:
+            raise  # too large is too large, whatever the format
         except LoadError as error:
             refused[format] = error
     if not accepted:
         raise _unreadable(refused, name, head)
-    if any(loaded.graph != accepted[0].graph for loaded in accepted):
-        names = ", ".join(loaded.format for loaded in accepted)
+    return _agreed(accepted, name)
+
+
+def _agreed(accepted: list[Loaded], name: str) -> Loaded:
+    """The reading all accepting readers agree on.
+
+    Readers must agree on the nodes, types and edges. A reader may skip members it does not know
+    (a JSON format reading a node-link file with extra attributes), so of readings with the same
+    structure the one with the most properties (then a schema) wins; a tie that differs is ambiguous.
+    """
+    names = ", ".join(loaded.format for loaded in accepted)
+    if len({_structure(loaded.graph) for loaded in accepted}) > 1:
         raise LoadError(f"the file reads as several formats that give different graphs: {names}", name,
                         "name the format (--format NAME)")
-    # Readers that agree on the content may differ in what else they read: keep a schema if one has it.
-    return next((loaded for loaded in accepted if loaded.graph.schema is not None), accepted[0])
+    ranked = sorted(accepted, key=_richness, reverse=True)  # stable: candidate order breaks ties
+    best = ranked[0]
+    if any(_richness(loaded) == _richness(best) and loaded.graph != best.graph for loaded in ranked[1:]):
+        raise LoadError(f"the file reads as several formats that give different properties: {names}", name,
+                        "name the format (--format NAME)")
+    return best
+
+
+def _structure(graph: Graph) -> tuple:
+    return (tuple((node.id, node.type) for node in graph.nodes),
+            tuple(sorted((edge.source, edge.relation, edge.target) for edge in graph.edges)))
+
+
+def _richness(loaded: Loaded) -> tuple[int, bool]:
+    graph = loaded.graph
+    properties = sum(len(node.properties) for node in graph.nodes) + sum(len(edge.properties) for edge in graph.edges)
+    return properties, graph.schema is not None
+
+
+_LINE = re.compile(r"line (\d+)")
 
 
 def _unreadable(refused: dict[str, LoadError], name: str, head: str) -> LoadError:
-    """The most telling refusal: a format named like the extension, else node-link for a JSON object."""
-    extension = Path(name).suffix.lower().lstrip(".")
+    """The most telling refusal: the format named by the extension, node-link for JSON, a format whose name
+    holds the extension, else the one that read furthest into the file (the largest line named), else a
+    plain "not recognised"."""
     fix = f"name the file's format (--format, one of: {', '.join(format_names())})"
+    extension = Path(name).suffix.lower().lstrip(".")
     if extension == "csv" and "id" in {column.strip() for column in head.split("\n", 1)[0].split(",")}:
         return LoadError("this looks like a nodes table (it has an id column) without its edges", name,
                          "load the edges CSV (source,relation,target) and give this file as its nodes table "
                          "(--nodes FILE)")
-    matching = [format for format in refused if extension and extension in format.split("_")] + \
-               [format for format in ("node-link",) if format in refused]
-    if not matching:
+    preferred = ([format for format in refused if format == extension] + [format for format in refused if format == "node-link"]
+                 + [format for format in refused if extension and extension in format.split("_")])
+    furthest = max(refused, key=lambda format: _line_reached(refused[format]))
+    if not preferred and _line_reached(refused[furthest]) > 1:
+        preferred = [furthest]
+    if not preferred:
         return LoadError("the file's format is not recognised: it is not GraphML, GML, a CSV edge list or "
                          f"learning graph, node-link JSON, or any of {', '.join(refused)}", name, fix)
-    primary = matching[0]
+    primary = preferred[0]
     error = refused[primary]
     return LoadError(f"{error.what} (read as {primary}; the other formats refused it too)", error.where,
                      f"{error.fix}; or {fix}")
+
+
+def _line_reached(error: LoadError) -> int:
+    found = _LINE.search(error.where)
+    return int(found.group(1)) if found else 0

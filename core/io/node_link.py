@@ -44,6 +44,7 @@ def parse_node_link(data: bytes, *, source: str = "graph.json", options: LoadOpt
         raise LoadError(f"`directed` is {_kind(directed)}", source, "write true or false")
     node_records = _list(document["nodes"], "nodes", source)
     edge_records = _list(document.get(edges_member, []), edges_member, source)
+    limits.check_counts(len(node_records), len(edge_records), source)  # before the records are read one by one
     type_attribute = options.node_type_from(_member_names(node_records, ("id", "properties")))
     relation_attribute = options.relation_from(_member_names(edge_records, ("source", "target", "key", "properties")))
     nodes = [_node(record, index, type_attribute, source, options) for index, record in enumerate(node_records)]
@@ -55,7 +56,7 @@ def parse_node_link(data: bytes, *, source: str = "graph.json", options: LoadOpt
             edges.append((Edge(edge.target, edge.relation, edge.source, edge.properties), where))
     check_endpoints(edges, {node.id for node in nodes}, source, options)
     schema = _schema(document["schema"], source) if "schema" in document else None
-    return build_graph(nodes, [edge for edge, _ in edges], source, options, schema)
+    return build_graph(nodes, [edge for edge, _ in edges], source, options, schema, limits)
 
 
 def parse_json_document(text: str, source: str, limits: Limits) -> object:
