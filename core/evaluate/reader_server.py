@@ -114,7 +114,8 @@ class ReaderServer:
             return self._count
 
     def start(self) -> "ReaderServer":
-        self._thread = threading.Thread(target=self._http.serve_forever, name="reader-server", daemon=True)
+        self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), name="reader-server",
+                                        daemon=True)
         self._thread.start()
         return self
 

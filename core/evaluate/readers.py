@@ -84,10 +84,20 @@ def read_request(prompt: str, formats: Mapping[str, Format], templates: Iterable
     return ReadRequest(parts, formats[parts.format_name], resolve_query(parts.question, templates))
 
 
+# The budget engine may end a cut context with a truncation marker line, "[37 of 131 records shown]"
+# (or "tokens shown"), after the document; a reader decodes the document without it.
+_MARKER = re.compile(r"\n\[\d+ of \d+ (?:records|tokens) shown\]\Z")
+
+
+def document_of(graph_data: str) -> str:
+    """The graph data without a trailing truncation marker line."""
+    return _MARKER.sub("", graph_data, count=1)
+
+
 def _solved(request: ReadRequest) -> tuple[Graph, object, AnswerSchema] | str:
     """The decoded graph, the solver's answer on it and the answer schema, or a plain-text refusal."""
     try:
-        graph = request.format.decode(request.parts.graph_data)
+        graph = request.format.decode(document_of(request.parts.graph_data))
     except FormatError as error:
         return f"The graph data cannot be read as {request.format.name}: {error}"
     try:
