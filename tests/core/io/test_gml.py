@@ -1,0 +1,44 @@
+"""GML through networkx: ids, types, undirected input, multigraphs, nested values, clear refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import LoadError
+from core.graph import Edge, Node
+from core.io.gml import parse_gml
+from core.io.options import LoadOptions
+
+
+def test_a_directed_multigraph_keeps_parallel_edges_and_self_loops():
+    graph = parse_gml(b'graph [ directed 1 multigraph 1\n node [ id 1 label "Alice" type "person" ]\n'
+                      b' node [ id 2 label "Bob" type "person" ]\n edge [ source 1 target 2 label "knows" ]\n'
+                      b' edge [ source 1 target 2 label "knows" ]\n edge [ source 2 target 2 label "likes" ] ]')
+    assert graph.node_by_id["1"] == Node("1", "person", (("label", "Alice"),))
+    assert graph.edges == (Edge("1", "knows", "2"), Edge("1", "knows", "2"), Edge("2", "likes", "2"))
+
+
+def test_label_is_a_display_name_unless_chosen_as_the_type():
+    data = b'graph [ node [ id 1 label "Alice" ] ]'
+    assert parse_gml(data).nodes == (Node("1", "node", (("label", "Alice"),)),)
+    assert parse_gml(data, options=LoadOptions(node_type_attribute="label")).nodes == (Node("1", "Alice"),)
+
+
+def test_an_undirected_graph_gets_both_directions_and_nested_values_become_json_text():
+    graph = parse_gml(b'graph [ node [ id 1 graphics [ x 1.5 y 2 ] ] node [ id 2 ] edge [ source 1 target 2 ] ]')
+    assert graph.node_by_id["1"].properties == (("graphics", '{"x":1.5,"y":2}'),)
+    assert [(edge.source, edge.relation, edge.target) for edge in graph.edges] == [
+        ("1", "related_to", "2"), ("2", "related_to", "1")]
+
+
+@pytest.mark.parametrize("data, message", [
+    (b'graph [ label "abc\n\n"]', "GML is malformed"),
+    (b"graph [ node [ id 1 ] node [ id 1 ] ]", "GML is malformed"),
+    (b"graph [ node [ id 1 ] edge [ source 1 target 1 ] edge [ source 1 target 1 ] ]", "multigraph 1"),
+    (b"graph [ " + b"a [ " * 70 + b"]" * 70 + b" ]", "nests too deeply"),
+    (b"node [ id 1 ]", "GML is malformed"),
+])
+def test_malformed_files_are_load_errors(data, message):
+    with pytest.raises(LoadError) as caught:
+        parse_gml(data, source="g.gml")
+    assert message in str(caught.value) and "g.gml" in str(caught.value)
