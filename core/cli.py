@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Sequence
 
-from core.commands import benchmark
+from core.commands import benchmark, convert
 from core.errors import GraphContextError
 
-COMMANDS = [benchmark]  # each module adds its own subcommand
+COMMANDS = [benchmark, convert]  # each module adds its own subcommand
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,11 +1,17 @@
-"""Where a CLI command gets its graph: the generated service graph (and, later, files and samples)."""
+"""Where a CLI command gets its graph: a file, a sample name, or the generated service graph."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from core.errors import LoadError
 from core.generate import service_graph
 from core.graph import Graph
+from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.loading import format_names, load_graph_file
+from core.io.options import DEFAULT_OPTIONS, LoadOptions
+from core.samples import get_sample, sample_names
 
 
 def non_negative(text: str) -> int:
@@ -18,18 +24,80 @@ def non_negative(text: str) -> int:
     return value
 
 
+def positive(text: str) -> int:
+    value = non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 is not allowed here; give 1 or more")
+    return value
+
+
 def add_graph_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("graph source")
+    group.add_argument("--graph", metavar="FILE_OR_SAMPLE",
+                       help="a graph file (GraphML, GML, node-link JSON, CSV, any lossless format) or a sample "
+                            f"name ({', '.join(sample_names())}); without it the service graph is generated")
     group.add_argument("--services", type=non_negative, default=40, help="services in the generated graph (default 40)")
     group.add_argument("--noise-edges", type=non_negative, default=80,
                        help="random depends_on edges between services (default 80)")
     group.add_argument("--seed", type=int, default=7, help="random seed of the noise edges (default 7)")
+    add_loader_options(parser)
+
+
+def add_loader_options(parser: argparse.ArgumentParser) -> None:
+    """How a graph file is read, and the limits it must keep (shared by every command that reads files)."""
+    group = parser.add_argument_group("reading a graph file")
+    group.add_argument("--format", choices=format_names(), help="the file's format (default: detected)")
+    group.add_argument("--nodes", type=Path, metavar="FILE", help="the nodes table (id,type,...) of a CSV edge list")
+    group.add_argument("--node-type-attribute", help="attribute holding the node type (default: labelV, type or label)")
+    group.add_argument("--relation-attribute", help="attribute holding the relation (default: labelE, relation or label)")
+    group.add_argument("--default-node-type", default=DEFAULT_OPTIONS.default_node_type,
+                       help=f"type of a node without one (default {DEFAULT_OPTIONS.default_node_type})")
+    group.add_argument("--default-relation", default=DEFAULT_OPTIONS.default_relation,
+                       help=f"relation of an edge without one (default {DEFAULT_OPTIONS.default_relation})")
+    group.add_argument("--duplicates", choices=("reject", "merge"), default="reject",
+                       help="node records with one id that disagree: refuse, or merge (first type wins)")
+    group.add_argument("--missing-endpoints", choices=("reject", "create"), default="reject",
+                       help="edges to undeclared nodes: refuse, or create the nodes")
+    limits = parser.add_argument_group("import limits (raise them only for files you trust)")
+    for name, help_text in (("bytes", "file size in bytes"), ("nodes", "nodes"), ("edges", "edges"),
+                            ("string-length", "characters in one id, type, relation or value"),
+                            ("depth", "nesting levels of JSON, XML or GML")):
+        default = getattr(DEFAULT_LIMITS, f"max_{name.replace('-', '_')}")
+        limits.add_argument(f"--max-{name}", type=positive, default=default, help=f"{help_text} (default {default:,})")
+
+
+def load_options(arguments: argparse.Namespace) -> LoadOptions:
+    return LoadOptions(node_type_attribute=arguments.node_type_attribute,
+                       relation_attribute=arguments.relation_attribute,
+                       default_node_type=arguments.default_node_type, default_relation=arguments.default_relation,
+                       duplicates=arguments.duplicates, missing_endpoints=arguments.missing_endpoints)
+
+
+def load_limits(arguments: argparse.Namespace) -> Limits:
+    return Limits(max_bytes=arguments.max_bytes, max_nodes=arguments.max_nodes, max_edges=arguments.max_edges,
+                  max_string_length=arguments.max_string_length, max_depth=arguments.max_depth)
+
+
+def load_file_or_sample(reference: str, arguments: argparse.Namespace) -> Graph:
+    """An existing file by its path, else a sample by its name (a sample keeps its own loader options)."""
+    path = Path(reference)
+    if not path.exists() and reference in sample_names():
+        return get_sample(reference).load(load_limits(arguments))
+    if not path.exists():
+        raise LoadError(f"there is no file or sample graph named {reference!r}", "graph argument",
+                        f"give a file path or one of the samples: {', '.join(sample_names())}")
+    return load_graph_file(path, format=arguments.format, options=load_options(arguments),
+                           limits=load_limits(arguments), nodes_path=arguments.nodes)
 
 
 def graph_from_arguments(arguments: argparse.Namespace) -> Graph:
+    if arguments.graph:
+        return load_file_or_sample(arguments.graph, arguments)
     return service_graph(arguments.services, arguments.noise_edges, arguments.seed)
 
 
 def graph_parameters(arguments: argparse.Namespace) -> dict:
     """The graph-source part of a report's parameters."""
+    if arguments.graph:
+        return {"graph": arguments.graph, "format": arguments.format}
     return {"services": arguments.services, "noise_edges": arguments.noise_edges, "seed": arguments.seed}
