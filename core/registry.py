@@ -6,6 +6,7 @@ from typing import Generic, Iterable, Iterator, TypeVar
 
 from core.errors import UnknownNameError
 from core.formats import compact_json, csv_records, jsonl, pretty_json, typed_edges
+from core.ordering import ORDERING_LIST
 from core.tokens import TOKENIZER_NAMES, Tokenizer
 
 T = TypeVar("T")
@@ -62,3 +63,6 @@ FORMATS = Registry("format", _formats(
 
 # A tokenizer loads its BPE file on first use, so registering one costs nothing.
 TOKENIZERS = Registry("tokenizer", [(name, Tokenizer(name)) for name in TOKENIZER_NAMES])
+
+# Orderings are applied identically to every format (core.ordering).
+ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])

@@ -1,0 +1,232 @@
+"""Exact token counts of every record prefix of a rendering, for the price of about one encode.
+
+`prefix_tokens(rendering, tokenizer)` encodes the complete rendering once. Where the tokenizer is
+forced to start a new pre-token (see `core.pretoken_boundaries`), the encoding of a prefix is the
+encoding of the complete text up to that point, so each prefix count is
+
+    tokens of the complete text before the last forced boundary inside the prefix's records
+    + a fresh encode of the short tail after it, with the prefix's closing (and any suffix).
+
+Only those tails are re-encoded; they repeat (`"}`, or `"\\n    }` plus a closing), so each distinct
+tail is encoded once. The result is exact: `counts[k] == len(encode_ordinary(prefix_text(k)))` for
+every k, which the property tests check against direct encodes. For a tokenizer whose
+pre-tokenizer was not analysed every tail starts at offset 0: still exact, but quadratic.
+
+`TokenCache` keeps accountings by (graph content key, format, ordering, tokenizer, ...).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Callable, Hashable
+
+import numpy as np
+
+from core.formats.base import Rendering
+from core.pretoken_boundaries import forced_boundaries, rules_apply
+from core.tokens import Tokenizer
+
+
+@lru_cache(maxsize=None)
+def token_byte_lengths(tokenizer: Tokenizer) -> np.ndarray:
+    """Byte length of every token id (0 for ids that are not ordinary tokens)."""
+    encoding = tokenizer.encoding
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
+    ranks = getattr(encoding, "_mergeable_ranks", None)
+    if isinstance(ranks, dict):  # fast path: the rank table tiktoken builds from
+        lengths[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = \
+            np.fromiter(map(len, ranks), dtype=np.int64, count=len(ranks))
+        return lengths
+    for token in range(encoding.n_vocab):
+        try:
+            lengths[token] = len(encoding.decode_single_token_bytes(token))
+        except KeyError:
+            pass
+    return lengths
+
+
+def tokenizable(text: str) -> str:
+    """The text tiktoken actually encodes: lone surrogates become U+FFFD, one character each."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _encode(tokenizer: Tokenizer, text: str) -> np.ndarray:
+    # encode_to_numpy with nothing special allowed or disallowed is encode_ordinary, minus the list copy.
+    return tokenizer.encoding.encode_to_numpy(text, allowed_special=set(), disallowed_special=())
+
+
+@dataclass(frozen=True, eq=False)
+class PrefixTokens:
+    """A rendering with exact token counts: `counts[k]` for the document holding its first k records."""
+
+    rendering: Rendering
+    tokenizer: Tokenizer
+    full_tokens: np.ndarray = field(repr=False)  # encode_ordinary(rendering.text)
+    counts: np.ndarray = field(repr=False)
+    record_ends: np.ndarray = field(repr=False)  # byte offset where prefix k's records end (k = 0: preamble)
+    _text: bytes = field(repr=False)  # the complete text, UTF-8
+    _boundaries: np.ndarray = field(repr=False)  # forced boundaries among the records (byte offsets)
+    _token_ends: np.ndarray = field(repr=False)  # byte offset where each token of full_tokens ends
+    _anchors: np.ndarray = field(repr=False)  # per prefix: last usable forced boundary inside its records
+
+    @property
+    def records(self) -> int:
+        return len(self.rendering.records)
+
+    @property
+    def total(self) -> int:
+        """Tokens of the complete rendering."""
+        return len(self.full_tokens)
+
+    @property
+    def characters(self) -> int:
+        return len(self._text)
+
+    def prefix_text(self, count: int) -> str:
+        return self.rendering.prefix_text(count)
+
+    def count(self, records: int, suffix: str = "") -> int:
+        """Exact tokens of `prefix_text(records) + suffix`."""
+        if not suffix:
+            return int(self.counts[records])
+        anchor = int(self._anchors[records])
+        tail = self._text[anchor:int(self.record_ends[records])].decode("utf-8")
+        closing = tokenizable(self.rendering.closings[records] + suffix)
+        return self._tokens_before(anchor) + self.tokenizer.count(tail + closing)
+
+    def marginal_tokens(self) -> np.ndarray:
+        """What each record adds to the document, in context: counts[k] - counts[k - 1]."""
+        return np.diff(self.counts)
+
+    def raw_prefix(self, budget: int, suffix: str = "") -> tuple[str, int, int]:
+        """The first `budget` tokens of the complete text, decoded with replacement.
+
+        Returns (text, exact tokens of text + suffix, bytes of the complete text that the text holds
+        intact). The text's own count can differ from `budget` when the cut splits a character or a
+        pre-token; it is measured, never assumed.
+        """
+        budget = max(min(budget, self.total), 0)
+        end = int(self._token_ends[budget - 1]) if budget else 0
+        intact = end
+        while intact and intact < len(self._text) and self._text[intact] & 0xC0 == 0x80:
+            intact -= 1  # the cut splits a character: it becomes U+FFFD, as in tiktoken's decode
+        text = self._text[:end].decode("utf-8", errors="replace")
+        anchor = self._anchor_before(min(intact, int(self.record_ends[-1])))
+        tail = self._text[anchor:end].decode("utf-8", errors="replace")
+        return text, self._tokens_before(anchor) + self.tokenizer.count(tail + tokenizable(suffix)), intact
+
+    def records_within(self, intact_bytes: int) -> int:
+        """How many records end within the first `intact_bytes` bytes of the complete text."""
+        return max(int(np.searchsorted(self.record_ends, intact_bytes, side="right")) - 1, 0)
+
+    @cached_property
+    def record_of_key(self) -> dict[str, int]:
+        """unit key -> index of the record that carries it."""
+        return {key: index for index, record in enumerate(self.rendering.records) for key in record.unit_keys}
+
+    @cached_property
+    def kept_node_and_edge_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every prefix length k, how many node and how many edge units its records carry."""
+        nodes = [sum(1 for key in record.unit_keys if key.startswith("n:")) for record in self.rendering.records]
+        edges = [len(record.unit_keys) - count for record, count in zip(self.rendering.records, nodes)]
+        return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
+                np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
+
+    def _tokens_before(self, offset: int) -> int:
+        return int(np.searchsorted(self._token_ends, offset, side="right"))
+
+    def _anchor_before(self, end: int) -> int:
+        """The last forced boundary with both neighbouring bytes before `end`, if the encoding splits there."""
+        position = int(np.searchsorted(self._boundaries, end - 1, side="right")) - 1
+        anchor = int(self._boundaries[position]) if position >= 0 else 0
+        tokens = self._tokens_before(anchor)
+        return anchor if anchor == 0 or (tokens and int(self._token_ends[tokens - 1]) == anchor) else 0
+
+
+def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
+    """Encode the rendering once and derive the exact count of every record prefix."""
+    parts = [rendering.preamble] + [record.text for record in rendering.records]
+    closing = rendering.closing
+    full_text = "".join(parts) + closing
+    try:
+        text = full_text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: count what tiktoken counts
+        parts, closing = [tokenizable(part) for part in parts], tokenizable(closing)
+        full_text = "".join(parts) + closing
+        text = full_text.encode("utf-8")
+    full_tokens = _encode(tokenizer, full_text)
+    if full_text.isascii():
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    else:
+        lengths = np.fromiter((len(part.encode("utf-8")) for part in parts), dtype=np.int64, count=len(parts))
+    record_ends = np.cumsum(lengths)
+    token_ends = np.cumsum(token_byte_lengths(tokenizer)[full_tokens])
+    if rules_apply(getattr(tokenizer.encoding, "_pat_str", None)):
+        boundaries = forced_boundaries(text[:int(record_ends[-1])])
+    else:
+        boundaries = np.empty(0, dtype=np.int64)
+    anchors = _anchors(boundaries, record_ends, token_ends)
+    tokens_before = np.searchsorted(token_ends, anchors, side="right")
+    tails: dict[tuple[bytes, str], int] = {}
+    tail_tokens = []
+    for anchor, end, ending in zip(anchors.tolist(), record_ends.tolist(), rendering.closings):
+        key = (text[anchor:end], ending)
+        count = tails.get(key)
+        if count is None:
+            count = tails[key] = tokenizer.count(key[0].decode("utf-8") + tokenizable(ending))
+        tail_tokens.append(count)
+    counts = tokens_before + np.array(tail_tokens, dtype=np.int64)
+    return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
+                        anchors)
+
+
+def _anchors(boundaries: np.ndarray, record_ends: np.ndarray, token_ends: np.ndarray) -> np.ndarray:
+    """Per prefix, the last forced boundary with both neighbouring bytes inside its records (else 0)."""
+    if not len(boundaries) or not len(token_ends):
+        return np.zeros(len(record_ends), dtype=np.int64)
+    position = np.searchsorted(boundaries, record_ends - 1, side="right") - 1
+    anchors = np.where(position >= 0, boundaries[np.maximum(position, 0)], 0)
+    # Safety net: an anchor must also be a token boundary of the complete encoding.
+    before = np.searchsorted(token_ends, anchors, side="right")
+    aligned = (anchors == 0) | (token_ends[np.maximum(before - 1, 0)] == anchors)
+    return np.where(aligned, anchors, 0)
+
+
+class TokenCache:
+    """A thread-safe LRU of accountings, bounded by the bytes of the renderings it holds."""
+
+    def __init__(self, max_bytes: int = 50_000_000) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[Hashable, PrefixTokens] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get_or_build(self, key: Hashable, build: Callable[[], PrefixTokens]) -> PrefixTokens:
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        built = build()
+        with self._lock:
+            if key not in self._entries and built.characters <= self.max_bytes:
+                self._entries[key] = built
+                self._bytes += built.characters
+                while self._bytes > self.max_bytes:
+                    _, dropped = self._entries.popitem(last=False)
+                    self._bytes -= dropped.characters
+        return built
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -1,0 +1,63 @@
+"""Where a tokenizer must start a new pre-token, whatever text comes before or after.
+
+tiktoken first splits text with a regular expression (pre-tokens), then merges bytes inside each
+pre-token; merges never cross a pre-token boundary. For the o200k_base and cl100k_base patterns,
+three byte pairs force a boundary between them in any context:
+
+- an ASCII letter followed by an ASCII character that is not a letter and not `'`: no alternative
+  continues a letter run with anything but letters, marks (never ASCII) or a contraction (`'s`);
+- an ASCII digit followed by an ASCII non-digit: digit runs hold only digits;
+- a line feed followed by ASCII that is neither whitespace nor `/`: after a newline only more
+  whitespace (all alternatives) or `/` (o200k's `[\\r\\n/]*` after punctuation) can follow.
+
+At such a position the encoding of the whole text is the encoding of the part before it followed by
+the encoding of the part after it. The rules were derived from the two patterns below, which are
+compared with the tokenizer's own before they are trusted; the property tests check them against
+direct encodes on adversarial text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_O200K = (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
+          r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
+          r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+_CL100K = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+           r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
+ANALYSED_PATTERNS = frozenset({_O200K, _CL100K})
+
+
+def rules_apply(pattern: str | None) -> bool:
+    """True when the boundary rules were derived for this pre-tokenizer pattern."""
+    return pattern in ANALYSED_PATTERNS
+
+
+def _letter(values: np.ndarray) -> np.ndarray:
+    folded = values | 0x20
+    return (folded >= ord("a")) & (folded <= ord("z"))
+
+
+def _digit(values: np.ndarray) -> np.ndarray:
+    return (values >= ord("0")) & (values <= ord("9"))
+
+
+def _space_like(values: np.ndarray) -> np.ndarray:
+    # Tab to carriage return and space, plus 0x1C-0x1F, which some regex engines call space.
+    return ((values >= 0x09) & (values <= 0x0D)) | ((values >= 0x1C) & (values <= 0x20))
+
+
+def forced_boundaries(data: bytes) -> np.ndarray:
+    """Sorted byte offsets q (0 < q < len(data)) where a pre-token boundary is forced.
+
+    Offsets always fall between two ASCII bytes, so they are character boundaries too.
+    """
+    values = np.frombuffer(data, dtype=np.uint8)
+    if len(values) < 2:
+        return np.empty(0, dtype=np.int64)
+    before, after = values[:-1], values[1:]
+    ascii_after = after < 0x80
+    after_letter = _letter(before) & ascii_after & ~_letter(after) & (after != ord("'"))
+    after_digit = _digit(before) & ascii_after & ~_digit(after)
+    after_newline = (before == 0x0A) & ascii_after & ~_space_like(after) & (after != ord("/"))
+    return np.flatnonzero(after_letter | after_digit | after_newline).astype(np.int64) + 1
