@@ -1,33 +1,27 @@
-"""Graph Context Lab dashboard entry point: loads the bundled sample graph and shows the format overview."""
+"""Graph Context Lab dashboard: the entry point, with the shared sidebar and one module per page.
+
+Run with `streamlit run dashboard/app.py`.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pandas as pd
-import plotly.express as px
 import streamlit as st
 
-from core.benchmark import benchmark_report
-from core.registry import FORMATS, TOKENIZERS
-
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_graphs" / "reference-services.jsonl"
-
-
-@st.cache_data(max_entries=8)
-def overview(encoding: str) -> pd.DataFrame:
-    graph = FORMATS.get("jsonl").decode(SAMPLE.read_text(encoding="utf-8"))
-    report, _ = benchmark_report(graph, encoding, {"sample": SAMPLE.name})
-    table = pd.DataFrame.from_dict(report["formats"], orient="index")
-    table.index.name = "format"
-    return table.drop(columns=["query_checks"])
-
+from dashboard import sidebar, sources
+from dashboard.screens import contexts, graph, overview, walkthrough
 
 st.set_page_config(page_title="Graph Context Lab", page_icon="🕸️", layout="wide")
-st.title("Graph Context Lab")
-st.caption("What does writing a graph into a prompt cost, and what does it lose?")
-encoding = st.sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer")
-table = overview(encoding)
-st.subheader(f"Sample graph: {SAMPLE.name}")
-st.dataframe(table, width="stretch")
-st.plotly_chart(px.bar(table.reset_index(), x="format", y="tokens", title=f"Tokens per format ({encoding})"))
+
+PAGES = [
+    st.Page(overview.show, title="Overview", icon=":material/table_chart:", url_path="overview", default=True),
+    st.Page(contexts.show, title="Contexts", icon=":material/content_cut:", url_path="contexts"),
+    st.Page(graph.show, title="Graph", icon=":material/hub:", url_path="graph"),
+    st.Page(walkthrough.show, title="Walkthrough", icon=":material/school:", url_path="walkthrough"),
+]
+
+navigation = st.navigation(PAGES)
+sidebar.store(sidebar.draw())
+error = sources.source_error()
+if error:
+    st.error(f"**This graph source could not be used; the previous graph stays loaded.**\n\n{error}", icon="⚠️")
+navigation.run()

@@ -1,0 +1,6 @@
+"""contexts page (being built)."""
+import streamlit as st
+
+
+def show() -> None:
+    st.title("contexts")

@@ -1,0 +1,6 @@
+"""graph page (being built)."""
+import streamlit as st
+
+
+def show() -> None:
+    st.title("graph")

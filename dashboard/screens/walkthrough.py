@@ -1,0 +1,6 @@
+"""walkthrough page (being built)."""
+import streamlit as st
+
+
+def show() -> None:
+    st.title("walkthrough")

@@ -1,0 +1,96 @@
+"""The shared sidebar: every choice a page needs, bound to the URL, gathered into one Selection."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import streamlit as st
+
+from core.graph import Graph
+from core.queries import Query, reference_suite
+from core.registry import FORMATS, TOKENIZERS
+from dashboard import cache
+from dashboard.sources import LoadedGraph, graph_source
+
+MAX_PANELS = 4
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the pages show: read from the widgets, never computed here."""
+
+    loaded: LoadedGraph
+    tokenizer: str
+    formats: tuple[str, ...]
+    budget: int
+    budget_limit: int
+    query: Query
+
+    @property
+    def query_key(self) -> str:
+        return repr((self.query.name, self.query.arguments))
+
+    @property
+    def graph(self) -> Graph:
+        return self.loaded.graph
+
+
+def store(selection: Selection) -> None:
+    st.session_state["selection"] = selection
+
+
+def current() -> Selection:
+    """The Selection the sidebar made in this run (pages call this)."""
+    return st.session_state["selection"]
+
+
+def format_label(name: str) -> str:
+    """A format's name, marked when it loses information."""
+    return name if FORMATS.get(name).lossless else f"{name} (lossy)"
+
+
+def draw() -> Selection:
+    sidebar = st.sidebar
+    loaded = graph_source(sidebar)
+    graph = loaded.graph
+    sidebar.divider()
+    tokenizer = sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer", bind="query-params")
+    names = FORMATS.names()
+    formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
+                                  max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
+    totals = cache.full_token_counts(graph.content_key, graph, tokenizer)
+    budget, limit = _budget(sidebar, totals)
+    query = reference_suite()["identity_failure_affected_services"]  # until the query registry lands
+    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query)
+
+
+def _budget(sidebar, totals: dict[str, int]) -> tuple[int, int]:
+    """Slider and exact number for one budget; the range covers the largest complete rendering.
+
+    The slider takes its value from session state (set from the URL when valid, else a default of
+    half the cheapest format's tokens), so the number input can move it without a default clash.
+    """
+    limit = max(100, math.ceil(max(totals.values()) * 1.05 / 100) * 100)
+    default = max(1, min(totals.values()) // 2)
+    current = st.session_state.get("budget")
+    if not isinstance(current, int) or not 0 <= current <= limit:
+        st.session_state["budget"] = url_integer("budget", 0, limit, default)
+
+    def from_number() -> None:
+        st.session_state["budget"] = st.session_state["budget_number"]
+
+    budget = sidebar.slider("Token budget", 0, limit, key="budget", bind="query-params")
+    st.session_state["budget_number"] = budget
+    sidebar.number_input("Exact budget", 0, limit, key="budget_number", on_change=from_number,
+                         help="Type a budget; the slider follows.")
+    return int(budget), limit
+
+
+def url_integer(key: str, low: int, high: int, default: int) -> int:
+    """The URL parameter `key` as a whole number in [low, high], else `default`."""
+    try:
+        value = int(st.query_params.get(key, ""))
+    except ValueError:
+        return default
+    return value if low <= value <= high else default

@@ -1,0 +1,103 @@
+"""The sidebar's graph source: a bundled sample, an uploaded file with its options, or a generator.
+
+A source that fails (a hostile upload, bad generator parameters) shows core's message in an error
+panel and the previous graph stays loaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from core.errors import GraphContextError
+from core.graph import Graph
+from core.io import LoadOptions, format_names
+from core.samples import Sample, default_sample, get_sample, sample_names
+from dashboard import cache
+from dashboard.generators import GENERATORS, generator_parameters
+
+SOURCE_KINDS = {"sample": "Sample", "upload": "Upload", "generator": "Generator"}
+AUTO = "detect"
+GENERATOR_INTEGER_LIMIT = 100_000  # keeps a typo from generating a graph the machine cannot hold
+
+
+@dataclass(frozen=True)
+class LoadedGraph:
+    graph: Graph
+    label: str  # what the graph is, for captions ("sample: services", "upload: x.graphml")
+    sample: Sample | None = None  # a sample brings its own seeds and question
+
+
+def graph_source(sidebar) -> LoadedGraph:
+    """Draw the source widgets; return the chosen graph, or the previous one if the choice fails."""
+    kind = sidebar.segmented_control("Graph source", list(SOURCE_KINDS), format_func=SOURCE_KINDS.get,
+                                     default="sample", key="source", bind="query-params") or "sample"
+    try:
+        loaded = {"sample": _sample, "upload": _upload, "generator": _generator}[kind](sidebar)
+    except GraphContextError as error:
+        st.session_state["source_error"] = str(error)
+        return st.session_state.get("loaded_graph") or _default_sample()
+    if loaded is None:  # nothing uploaded yet
+        return st.session_state.get("loaded_graph") or _default_sample()
+    st.session_state.pop("source_error", None)
+    st.session_state["loaded_graph"] = loaded
+    return loaded
+
+
+def source_error() -> str | None:
+    """Core's message for the last failed source, shown in the main area's error panel."""
+    return st.session_state.get("source_error")
+
+
+def _default_sample() -> LoadedGraph:
+    return _loaded_sample(default_sample().name)
+
+
+def _loaded_sample(name: str) -> LoadedGraph:
+    sample = get_sample(name)
+    return LoadedGraph(cache.sample_graph(name), f"sample: {sample.title}", sample)
+
+
+def _sample(sidebar) -> LoadedGraph:
+    names = sample_names()
+    name = sidebar.selectbox("Sample graph", names, index=names.index(default_sample().name),
+                             format_func=lambda name: get_sample(name).title, key="sample", bind="query-params")
+    sidebar.caption(get_sample(name).story)
+    return _loaded_sample(name)
+
+
+def _upload(sidebar) -> LoadedGraph | None:
+    upload = sidebar.file_uploader("Graph file", key="upload_file",
+                                   help="GraphML, GML, node-link JSON, CSV edge list, learning-graph CSV, "
+                                        "or any lossless format of this lab")
+    with sidebar.expander("File options"):
+        format = st.selectbox("Format", [AUTO] + format_names(), key="upload_format")
+        options = LoadOptions(
+            node_type_attribute=st.text_input("Node type attribute (GraphML, GML, JSON)", key="upload_type") or None,
+            relation_attribute=st.text_input("Relation attribute", key="upload_relation") or None,
+            duplicates=st.selectbox("Duplicate node ids", ["reject", "merge"], key="upload_duplicates"),
+            missing_endpoints=st.selectbox("Edges to undeclared nodes", ["reject", "create"],
+                                           key="upload_missing"))
+        nodes = st.file_uploader("Nodes table (for a CSV edge list)", key="upload_nodes")
+    if upload is None:
+        return None
+    graph = cache.uploaded_graph(upload.getvalue(), upload.name, None if format == AUTO else format, options,
+                                 nodes.getvalue() if nodes is not None else None)
+    return LoadedGraph(graph, f"upload: {upload.name}")
+
+
+def _generator(sidebar) -> LoadedGraph:
+    name = sidebar.selectbox("Generator", list(GENERATORS), key="generator", bind="query-params")
+    function = GENERATORS[name]
+    sidebar.caption((function.__doc__ or "").strip().splitlines()[0])
+    arguments = {}
+    for parameter, default in generator_parameters(function).items():
+        fraction = isinstance(default, float)
+        arguments[parameter] = sidebar.number_input(
+            parameter.replace("_", " ").capitalize(), min_value=0.0 if fraction else 0,
+            max_value=1.0 if fraction else GENERATOR_INTEGER_LIMIT, value=default, step=0.05 if fraction else 1,
+            key=f"{name}_{parameter}", bind="query-params")
+    graph = cache.generated_graph(name, tuple(sorted(arguments.items())))
+    described = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in arguments.items())
+    return LoadedGraph(graph, f"generated {name}: {described}")
