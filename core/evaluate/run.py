@@ -182,25 +182,35 @@ def _add_cost(counts: Progress, prices: PriceTable, prompt: int | None, completi
 
 def _send(client: ChatClient, by_key: dict[str, list[Planned]], settings: RunSettings, store: RunStore,
           counts: Progress, progress, should_stop) -> None:
-    endpoint = settings.endpoint
     with ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="evaluate") as pool:
         futures: dict[Future, str] = {pool.submit(client.complete, list(items[0].messages)): key
                                       for key, items in by_key.items()}
-        for future in as_completed(futures):
-            if future.cancelled():
-                continue
-            key = futures[future]
-            exchange: Exchange = future.result()
-            store.save_answer(key, endpoint.model, endpoint.base_url, exchange)
-            _record(store, by_key[key], exchange.content, exchange.answered)
-            counts.done += 1
-            if exchange.answered:
-                _add_cost(counts, settings.prices, exchange.prompt_tokens_reported, exchange.completion_tokens_reported)
-            else:
-                counts.failed += 1
-            if progress:
-                progress(counts)
-            if should_stop and not counts.stopped and should_stop():
-                counts.stopped = True
-                for pending in futures:
-                    pending.cancel()  # only queued ones cancel; those in flight finish and are recorded
+        try:
+            _collect(futures, by_key, settings, store, counts, progress, should_stop)
+        finally:
+            # Interrupted (a progress callback raised, e.g. the dashboard's stop): send nothing more.
+            for pending in futures:
+                pending.cancel()
+
+
+def _collect(futures: dict[Future, str], by_key: dict[str, list[Planned]], settings: RunSettings, store: RunStore,
+             counts: Progress, progress, should_stop) -> None:
+    endpoint = settings.endpoint
+    for future in as_completed(futures):
+        if future.cancelled():
+            continue
+        key = futures[future]
+        exchange: Exchange = future.result()
+        store.save_answer(key, endpoint.model, endpoint.base_url, exchange)
+        _record(store, by_key[key], exchange.content, exchange.answered)
+        counts.done += 1
+        if exchange.answered:
+            _add_cost(counts, settings.prices, exchange.prompt_tokens_reported, exchange.completion_tokens_reported)
+        else:
+            counts.failed += 1
+        if progress:
+            progress(counts)
+        if should_stop and not counts.stopped and should_stop():
+            counts.stopped = True
+            for pending in futures:
+                pending.cancel()  # only queued ones cancel; those in flight finish and are recorded

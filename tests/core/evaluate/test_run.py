@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from core.evaluate.reader_server import Reply, completion_body
 from core.evaluate.run import Context, RunSettings, evaluate
@@ -35,11 +36,11 @@ def contexts(formats=("jsonl", "typed_edges"), keep=(None, 6), queries=QUERIES, 
     return items
 
 
-def run(server_or_url, store, items, model="oracle", trials=1, **settings):
+def run(server_or_url, store, items, model="oracle", trials=1, progress=None, should_stop=None, **settings):
     url = server_or_url if isinstance(server_or_url, str) else server_or_url.url
     prices = settings.pop("prices", PriceTable(2.0, 8.0))
     run_settings = RunSettings(endpoint(url, model, **settings), trials=trials, concurrency=3, prices=prices)
-    return evaluate(GRAPH, items, run_settings, store)
+    return evaluate(GRAPH, items, run_settings, store, progress=progress, should_stop=should_stop)
 
 
 def test_a_run_stores_one_row_per_context_query_and_trial(server, tmp_path):
@@ -76,6 +77,43 @@ def test_identical_prompts_are_sent_once(server, tmp_path):
         run_id, progress = run(server, store, doubled)
         assert len(store.results(run_id)) == len(doubled)
     assert server.requests_received == progress.total == len(items)
+
+
+def slowly(number, body):
+    """Answer normally, a little late, so that a stop finds most requests still queued."""
+    time.sleep(0.05)
+
+
+def test_a_stopped_run_records_what_was_in_flight_and_a_rerun_sends_the_rest(server, tmp_path):
+    server.intercept = slowly
+    items = contexts(formats=("jsonl", "csv"), keep=(None,))
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        _, stopped = run(server, store, items, should_stop=lambda: True)
+        assert stopped.stopped and stopped.done < stopped.total
+        assert server.requests_received == stopped.done  # in flight at the stop, and still recorded
+        _, resumed = run(server, store, items)
+    assert resumed.cached == stopped.done and server.requests_received == len(items)
+
+
+def test_an_interrupted_run_sends_nothing_more(server, tmp_path):
+    class Interrupted(Exception):
+        pass
+
+    def interrupt(progress):
+        if progress.done >= 2:
+            raise Interrupted  # what a dashboard rerun does to a running script
+
+    server.intercept = slowly
+    items = contexts(formats=("jsonl", "csv"), keep=(None,))
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        try:
+            run(server, store, items, progress=interrupt)
+        except Interrupted:
+            pass
+        sent = server.requests_received
+        assert 2 <= sent < len(items)
+        _, resumed = run(server, store, items)
+    assert resumed.cached >= 2 and server.requests_received == sent + resumed.total - resumed.cached
 
 
 def test_failures_are_recorded_with_a_reason_and_the_run_goes_on(server, tmp_path):
