@@ -7,9 +7,10 @@ import sys
 from typing import Sequence
 
 from core.commands import benchmark, convert
+from core.commands import serve_reader
 from core.errors import GraphContextError
 
-COMMANDS = [benchmark, convert]  # each module adds its own subcommand
+COMMANDS = [benchmark, convert, serve_reader]  # each module adds its own subcommand
 
 
 def build_parser() -> argparse.ArgumentParser:
