@@ -8,15 +8,15 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import sidebar, sources
-from dashboard.screens import contexts, graph, overview, walkthrough
 
 st.set_page_config(page_title="Graph Context Lab", page_icon="🕸️", layout="wide")
 
+# File pages (each module runs its show() as a script), so AppTest can switch to them by path.
 PAGES = [
-    st.Page(overview.show, title="Overview", icon=":material/table_chart:", url_path="overview", default=True),
-    st.Page(contexts.show, title="Contexts", icon=":material/content_cut:", url_path="contexts"),
-    st.Page(graph.show, title="Graph", icon=":material/hub:", url_path="graph"),
-    st.Page(walkthrough.show, title="Walkthrough", icon=":material/school:", url_path="walkthrough"),
+    st.Page("screens/overview.py", title="Overview", icon=":material/table_chart:", default=True),
+    st.Page("screens/contexts.py", title="Contexts", icon=":material/content_cut:", url_path="contexts"),
+    st.Page("screens/graph.py", title="Graph", icon=":material/hub:", url_path="graph"),
+    st.Page("screens/walkthrough.py", title="Walkthrough", icon=":material/school:", url_path="walkthrough"),
 ]
 
 navigation = st.navigation(PAGES)

@@ -13,8 +13,11 @@ from core.benchmark import measure_format
 from core.graph import Graph
 from core.graph_view import GraphView, layout_positions, select_view
 from core.io import LoadOptions, load_graph
-from core.queries import Query
-from core.registry import FORMATS, TOKENIZERS
+from core.hops import hop_distances, hop_units
+from core.ordering import OrderingInputs, layouts_for, order_units
+from core.prefix_tokens import PrefixTokens, prefix_tokens
+from core.queries import Query, Solution
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import load_sample
 from core.token_spans import token_ends
 from core.units import graph_units
@@ -73,3 +76,30 @@ def full_token_counts(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str
     """Tokens of each registered format's complete rendering in canonical order (sets the budget range)."""
     counter = TOKENIZERS.get(tokenizer)
     return {name: counter.count(FORMATS.get(name).render(_graph, graph_units(_graph)).text) for name in FORMATS}
+
+
+@st.cache_resource(max_entries=64, show_spinner="Rendering and counting tokens…")
+def accounted_rendering(graph_key: str, _graph: Graph, format: str, ordering: str, layout: str,
+                        seeds: tuple[str, ...], query_key: str, _evidence: frozenset[str], tokenizer: str
+                        ) -> PrefixTokens:
+    """The graph's units with hop levels, ordered and laid out, rendered, with every prefix's exact tokens.
+
+    Built once per (graph, format, ordering, layout, seeds, query, tokenizer); every budget reuses it.
+    """
+    format_ = FORMATS.get(format)
+    if layout not in layouts_for(format_):
+        layout = "nodes_then_edges"
+    inputs = OrderingInputs(seeds=seeds, evidence=_evidence)
+    ordered = order_units(_graph, hop_units(_graph, seeds), ORDERINGS.get(ordering), layout, inputs)
+    return prefix_tokens(format_.render(_graph, ordered), TOKENIZERS.get(tokenizer))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def seed_hops(graph_key: str, _graph: Graph, seeds: tuple[str, ...]) -> dict[str, int]:
+    return hop_distances(_graph, seeds)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def solution(graph_key: str, _graph: Graph, query_key: str, _query: Query) -> Solution:
+    """The query's gold answer and evidence on the full graph."""
+    return _query.solve(_graph)

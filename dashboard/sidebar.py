@@ -8,9 +8,13 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.graph import Graph
-from core.queries import Query, reference_suite
-from core.registry import FORMATS, TOKENIZERS
+from core.budget import POLICIES
+from core.ordering import LAYOUTS
+from core.queries import Query
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.seeds import Seeds
 from dashboard import cache
+from dashboard.query_widgets import QUERY_PARAMETER_PREFIX, query_widgets, seed_widgets
 from dashboard.sources import LoadedGraph, graph_source
 
 MAX_PANELS = 4
@@ -26,6 +30,10 @@ class Selection:
     budget: int
     budget_limit: int
     query: Query
+    seeds: Seeds
+    ordering: str
+    layout: str
+    policy: str
 
     @property
     def query_key(self) -> str:
@@ -50,19 +58,43 @@ def format_label(name: str) -> str:
     return name if FORMATS.get(name).lossless else f"{name} (lossy)"
 
 
+POLICY_TITLES = {"raw": "raw: first B tokens (may not parse)", "record": "record: whole records (always parses)"}
+GRAPH_DEPENDENT_KEYS = ("seeds", "question")  # widgets whose options come from the graph
+
+
 def draw() -> Selection:
     sidebar = st.sidebar
     loaded = graph_source(sidebar)
     graph = loaded.graph
+    _forget_choices_of_another_graph(graph)
+    sidebar.divider()
+    seeds = seed_widgets(sidebar, graph, loaded.sample)
+    query = query_widgets(sidebar, graph, seeds, loaded.sample)
     sidebar.divider()
     tokenizer = sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer", bind="query-params")
     names = FORMATS.names()
     formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
                                   max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
+    ordering = sidebar.selectbox("Ordering", ORDERINGS.names(), format_func=lambda name: ORDERINGS.get(name).title,
+                                 key="ordering", bind="query-params")
+    layout = sidebar.selectbox("Layout", LAYOUTS, key="layout", bind="query-params",
+                               help="Interleaved puts each node's edges right after it (formats with separate "
+                                    "node and edge sections always write nodes then edges)")
+    policy = sidebar.segmented_control("Budget policy", POLICIES, format_func=POLICY_TITLES.get, default="record",
+                                       key="policy", bind="query-params") or "record"
     totals = cache.full_token_counts(graph.content_key, graph, tokenizer)
     budget, limit = _budget(sidebar, totals)
-    query = reference_suite()["identity_failure_affected_services"]  # until the query registry lands
-    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query)
+    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy)
+
+
+def _forget_choices_of_another_graph(graph: Graph) -> None:
+    """When the graph changes, seeds, question and query parameters start again from its defaults."""
+    shown = st.session_state.get("graph_shown")
+    if shown is not None and shown != graph.content_key:
+        for key in list(st.session_state):
+            if key in GRAPH_DEPENDENT_KEYS or str(key).startswith(QUERY_PARAMETER_PREFIX):
+                del st.session_state[key]
+    st.session_state["graph_shown"] = graph.content_key
 
 
 def _budget(sidebar, totals: dict[str, int]) -> tuple[int, int]:

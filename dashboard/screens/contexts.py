@@ -1,6 +1,105 @@
-"""contexts page (being built)."""
+"""Contexts page: rendered contexts side by side, token by token, with the cut line at the inspected budget."""
+
+from __future__ import annotations
+
+import os
+
 import streamlit as st
+
+from core.budget import Cut, cut
+from core.prefix_tokens import PrefixTokens
+from core.registry import FORMATS
+from dashboard import cache
+from dashboard.sidebar import Selection, current, format_label
+from dashboard.views.context_html import (Highlight, context_html, legend_html, page_bounds, page_containing,
+                                          record_spans)
+from dashboard.views.markdown_text import escape_markdown
+
+COMPARISONS = {"formats": "Formats side by side", "policies": "One format, both policies"}
+
+
+def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
+    """(format, policy) per panel: each chosen format under the chosen policy, or the first under both."""
+    if comparison == "policies":
+        return [(selection.formats[0], "raw"), (selection.formats[0], "record")]
+    return [(name, selection.policy) for name in selection.formats]
+
+
+def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
+    graph = selection.graph
+    evidence = cache.solution(graph.content_key, graph, selection.query_key, selection.query).evidence
+    return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
+                                     selection.seeds.node_ids, selection.query_key, evidence, selection.tokenizer)
+
+
+def cut_offset(full_text: str, result: Cut) -> int:
+    """Characters of the complete text the cut keeps: the kept records (record) or the intact prefix (raw)."""
+    if result.empty:
+        return 0
+    if result.policy == "record":
+        return len(result.rendering.prefix_text(result.records_kept)) - len(result.rendering.closings[result.records_kept])
+    return len(os.path.commonprefix([full_text, result.document]))
 
 
 def show() -> None:
-    st.title("contexts")
+    selection = current()
+    st.title("Contexts")
+    st.caption(f"{escape_markdown(selection.loaded.label)} · budget **{selection.budget:,}** tokens · "
+               f"ordering {selection.ordering} · {selection.tokenizer}. Query: "
+               f"*{escape_markdown(selection.query.question)}*")
+    controls = st.columns([2, 1, 1])
+    comparison = controls[0].segmented_control("Compare", list(COMPARISONS), format_func=COMPARISONS.get,
+                                               default="formats", key="compare", bind="query-params") or "formats"
+    colour = controls[1].toggle("Colour each token", value=True, key="token_colours", bind="query-params")
+    whitespace = controls[2].toggle("Show whitespace", value=False, key="whitespace", bind="query-params")
+    st.html(legend_html(colour))
+    chosen = panels(selection, comparison)
+    for column, (format_name, policy) in zip(st.columns(len(chosen)), chosen):
+        with column:
+            draw_panel(selection, format_name, policy, colour, whitespace)
+
+
+def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:
+    accounting = accounting_for(selection, format_name)
+    result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
+    st.subheader(f"{format_label(format_name)} · {policy}")
+    first, second = st.columns(2)
+    first.metric("Tokens used / budget", f"{result.budgeted_tokens:,} / {selection.budget:,}")
+    second.metric("Records kept / total", f"{result.records_kept:,} / {result.records_total:,}")
+    if result.explanation:
+        st.caption(escape_markdown(result.explanation))
+    full_text = accounting.rendering.text
+    panel_text(selection, format_name, policy, accounting, result, cut_offset(full_text, result), colour, whitespace)
+    st.download_button("Download the full text", full_text, file_name=f"{format_name}.txt", mime="text/plain",
+                       key=f"download_{format_name}_{policy}", on_click="ignore")
+
+
+@st.fragment
+def panel_text(selection: Selection, format_name: str, policy: str, accounting: PrefixTokens, result: Cut,
+               cut_at: int, colour: bool, whitespace: bool) -> None:
+    """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
+    rendering = accounting.rendering
+    full_text = rendering.text
+    pages = page_bounds(full_text)
+    cut_page = page_containing(pages, cut_at)
+    page = cut_page
+    if len(pages) > 1:
+        # The key holds the cut's page, so moving the budget brings the view back to the cut line.
+        page = st.number_input(f"Page (of {len(pages)}; the cut is on page {cut_page + 1})", 1, len(pages),
+                               cut_page + 1, key=f"page_{format_name}_{policy}_{cut_page}") - 1
+    graph = selection.graph
+    evidence = cache.solution(graph.content_key, graph, selection.query_key, selection.query).evidence
+    spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
+    highlights = [Highlight(start, end, index < result.records_kept)
+                  for index, ((start, end), record) in enumerate(zip(spans, rendering.records))
+                  if evidence.intersection(record.unit_keys)]
+    ends = cache.text_token_ends(f"{graph.content_key}/{format_name}/{selection.ordering}/{selection.layout}/"
+                                 f"{selection.seeds.node_ids}/{selection.query_key}", full_text,
+                                 selection.tokenizer) if colour else ()
+    label = f"cut at {selection.budget:,} tokens ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
+    st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,
+                         window=pages[page], cut_label=label))
+
+
+if __name__ == "__main__":  # run as a page by st.navigation
+    show()

@@ -60,3 +60,7 @@ def show() -> None:
                     title=f"Tokens per format ({selection.tokenizer}), whole graph")
     figure.update_layout(xaxis_title=None, legend_title=None)
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
+
+
+if __name__ == "__main__":  # run as a page by st.navigation
+    show()

@@ -4,3 +4,7 @@ import streamlit as st
 
 def show() -> None:
     st.title("walkthrough")
+
+
+if __name__ == "__main__":  # run as a page by st.navigation
+    show()
