@@ -7,6 +7,7 @@ from typing import Generic, Iterable, Iterator, TypeVar
 from core.errors import UnknownNameError
 from core.formats import compact_json, csv_records, jsonl, pretty_json, typed_edges
 from core.ordering import ORDERING_LIST
+from core.queries import TEMPLATES
 from core.tokens import TOKENIZER_NAMES, Tokenizer
 
 T = TypeVar("T")
@@ -66,3 +67,6 @@ TOKENIZERS = Registry("tokenizer", [(name, Tokenizer(name)) for name in TOKENIZE
 
 # Orderings are applied identically to every format (core.ordering).
 ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
+
+# Query templates with deterministic solvers (core.queries).
+QUERIES = Registry("query", [(template.name, template) for template in TEMPLATES])

@@ -1,0 +1,130 @@
+"""The query model: templates with deterministic solvers, queries bound to arguments, solutions."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from core.errors import ParameterError
+from core.graph import Graph
+
+Answer = object  # a JSON-compatible value: sorted lists and dicts of ids or labels
+LABEL = "label"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solver's result: the answer, and the unit keys of the evidence an answer needs."""
+
+    answer: Answer
+    evidence: frozenset[str]
+
+
+@dataclass(frozen=True)
+class QueryTemplate:
+    """A question shape: `solve(graph, **arguments)`, its question text and which parameters name nodes.
+
+    `node_parameters` are filled from seeds in order (the last takes every remaining seed when
+    `collects_seeds`) and are written with the node's label, when it has one, by `Query.question_on`.
+    `family` groups templates: "services" (dependency and ownership graphs), "general", "learning"
+    (the CKG query types T1-T5 on learning graphs).
+    """
+
+    name: str
+    title: str
+    solve: Callable[..., Solution]
+    question: str  # str.format template over the parameters
+    parameters: tuple[str, ...]
+    node_parameters: tuple[str, ...] = ()
+    family: str = "general"
+    collects_seeds: bool = False
+
+    def defaults(self) -> dict[str, object]:
+        """The solver's default arguments."""
+        return {name: parameter.default for name, parameter in inspect.signature(self.solve).parameters.items()
+                if parameter.default is not inspect.Parameter.empty}
+
+
+@dataclass(frozen=True)
+class Query:
+    """A template with its parameters bound: `solve(graph)` gives the answer and evidence on that graph."""
+
+    template: QueryTemplate
+    arguments: tuple[tuple[str, object], ...]
+
+    @property
+    def name(self) -> str:
+        return self.template.name
+
+    @property
+    def all_arguments(self) -> dict[str, object]:
+        return {**self.template.defaults(), **dict(self.arguments)}
+
+    @property
+    def question(self) -> str:
+        """The question with node ids as they are."""
+        return self.template.question.format(**self.all_arguments)
+
+    def question_on(self, graph: Graph) -> str:
+        """The question in natural words: each node named by its `label` property when it has one."""
+        arguments = self.all_arguments
+        for name in self.template.node_parameters:
+            value = arguments.get(name)
+            if isinstance(value, (tuple, list)):
+                arguments[name] = ", ".join(label_of(graph, item) for item in value)
+            elif isinstance(value, str):
+                arguments[name] = label_of(graph, value)
+        return self.template.question.format(**arguments)
+
+    @property
+    def seeds(self) -> tuple[str, ...]:
+        """The node ids the query names (its natural seeds), in parameter order."""
+        arguments = dict(self.arguments)
+        found: list[str] = []
+        for name in self.template.node_parameters:
+            value = arguments.get(name)
+            found.extend(value if isinstance(value, (tuple, list)) else [value] if isinstance(value, str) else [])
+        return tuple(dict.fromkeys(found))
+
+    @property
+    def label(self) -> str:
+        """A short unique name: the template and its given arguments."""
+        shown = ", ".join(f"{name}={value}" for name, value in self.arguments)
+        return f"{self.name}({shown})"
+
+    def solve(self, graph: Graph) -> Solution:
+        return self.template.solve(graph, **dict(self.arguments))
+
+
+def label_of(graph: Graph, node_id: str) -> str:
+    """A node's `label` property, else its id (also for a node the graph does not hold)."""
+    node = graph.node_by_id.get(node_id)
+    label = dict(node.properties).get(LABEL) if node is not None else None
+    return label if isinstance(label, str) else node_id
+
+
+def query(template: QueryTemplate, **arguments: object) -> Query:
+    unknown = sorted(set(arguments) - set(template.parameters))
+    if unknown:
+        raise ParameterError(f"{template.name} has no parameter(s) {', '.join(unknown)}", f"query {template.name}",
+                             f"use: {', '.join(template.parameters)}")
+    return Query(template, tuple(sorted(arguments.items())))
+
+
+def query_from_seeds(template: QueryTemplate, seeds: Sequence[str], **arguments: object) -> Query:
+    """Bind the template's node parameters to the seeds in order; explicit arguments win."""
+    remaining = list(seeds)
+    for position, name in enumerate(template.node_parameters):
+        if name in arguments:
+            continue
+        last = position == len(template.node_parameters) - 1
+        if template.collects_seeds and last:
+            arguments[name], remaining = tuple(remaining), []
+        elif remaining:
+            arguments[name] = remaining.pop(0)
+        if name not in arguments or arguments[name] == ():
+            raise ParameterError(f"{template.name} needs a node for {name!r} and the seeds ran out",
+                                 f"query {template.name}", f"give {len(template.node_parameters)} seed(s) "
+                                 f"({', '.join(template.node_parameters)}), or set {name}=ID")
+    return query(template, **arguments)

@@ -1,0 +1,58 @@
+"""General graph queries: the shortest directed path between two seeds, typed neighbours of a seed."""
+
+from __future__ import annotations
+
+from core.graph import Graph
+from core.hops import check_direction
+from core.queries import traversal
+from core.queries.model import QueryTemplate, Solution
+from core.units import node_key
+
+ANY_TYPE = "any"
+
+
+def shortest_path(graph: Graph, source: str, target: str, relation: str | None = None) -> Solution:
+    """Node ids along the shortest directed path from source to target ([] when there is none).
+
+    `relation` limits the walk to one edge type; None follows every edge. Ties go to the smallest
+    sequence of (node id, edge key) steps. The evidence is the path's edges (they name the nodes).
+    """
+    found = traversal.shortest_path(graph, source, target, relation)
+    if found is None:
+        return Solution([], frozenset())
+    nodes, keys = found
+    return Solution(nodes, frozenset(keys))
+
+
+def typed_neighbours(graph: Graph, node: str, relation: str, direction: str = "out",
+                     node_type: str = ANY_TYPE) -> Solution:
+    """Sorted ids of the nodes one `relation` edge away from `node` (out, in or both ways).
+
+    With a `node_type` other than "any", only neighbours of that type count, and their node records
+    become evidence (a truncated context that lost them cannot tell their type).
+    """
+    node_type = None if node_type == ANY_TYPE else node_type
+    direction = check_direction(direction)
+    types = {item.id: item.type for item in graph.nodes}
+    found: set[str] = set()
+    evidence: set[str] = set()
+    for reverse, wanted in ((False, "out"), (True, "in")):
+        if direction not in (wanted, "both"):
+            continue
+        for neighbour, key in traversal.adjacency(graph, relation, reverse).get(node, ()):
+            if node_type is None or types.get(neighbour) == node_type:
+                found.add(neighbour)
+                evidence.add(key)
+                if node_type is not None:
+                    evidence.add(node_key(neighbour))
+    return Solution(sorted(found), frozenset(evidence))
+
+
+SHORTEST_PATH = QueryTemplate(
+    "shortest_path", "Shortest directed path", shortest_path,
+    "What is the shortest directed path from {source} to {target}?", ("source", "target", "relation"),
+    node_parameters=("source", "target"))
+TYPED_NEIGHBOURS = QueryTemplate(
+    "typed_neighbours", "Typed neighbours", typed_neighbours,
+    "Which nodes of type {node_type} are one {relation} edge away from {node} (direction: {direction})?",
+    ("node", "relation", "direction", "node_type"), node_parameters=("node",))

@@ -1,0 +1,83 @@
+"""Dependency and ownership queries: k-hop dependencies, transitive impact of a failure, owners."""
+
+from __future__ import annotations
+
+from core.graph import Graph
+from core.queries.model import QueryTemplate, Solution
+from core.queries.traversal import breadth_first
+from core.units import edge_keys, node_key
+
+
+def dependencies_within(graph: Graph, start: str, hops: int = 3, relation: str = "depends_on") -> Solution:
+    """Nodes reachable from `start` over `relation` in at most `hops` steps."""
+    reached, tree_edges = breadth_first(graph, start, relation, reverse=False, max_hops=hops)
+    return Solution(sorted(reached), frozenset(tree_edges))
+
+
+def _affected(graph: Graph, failed: str, node_type: str, relation: str) -> tuple[list[str], set[str]]:
+    reached, tree_edges = breadth_first(graph, failed, relation, reverse=True, max_hops=float("inf"))
+    types = {node.id: node.type for node in graph.nodes}
+    affected = sorted(node_id for node_id in reached if types.get(node_id) == node_type)
+    evidence = set(tree_edges) | {node_key(node_id) for node_id in reached}
+    return affected, evidence
+
+
+def impact(graph: Graph, failed: str, node_type: str = "service", relation: str = "depends_on") -> Solution:
+    """Nodes of `node_type` that transitively depend on `failed` (reverse traversal of `relation`)."""
+    affected, evidence = _affected(graph, failed, node_type, relation)
+    return Solution(affected, frozenset(evidence))
+
+
+def _owners(graph: Graph, nodes: list[str], relation: str) -> tuple[dict[str, list[str]], set[str]]:
+    wanted = set(nodes)
+    owners: dict[str, set[str]] = {node_id: set() for node_id in wanted}
+    evidence: set[str] = set()
+    for key, edge in edge_keys(graph):
+        if edge.relation == relation and edge.source in wanted:
+            owners[edge.source].add(edge.target)
+            evidence.add(key)
+    return {node_id: sorted(owners[node_id]) for node_id in sorted(wanted)}, evidence
+
+
+def owners_of(graph: Graph, nodes: tuple[str, ...], relation: str = "owned_by") -> Solution:
+    """For each given node, the targets of its `relation` edges."""
+    owners, evidence = _owners(graph, list(nodes), relation)
+    return Solution(owners, frozenset(evidence))
+
+
+def owners_of_affected(graph: Graph, failed: str, node_type: str = "service", relation: str = "depends_on",
+                       owner_relation: str = "owned_by") -> Solution:
+    """For each node affected by the failure (as in `impact`), its owners."""
+    affected, evidence = _affected(graph, failed, node_type, relation)
+    owners, owner_evidence = _owners(graph, affected, owner_relation)
+    return Solution(owners, frozenset(evidence | owner_evidence))
+
+
+def impact_owners(graph: Graph, failed: str, node_type: str = "service", relation: str = "depends_on",
+                  owner_relation: str = "owned_by") -> Solution:
+    """The affected nodes of `impact` and, for each, its owners (the reference db-identity question)."""
+    affected, evidence = _affected(graph, failed, node_type, relation)
+    owners, owner_evidence = _owners(graph, affected, owner_relation)
+    return Solution({"affected": affected, "owners": owners}, frozenset(evidence | owner_evidence))
+
+
+DEPENDENCIES = QueryTemplate(
+    "dependencies_within", "Dependencies within k hops", dependencies_within,
+    "Which nodes does {start} reach over {relation} edges in at most {hops} hops?",
+    ("start", "hops", "relation"), node_parameters=("start",), family="services")
+IMPACT = QueryTemplate(
+    "impact", "Transitive impact of a failure", impact,
+    "If {failed} fails, which nodes of type {node_type} are transitively affected through {relation}?",
+    ("failed", "node_type", "relation"), node_parameters=("failed",), family="services")
+OWNERS = QueryTemplate(
+    "owners_of", "Owners of nodes", owners_of,
+    "Which {relation} targets does each of {nodes} have?", ("nodes", "relation"),
+    node_parameters=("nodes",), family="services", collects_seeds=True)
+OWNERS_OF_AFFECTED = QueryTemplate(
+    "owners_of_affected", "Owners of the affected nodes", owners_of_affected,
+    "If {failed} fails, which {owner_relation} targets does each affected node of type {node_type} have?",
+    ("failed", "node_type", "relation", "owner_relation"), node_parameters=("failed",), family="services")
+IMPACT_OWNERS = QueryTemplate(
+    "impact_owners", "Impact and owners", impact_owners,
+    "If {failed} fails, which nodes of type {node_type} are transitively affected, and which teams own them?",
+    ("failed", "node_type", "relation", "owner_relation"), node_parameters=("failed",), family="services")

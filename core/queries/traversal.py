@@ -1,0 +1,73 @@
+"""Traversal helpers shared by the solvers: typed adjacency, bounded BFS, a canonical shortest path."""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+
+from core.graph import Graph
+from core.units import edge_keys
+
+
+def adjacency(graph: Graph, relation: str | None, reverse: bool) -> dict[str, list[tuple[str, str]]]:
+    """node -> [(neighbour, edge key)] over one relation (any when None), in canonical edge order."""
+    adjacent: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for key, edge in edge_keys(graph):
+        if relation is None or edge.relation == relation:
+            if reverse:
+                adjacent[edge.target].append((edge.source, key))
+            else:
+                adjacent[edge.source].append((edge.target, key))
+    return adjacent
+
+
+def breadth_first(graph: Graph, start: str, relation: str, reverse: bool,
+                  max_hops: float) -> tuple[list[str], list[str]]:
+    """Nodes reached from `start` within max_hops (discovery order) and the edges that reached them."""
+    adjacent = adjacency(graph, relation, reverse)
+    seen = {start}
+    queue = deque([(start, 0)])
+    reached: list[str] = []
+    tree_edges: list[str] = []
+    while queue:
+        node, distance = queue.popleft()
+        if distance == max_hops:
+            continue
+        for neighbour, key in adjacent[node]:
+            if neighbour not in seen:
+                seen.add(neighbour)
+                reached.append(neighbour)
+                tree_edges.append(key)
+                queue.append((neighbour, distance + 1))
+    return reached, tree_edges
+
+
+def shortest_path(graph: Graph, source: str, target: str, relation: str | None = None
+                  ) -> tuple[list[str], list[str]] | None:
+    """The directed shortest path from source to target as (node ids, edge keys), or None.
+
+    Among equally short paths the one with the smallest sequence of (node id, edge key) steps is
+    chosen. That choice is stable under cutting: in any subgraph that still holds this path, it is
+    still the one chosen, so a truncated context either answers exactly or visibly differs.
+    """
+    if source not in graph.node_by_id or target not in graph.node_by_id:
+        return None
+    backwards = adjacency(graph, relation, reverse=True)
+    remaining = {target: 0}  # steps still needed to reach the target
+    queue = deque([target])
+    while queue and source not in remaining:
+        node = queue.popleft()
+        for previous, _ in backwards[node]:
+            if previous not in remaining:
+                remaining[previous] = remaining[node] + 1
+                queue.append(previous)
+    if source not in remaining:
+        return None
+    forwards = adjacency(graph, relation, reverse=False)
+    nodes, keys = [source], []
+    while nodes[-1] != target:
+        steps = [(neighbour, key) for neighbour, key in forwards[nodes[-1]]
+                 if remaining.get(neighbour) == remaining[nodes[-1]] - 1]
+        neighbour, key = min(steps)
+        nodes.append(neighbour)
+        keys.append(key)
+    return nodes, keys

@@ -1,0 +1,45 @@
+"""Queries: binding parameters (by name or from seeds), question texts, labels and defaults."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import ParameterError
+from core.graph import Graph, Node
+from core.queries import DEPENDENCIES, IMPACT_OWNERS, OWNERS, SHORTEST_PATH, TEMPLATES, query, query_from_seeds
+from core.registry import QUERIES
+
+
+def test_every_template_is_registered_and_has_a_question_over_its_parameters():
+    assert QUERIES.names() == [template.name for template in TEMPLATES]
+    for template in TEMPLATES:
+        placeholders = {name for name in template.parameters if "{" + name + "}" in template.question}
+        assert placeholders, template.name
+        assert set(template.node_parameters) <= set(template.parameters)
+
+
+def test_defaults_fill_the_question():
+    assert query(DEPENDENCIES, start="svc-api").question == \
+        "Which nodes does svc-api reach over depends_on edges in at most 3 hops?"
+
+
+def test_unknown_parameters_are_refused():
+    with pytest.raises(ParameterError):
+        query(DEPENDENCIES, begin="svc-api")
+
+
+def test_seeds_fill_node_parameters_in_order_and_explicit_arguments_win():
+    assert query_from_seeds(SHORTEST_PATH, ["a", "b"]) == query(SHORTEST_PATH, source="a", target="b")
+    assert query_from_seeds(SHORTEST_PATH, ["b"], source="a") == query(SHORTEST_PATH, source="a", target="b")
+    assert query_from_seeds(OWNERS, ["a", "b", "c"]) == query(OWNERS, nodes=("a", "b", "c"))
+    assert query_from_seeds(IMPACT_OWNERS, ["db-identity"]).seeds == ("db-identity",)
+    with pytest.raises(ParameterError) as raised:
+        query_from_seeds(SHORTEST_PATH, ["a"])
+    assert "seeds ran out" in str(raised.value)
+
+
+def test_natural_questions_use_labels_and_labels_identify_queries():
+    graph = Graph.build([Node("1", "t", (("label", "Alpha"),)), Node("2", "t")], [])
+    bound = query(SHORTEST_PATH, source="1", target="2")
+    assert bound.question_on(graph) == "What is the shortest directed path from Alpha to 2?"
+    assert bound.label == "shortest_path(source=1, target=2)"
