@@ -4,9 +4,10 @@
 an optional nodes table), CKG learning-graph CSVs and every lossless format of `core.registry.FORMATS`.
 Without a format name the content decides: XML goes to GraphML, `graph [` to GML, a CSV header
 with ConceptID/TaxonomyID to the learning-graph reader, one with source/target to the edge-list
-reader. Anything else is tried as node-link JSON (when it is a JSON object) and as every registered
-lossless format; it loads when every reader that accepts it gives the same graph, and is refused as
-ambiguous otherwise (name the format then); of readers that agree, one that also read a schema wins.
+reader. Anything else is tried as node-link JSON (when it is JSON) and as every registered lossless
+format: it loads when every reader that accepts it finds the same nodes, types and edges (the reading
+with the most properties, then a schema, wins: a JSON format may skip members that node-link keeps),
+and is refused as ambiguous otherwise (name the format then). A limit refusal ends detection at once.
 """
 
 from __future__ import annotations
@@ -41,17 +42,20 @@ class Loaded:
     format: str  # the importer that read it
 
 
+def _reader(parse: Callable[..., Graph], takes_options: bool = True) -> Parse:
+    """Adapt a module's `parse_...(data, *, source, [options,] limits)` to the Parse signature."""
+    if takes_options:
+        return lambda data, source, options, limits: parse(data, source=source, options=options, limits=limits)
+    return lambda data, source, options, limits: parse(data, source=source, limits=limits)
+
+
 IMPORTERS = {importer.name: importer for importer in (
-    Importer("graphml", "GraphML", lambda data, source, options, limits: graphml.parse_graphml(
-        data, source=source, options=options, limits=limits), (".graphml", ".xml")),
-    Importer("gml", "GML", lambda data, source, options, limits: gml.parse_gml(
-        data, source=source, options=options, limits=limits), (".gml",)),
-    Importer("node-link", "node-link JSON", lambda data, source, options, limits: node_link.parse_node_link(
-        data, source=source, options=options, limits=limits), (".json",)),
-    Importer("edge-list", "CSV edge list", lambda data, source, options, limits: edge_list.parse_edge_list(
-        data, source=source, options=options, limits=limits), (".csv",)),
-    Importer("learning-graph", "CKG learning-graph CSV", lambda data, source, options, limits:
-             learning_graph.parse_learning_graph(data, source=source, limits=limits), (".csv",)),
+    Importer("graphml", "GraphML", _reader(graphml.parse_graphml), (".graphml", ".xml")),
+    Importer("gml", "GML", _reader(gml.parse_gml), (".gml",)),
+    Importer("node-link", "node-link JSON", _reader(node_link.parse_node_link), (".json",)),
+    Importer("edge-list", "CSV edge list", _reader(edge_list.parse_edge_list), (".csv",)),
+    Importer("learning-graph", "CKG learning-graph CSV",
+             _reader(learning_graph.parse_learning_graph, takes_options=False), (".csv",)),
 )}
 
 
