@@ -7,10 +7,10 @@ import sys
 from typing import Sequence
 
 from core.commands import benchmark, convert
-from core.commands import serve_reader
+from core.commands import evaluate, serve_reader
 from core.errors import GraphContextError
 
-COMMANDS = [benchmark, convert, serve_reader]  # each module adds its own subcommand
+COMMANDS = [benchmark, convert, evaluate, serve_reader]  # each module adds its own subcommand
 
 
 def build_parser() -> argparse.ArgumentParser:

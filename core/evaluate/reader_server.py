@@ -89,6 +89,7 @@ class ReaderServer:
         self.templates = list(templates) if templates is not None else _registered_templates()
         self.intercept = intercept
         self.tokenizer = Tokenizer(tokenizer)
+        self.tokenizer.count("")  # load the BPE file now, not inside the first request's latency
         self._count = 0
         self._lock = threading.Lock()
         self._http = ThreadingHTTPServer((host, port), _handler_for(self))

@@ -24,8 +24,10 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.evaluate.client import Exchange
+if TYPE_CHECKING:  # the client pulls in the openai package; reading a store does not need it
+    from core.evaluate.client import Exchange
 
 DEFAULT_PATH = Path("evaluation-runs.sqlite")
 
@@ -170,7 +172,7 @@ class RunStore:
     def answer(self, key: str) -> sqlite3.Row | None:
         return self.connection.execute("SELECT * FROM answers WHERE request_key = ?", (key,)).fetchone()
 
-    def save_answer(self, key: str, model: str, base_url: str, exchange: Exchange) -> None:
+    def save_answer(self, key: str, model: str, base_url: str, exchange: "Exchange") -> None:
         """Record an exchange; a failure never replaces an earlier success."""
         self.connection.execute(
             """INSERT INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -80,11 +80,15 @@ def summarise_group(rows: list[dict], prices: PriceTable, confidence: float = 0.
     }
 
 
+def _sort_key(key: tuple) -> tuple:
+    return tuple((value is None, value if isinstance(value, (int, float)) else str(value)) for value in key)
+
+
 def summarise(rows: Iterable[dict], prices: PriceTable, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (model, format, ordering, policy, budget), sorted by those columns."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         groups[tuple(row[name] for name in GROUP)].append(row)
     records = [{**dict(zip(GROUP, key)), **summarise_group(members, prices, confidence)}
-               for key, members in sorted(groups.items(), key=lambda item: tuple(str(part) for part in item[0]))]
+               for key, members in sorted(groups.items(), key=lambda item: _sort_key(item[0]))]
     return pd.DataFrame.from_records(records, columns=None if records else list(GROUP))

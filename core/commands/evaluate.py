@@ -1,0 +1,186 @@
+"""`graph-context-lab evaluate`: ask a model (or a reference reader) about every budget cut, store and score the answers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.budget import POLICIES
+from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
+from core.errors import ParameterError
+from core.evaluate.pricing import PriceTable, parse_price
+from core.evaluate.store import DEFAULT_PATH, RunStore
+from core.graph import Graph
+from core.queries import IMPACT_OWNERS, Query, query, reference_suite
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.seeds import seeds_from_ids, seeds_from_question
+
+DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
+BAR_WIDTH = 24
+
+if TYPE_CHECKING:
+    from core.evaluate.run import Progress
+
+
+def named_queries() -> dict[str, Query]:
+    """The queries the command can ask: the seed's question (impact and owners) and the reference suite."""
+    seed_question = query(IMPACT_OWNERS, failed="db-identity", node_type="service", relation="depends_on",
+                          owner_relation="owned_by")
+    return {"impact_owners": seed_question, **reference_suite()}
+
+
+def names_list(text: str, known: list[str], what: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in known]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown {what} {', '.join(unknown) or '(none given)'}; "
+                                         f"use some of: {', '.join(known)}")
+    return names
+
+
+def budgets_list(text: str) -> list[int]:
+    return [non_negative(part.strip()) for part in text.split(",") if part.strip()]
+
+
+def price_argument(text: str) -> PriceTable:
+    try:
+        return parse_price(text)
+    except ParameterError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def seed_ids(graph: Graph, arguments: argparse.Namespace) -> tuple[str, ...]:
+    if arguments.seeds:
+        return seeds_from_ids(graph, arguments.seeds.split(",")).node_ids
+    if arguments.question:
+        return seeds_from_question(graph, arguments.question).node_ids
+    return ()
+
+
+def progress_line(progress: "Progress", currency: str) -> str:
+    share = progress.done / progress.total if progress.total else 1.0
+    filled = round(share * BAR_WIDTH)
+    cost = f"{progress.cost:.4f} {currency}" + (f" (+{progress.cost_unknown} without usage)"
+                                                 if progress.cost_unknown else "")
+    return (f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {progress.done}/{progress.total} requests"
+            f" · {progress.cached} cached · {progress.failed} failed · cost {cost}")
+
+
+def summary_table(table) -> str:
+    header = (f"{'format':<16} {'ordering':<15} {'policy':<6} {'budget':>7} {'answers':>7} {'failed':>6} "
+              f"{'exact match [95% CI]':>22} {'traversal':>9} {'tokens':>8} {'cost':>10} {'latency ms':>10}")
+    lines = [header, "-" * len(header)]
+    for row in table.itertuples(index=False):
+        exact = ("—" if row.exact_match is None or row.answered == 0
+                 else f"{row.exact_match:.2f} [{row.exact_match_low:.2f}–{row.exact_match_high:.2f}]")
+        traversal = "—" if row.traversal_accuracy is None else f"{row.traversal_accuracy:.2f}"
+        latency = "—" if row.latency_ms_median is None else f"{row.latency_ms_median:,.0f}"
+        lines.append(f"{row.format:<16} {row.ordering:<15} {row.policy:<6} {row.budget_tokens:>7,} "
+                     f"{row.answered:>7} {row.failed:>6} {exact:>22} {traversal:>9} {row.measured_tokens:>8,.0f} "
+                     f"{row.cost:>10.4f} {latency:>10}")
+    return "\n".join(lines)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    # Imported here: the client brings the openai package, which the other commands do not need.
+    from core.evaluate.client import Endpoint
+    from core.evaluate.contexts import cut_contexts
+    from core.evaluate.run import RunSettings, evaluate
+    from core.evaluate.summary import summarise
+
+    graph = graph_from_arguments(arguments)
+    seeds = seed_ids(graph, arguments)
+    queries = [named_queries()[name] for name in arguments.query]
+    for name in arguments.orderings:
+        if ORDERINGS.get(name).uses_seeds and not seeds:
+            raise ParameterError(f"the {name} ordering needs seeds", "--orderings",
+                                 "give --seeds or --question, or choose orderings without seeds")
+    endpoint = Endpoint(arguments.base_url, arguments.model, arguments.api_key_env, arguments.temperature,
+                        arguments.max_tokens, arguments.model_seed, arguments.timeout, arguments.retries,
+                        arguments.token_limit_field)
+    prices = arguments.price or PriceTable()
+    settings = RunSettings(endpoint, arguments.trials, arguments.concurrency, arguments.encoding, prices)
+    contexts = cut_contexts(graph, queries, arguments.formats, arguments.orderings, arguments.policies,
+                            arguments.budgets, arguments.encoding, seeds=seeds, layout=arguments.layout,
+                            shuffle_seed=arguments.shuffle_seed, marker=arguments.marker)
+    extra = {**graph_parameters(arguments), "seeds": list(seeds), "queries": arguments.query,
+             "formats": arguments.formats, "orderings": arguments.orderings, "policies": arguments.policies,
+             "budgets": arguments.budgets, "layout": arguments.layout, "shuffle_seed": arguments.shuffle_seed,
+             "marker": arguments.marker}
+    print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
+          f"{len(contexts)} contexts x {arguments.trials} trial(s) to {endpoint.model} at {endpoint.base_url}",
+          file=sys.stderr)
+    with RunStore(arguments.store) as store:
+        run_id, progress = evaluate(graph, contexts, settings, store, extra_settings=extra,
+                                    progress=lambda counts: print(progress_line(counts, prices.currency), end="",
+                                                                  file=sys.stderr, flush=True))
+        print(file=sys.stderr)
+        table = summarise(store.results(run_id), prices)
+    print(f"run {run_id}: {progress.done} requests, {progress.sent} sent, {progress.cached} cached, "
+          f"{progress.failed} failed; stored in {arguments.store}")
+    print(summary_table(table))
+    if arguments.output:
+        if arguments.output.suffix == ".json":
+            table.to_json(arguments.output, orient="records", indent=2)
+        else:
+            table.to_csv(arguments.output, index=False)
+        print(f"summary written to {arguments.output}")
+    if progress.failed:
+        print(f"{progress.failed} request(s) failed (reasons in the store); run the same command again to retry "
+              "them: answered requests are not sent again", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "evaluate", help="ask a model about every budget cut; store, score and price the answers",
+        description="Write each budget cut into the fixed prompt frame, send it to an OpenAI-compatible "
+                    "chat-completions endpoint, and store every request and response in a resumable SQLite "
+                    "run store: a re-run sends only what is missing. The default endpoint is the bundled "
+                    "reader server (graph-context-lab serve-reader) with its oracle reader.")
+    add_graph_options(parser)
+    sweep = parser.add_argument_group("what to ask about")
+    sweep.add_argument("--seeds", help="seed node ids, comma-separated (for seed-based orderings)")
+    sweep.add_argument("--question", help="a question naming the seed nodes (instead of --seeds)")
+    sweep.add_argument("--query", type=lambda text: names_list(text, list(named_queries()), "query"),
+                       default=["impact_owners"], help="queries, comma-separated: "
+                                                       f"{', '.join(named_queries())} (default impact_owners)")
+    sweep.add_argument("--formats", type=lambda text: names_list(text, FORMATS.names(), "format"),
+                       default=FORMATS.names()[:5], help="formats, comma-separated (default the five reference ones)")
+    sweep.add_argument("--orderings", type=lambda text: names_list(text, ORDERINGS.names(), "ordering"),
+                       default=["canonical"], help=f"orderings: {', '.join(ORDERINGS.names())} (default canonical)")
+    sweep.add_argument("--policies", type=lambda text: names_list(text, list(POLICIES), "policy"),
+                       default=["record"], help="budget policies: raw, record (default record)")
+    sweep.add_argument("--budgets", type=budgets_list, default=budgets_list(DEFAULT_BUDGETS),
+                       help=f"token budgets, comma-separated (default {DEFAULT_BUDGETS})")
+    sweep.add_argument("--layout", choices=("nodes_then_edges", "interleaved"), default="nodes_then_edges",
+                       help="nodes then edges, or each node followed by its edges where a format allows it")
+    sweep.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
+    sweep.add_argument("--marker", action="store_true", help="end a truncated context with '[K of N records shown]'")
+    sweep.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
+                       help="tokenizer for budgets and counts (default o200k_base)")
+    model = parser.add_argument_group("endpoint and model")
+    model.add_argument("--base-url", default="http://127.0.0.1:8765/v1",
+                       help="OpenAI-compatible base URL (default the local reader server, http://127.0.0.1:8765/v1)")
+    model.add_argument("--model", default="oracle", help="model name (default oracle, a reader-server model)")
+    model.add_argument("--api-key-env", default="OPENAI_API_KEY",
+                       help="environment variable holding the API key (default OPENAI_API_KEY); never stored")
+    model.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
+    model.add_argument("--max-tokens", type=positive, default=512, help="maximum output tokens (default 512)")
+    model.add_argument("--token-limit-field", choices=("max_tokens", "max_completion_tokens"), default="max_tokens",
+                       help="request field for the output limit (some OpenAI models want max_completion_tokens)")
+    model.add_argument("--model-seed", type=int, help="sampling seed sent with every request (default: none sent)")
+    model.add_argument("--timeout", type=float, default=60.0, help="seconds per attempt (default 60)")
+    model.add_argument("--retries", type=non_negative, default=3, help="retries on 429, 5xx and connection errors "
+                                                                       "(default 3, exponential backoff)")
+    model.add_argument("--trials", type=positive, default=1, help="repeated trials per context (default 1)")
+    model.add_argument("--concurrency", type=positive, default=4, help="requests in flight at once (default 4)")
+    model.add_argument("--price", type=price_argument, help="INPUT,OUTPUT prices per million tokens, e.g. 0.15,0.60 "
+                                                         "(stored with the run; default 0,0)")
+    output = parser.add_argument_group("storage")
+    output.add_argument("--store", type=Path, default=DEFAULT_PATH, help=f"SQLite run store (default {DEFAULT_PATH})")
+    output.add_argument("--output", type=Path, help="also write the summary table as CSV, or JSON for a .json path")
+    parser.set_defaults(run=run)
