@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from core import queries as query_templates
 from core.errors import LoadError, UnknownNameError
 from core.graph import Graph
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import load_graph_file
 from core.io.options import LoadOptions
-from core.queries import Query, QueryTemplate, query
+from core.queries import Query, query
+from core.registry import QUERIES
 
 SAMPLES_DIRECTORY = Path(__file__).resolve().parent.parent / "sample_graphs"
 CATALOGUE = SAMPLES_DIRECTORY / "catalogue.json"
@@ -58,15 +58,7 @@ class Sample:
         """The sample's natural question, bound to its arguments, if it has one."""
         if self.query_template is None:
             return None
-        return query(query_template_named(self.query_template), **dict(self.query_arguments))
-
-
-def query_template_named(name: str) -> QueryTemplate:
-    templates = {value.name: value for value in vars(query_templates).values() if isinstance(value, QueryTemplate)}
-    if name not in templates:
-        raise UnknownNameError(f"unknown query template {name!r}", "sample catalogue",
-                               f"use one of: {', '.join(sorted(templates))}")
-    return templates[name]
+        return query(QUERIES.get(self.query_template), **dict(self.query_arguments))
 
 
 @lru_cache(maxsize=1)
