@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from core.graph import Graph
 from core.queries.model import QueryTemplate, Solution
-from core.queries.traversal import breadth_first
-from core.units import edge_keys, node_key
+from core.queries.traversal import breadth_first, keyed_edges
+from core.units import node_key
 
 
 def dependencies_within(graph: Graph, start: str, hops: int = 3, relation: str = "depends_on") -> Solution:
@@ -32,7 +32,7 @@ def _owners(graph: Graph, nodes: list[str], relation: str) -> tuple[dict[str, li
     wanted = set(nodes)
     owners: dict[str, set[str]] = {node_id: set() for node_id in wanted}
     evidence: set[str] = set()
-    for key, edge in edge_keys(graph):
+    for key, edge in keyed_edges(graph):
         if edge.relation == relation and edge.source in wanted:
             owners[edge.source].add(edge.target)
             evidence.add(key)

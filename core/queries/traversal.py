@@ -2,22 +2,55 @@
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+import threading
+from collections import OrderedDict, defaultdict, deque
 
-from core.graph import Graph
+from core.graph import Edge, Graph
 from core.units import edge_keys
+
+_RECENT: OrderedDict[int, tuple[Graph, dict]] = OrderedDict()  # id(graph) -> (graph, derived tables)
+_LOCK = threading.Lock()
+
+
+def _tables(graph: Graph) -> dict:
+    """Per-graph derived tables, kept for the few most recent graphs (a sweep solves many queries on each)."""
+    with _LOCK:
+        entry = _RECENT.get(id(graph))
+        if entry is not None and entry[0] is graph:
+            _RECENT.move_to_end(id(graph))
+            return entry[1]
+        tables: dict = {}
+        _RECENT[id(graph)] = (graph, tables)  # holding the graph keeps its id from being reused
+        while len(_RECENT) > 4:
+            _RECENT.popitem(last=False)
+        return tables
+
+
+def keyed_edges(graph: Graph) -> list[tuple[str, Edge]]:
+    """(unit key, edge) for every edge in canonical order, computed once per graph."""
+    tables = _tables(graph)
+    if "keys" not in tables:
+        tables["keys"] = list(edge_keys(graph))
+    return tables["keys"]
 
 
 def adjacency(graph: Graph, relation: str | None, reverse: bool) -> dict[str, list[tuple[str, str]]]:
-    """node -> [(neighbour, edge key)] over one relation (any when None), in canonical edge order."""
-    adjacent: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for key, edge in edge_keys(graph):
-        if relation is None or edge.relation == relation:
-            if reverse:
-                adjacent[edge.target].append((edge.source, key))
-            else:
-                adjacent[edge.source].append((edge.target, key))
-    return adjacent
+    """node -> [(neighbour, edge key)] over one relation (any when None), in canonical edge order.
+
+    The result is shared between callers: read it, do not change it.
+    """
+    tables = _tables(graph)
+    found = tables.get(("adjacency", relation, reverse))
+    if found is None:
+        found = defaultdict(list)
+        for key, edge in keyed_edges(graph):
+            if relation is None or edge.relation == relation:
+                if reverse:
+                    found[edge.target].append((edge.source, key))
+                else:
+                    found[edge.source].append((edge.target, key))
+        found = tables[("adjacency", relation, reverse)] = dict(found)
+    return found
 
 
 def breadth_first(graph: Graph, start: str, relation: str, reverse: bool,
@@ -32,7 +65,7 @@ def breadth_first(graph: Graph, start: str, relation: str, reverse: bool,
         node, distance = queue.popleft()
         if distance == max_hops:
             continue
-        for neighbour, key in adjacent[node]:
+        for neighbour, key in adjacent.get(node, ()):
             if neighbour not in seen:
                 seen.add(neighbour)
                 reached.append(neighbour)
@@ -56,7 +89,7 @@ def shortest_path(graph: Graph, source: str, target: str, relation: str | None =
     queue = deque([target])
     while queue and source not in remaining:
         node = queue.popleft()
-        for previous, _ in backwards[node]:
+        for previous, _ in backwards.get(node, ()):
             if previous not in remaining:
                 remaining[previous] = remaining[node] + 1
                 queue.append(previous)
@@ -65,7 +98,7 @@ def shortest_path(graph: Graph, source: str, target: str, relation: str | None =
     forwards = adjacency(graph, relation, reverse=False)
     nodes, keys = [source], []
     while nodes[-1] != target:
-        steps = [(neighbour, key) for neighbour, key in forwards[nodes[-1]]
+        steps = [(neighbour, key) for neighbour, key in forwards.get(nodes[-1], ())
                  if remaining.get(neighbour) == remaining[nodes[-1]] - 1]
         neighbour, key = min(steps)
         nodes.append(neighbour)

@@ -1,0 +1,120 @@
+"""Metrics of one cut for one query: size, parse, what survived, and whether the query still answers.
+
+Survival is counted on the unit keys of the whole records a cut keeps (a record cut in half by raw
+slicing does not count), so it is comparable across policies. Traversal accuracy decodes the cut's
+document with its format, runs the query's solver on the decoded graph and compares the answer with
+the gold answer from the full graph: 1.0 when equal, 0.0 otherwise or when the document does not
+parse. Parse validity and evidence completeness are reported separately, as the seed asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Collection, Mapping
+
+from core.budget import Cut
+from core.coverage import candidate_recall
+from core.errors import FormatError
+from core.formats.base import Format
+from core.graph import Graph
+from core.queries import Query, Solution
+
+
+@dataclass(frozen=True)
+class DecodedCut:
+    """A cut's document decoded by its format: the graph, or the error that stopped it."""
+
+    graph: Graph | None
+    error: str = ""
+
+    @property
+    def parse_ok(self) -> bool:
+        return self.graph is not None
+
+
+def decode_cut(cut: Cut, format_: Format) -> DecodedCut:
+    """Decode the document (the marker line is not part of it); an empty cut does not parse."""
+    if cut.empty:
+        return DecodedCut(None, cut.explanation or "the cut is empty")
+    try:
+        return DecodedCut(format_.decode(cut.document))
+    except FormatError as error:
+        return DecodedCut(None, str(error))
+
+
+@dataclass(frozen=True)
+class CutMetrics:
+    tokens: int  # exact tokens of the cut's text (document and marker line)
+    grammar_tokens: int
+    budgeted_tokens: int  # what counts against the budget
+    bytes: int
+    characters: int
+    records_kept: int
+    records_total: int
+    parse_ok: bool
+    nodes_retained: int
+    edges_retained: int
+    evidence_total: int
+    evidence_kept: int
+    evidence_survival: float  # share of the evidence keys kept (1.0 when the answer needs none)
+    evidence_complete: bool
+    traversal_accuracy: float
+    candidate_total: int
+    candidate_recall: float  # share of U_k(S) kept
+    first_dropped_record: int | None  # the boundary: index of the first record not kept
+    first_dropped_keys: tuple[str, ...]
+    next_tokens: int | None  # budget the record policy would need for one more record
+    decode_error: str
+    explanation: str
+
+
+def measure_cut(cut: Cut, query: Query, gold: Solution, decoded: DecodedCut, *,
+                candidates: Collection[str] = frozenset(), kept: Collection[str] | None = None,
+                node_and_edge_counts: tuple[int, int] | None = None) -> CutMetrics:
+    """All metrics of one cut for one query.
+
+    `kept` (the kept unit keys, any container with fast membership) and `node_and_edge_counts` may
+    be given by a caller that has them precomputed (a sweep does); otherwise they come from the cut.
+    """
+    if kept is None:
+        kept = frozenset(cut.kept_keys)
+    if node_and_edge_counts is None:
+        nodes = sum(1 for key in kept if key.startswith("n:"))
+        node_and_edge_counts = (nodes, len(kept) - nodes)
+    evidence_kept = sum(1 for key in gold.evidence if key in kept)
+    evidence_total = len(gold.evidence)
+    accurate = decoded.graph is not None and query.solve(decoded.graph).answer == gold.answer
+    text = cut.text
+    return CutMetrics(
+        tokens=cut.tokens, grammar_tokens=cut.grammar_tokens, budgeted_tokens=cut.budgeted_tokens,
+        bytes=len(text.encode("utf-8", "surrogatepass")), characters=len(text), records_kept=cut.records_kept,
+        records_total=cut.records_total, parse_ok=decoded.parse_ok, nodes_retained=node_and_edge_counts[0],
+        edges_retained=node_and_edge_counts[1], evidence_total=evidence_total, evidence_kept=evidence_kept,
+        evidence_survival=evidence_kept / evidence_total if evidence_total else 1.0,
+        evidence_complete=evidence_kept == evidence_total, traversal_accuracy=1.0 if accurate else 0.0,
+        candidate_total=len(candidates), candidate_recall=candidate_recall(kept, candidates),
+        first_dropped_record=cut.first_dropped, first_dropped_keys=cut.first_dropped_keys,
+        next_tokens=cut.next_tokens, decode_error=decoded.error, explanation=cut.explanation)
+
+
+class KeptKeys(Mapping[str, int]):
+    """Membership in a record prefix without building the key set: key -> record index < kept."""
+
+    def __init__(self, record_of_key: Mapping[str, int], kept: int) -> None:
+        self._record_of_key = record_of_key
+        self._kept = kept
+
+    def __contains__(self, key: object) -> bool:
+        position = self._record_of_key.get(key)  # type: ignore[arg-type]
+        return position is not None and position < self._kept
+
+    def __getitem__(self, key: str) -> int:
+        if key not in self:
+            raise KeyError(key)
+        return self._record_of_key[key]
+
+    def __iter__(self):
+        return (key for key, position in self._record_of_key.items() if position < self._kept)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

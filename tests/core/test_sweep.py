@@ -1,0 +1,117 @@
+"""Sweeps: one tidy row per (query, format, ordering, layout, policy, budget), for any registered format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.budget import cut
+from core.errors import ParameterError, UnknownNameError
+from core.generate import service_graph
+from core.prefix_tokens import TokenCache
+from core.queries import DEPENDENCIES, IMPACT_OWNERS, query
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.seeds import seeds_from_question
+from core.sweep import COLUMNS, accounted_rendering, rendering_summary, sweep
+from core.ordering import OrderingInputs
+
+GRAPH = service_graph(12, 14, 7)
+QUERIES = [query(IMPACT_OWNERS, failed="db-identity"), query(DEPENDENCIES, start="svc-web", hops=2)]
+
+
+def test_one_row_per_cut_and_query_for_every_registered_format():
+    frame = sweep(GRAPH, QUERIES, budgets=[128, 4096], cache=None)
+    assert list(frame.columns) == ["graph_hash", "tokenizer", "hops", *COLUMNS]
+    expected = 0
+    for name in FORMATS:
+        layouts = 2 if FORMATS.get(name).interleaves else 1
+        expected += layouts * len(ORDERINGS) * 2 * 2 * len(QUERIES)
+    assert len(frame) == expected
+    assert set(frame["format"]) == set(FORMATS.names())
+    sectioned = [name for name in FORMATS if not FORMATS.get(name).interleaves]
+    assert not ((frame["format"].isin(sectioned)) & (frame["layout"] == "interleaved")).any()
+
+
+def test_untruncated_lossless_formats_answer_every_query():
+    frame = sweep(GRAPH, QUERIES, budgets=[100_000], cache=None)
+    lossless = frame[frame["lossless"]]
+    assert (lossless["traversal_accuracy"] == 1.0).all() and lossless["parse_ok"].all()
+    assert (lossless["records_kept"] == lossless["records_total"]).all()
+    assert (lossless["evidence_survival"] == 1.0).all() and (lossless["candidate_recall"] == 1.0).all()
+
+
+def test_rows_carry_the_sweep_s_settings_and_the_oracle_label():
+    frame = sweep(GRAPH, QUERIES, formats=["jsonl"], budgets=[300], shuffle_seed=5, cache=None)
+    shuffled = frame[frame["ordering"] == "shuffled"]
+    assert (shuffled["shuffle_seed"] == 5).all() and frame[frame["ordering"] != "shuffled"]["shuffle_seed"].isna().all()
+    assert set(frame[frame["oracle"]]["ordering"]) == {"evidence_first"}
+    parameters = frame.attrs["parameters"]
+    assert parameters["seeds"] == ["db-identity", "svc-web"] and parameters["budgets"] == [300]
+    assert (frame["graph_hash"] == GRAPH.sha256).all() and (frame["tokenizer"] == "o200k_base").all()
+    assert (frame["question"] == frame["query"].map({q.label: q.question for q in QUERIES})).all()
+
+
+def test_reported_tokens_are_those_of_the_cut_and_fit_the_budget():
+    frame = sweep(GRAPH, QUERIES[:1], formats=["compact_json", "csv"], orderings=["hop_tiers"], budgets=[200, 700],
+                  cache=None)
+    tokenizer = TOKENIZERS.get("o200k_base")
+    for row in frame.itertuples():
+        format_ = FORMATS.get(row.format)
+        accounting = accounted_rendering(GRAPH, format_, ORDERINGS.get("hop_tiers"), row.layout,
+                                         OrderingInputs(seeds=("db-identity",)), tokenizer, cache=None)
+        result = cut(accounting, format_, row.policy, row.budget)
+        assert row.tokens == tokenizer.count(result.text) and row.budgeted_tokens <= row.budget
+        assert json.loads(row.first_dropped_keys) == list(result.first_dropped_keys)
+
+
+def test_progress_reports_every_cut():
+    calls = []
+    frame = sweep(GRAPH, QUERIES[:1], formats=["typed_edges"], budgets=[256, 512], cache=None,
+                  progress=lambda done, total, label: calls.append((done, total, label)))
+    assert [done for done, _, _ in calls] == list(range(1, len(frame) + 1))
+    assert {total for _, total, _ in calls} == {len(frame)} and "typed_edges" in calls[0][2]
+
+
+def test_seeds_can_come_from_a_question_and_a_radius_renders_only_the_region():
+    seeds = seeds_from_question(GRAPH, "what breaks if db-identity fails?")
+    frame = sweep(GRAPH, QUERIES[:1], seeds=seeds, formats=["jsonl"], orderings=["hop_tiers"], budgets=[10_000],
+                  radius=1, cache=None)
+    assert (frame["records_total"] == 3).all()  # db-identity, svc-auth and the edge between them
+    assert frame.attrs["parameters"]["radius"] == 1
+
+
+def test_the_cache_is_reused_across_sweeps():
+    cache = TokenCache()
+    sweep(GRAPH, QUERIES[:1], formats=["csv"], orderings=["canonical"], budgets=[256], cache=cache)
+    size = len(cache)
+    sweep(GRAPH, QUERIES[:1], formats=["csv"], orderings=["canonical"], budgets=[512, 1024], cache=cache)
+    assert size == len(cache) == 2  # two layouts, built once
+
+
+def test_bad_requests_fail_with_clear_errors():
+    with pytest.raises(UnknownNameError):
+        sweep(GRAPH, QUERIES, formats=["xml"])
+    with pytest.raises(UnknownNameError):
+        sweep(GRAPH, QUERIES, orderings=["random"])
+    with pytest.raises(ParameterError):
+        sweep(GRAPH, [], formats=["csv"])
+    with pytest.raises(ParameterError):
+        sweep(GRAPH, QUERIES, budgets=[-5])
+    with pytest.raises(ParameterError):
+        sweep(GRAPH, QUERIES, budgets=[])
+    with pytest.raises(ParameterError):
+        sweep(GRAPH, QUERIES, layouts=["spiral"])
+    with pytest.raises(ParameterError):
+        sweep(GRAPH, QUERIES, policies=["truncate"])
+    with pytest.raises(ParameterError) as raised:
+        sweep(GRAPH, {"q": query(DEPENDENCIES, start="svc-web")}, seeds=["nope"], formats=["csv"])
+    assert "nope" in str(raised.value)
+
+
+def test_the_summary_describes_each_untruncated_rendering():
+    summary = rendering_summary(GRAPH, QUERIES)
+    assert list(summary["format"]) == FORMATS.names()
+    lossless = summary[summary["lossless"]]
+    assert lossless["round_trip"].all() and (lossless["traversal_accuracy"] == 1.0).all()
+    assert (summary["total_tokens"] == summary["tokens"] + summary["grammar_tokens"]).all()
