@@ -60,7 +60,10 @@ IMPORTERS = {importer.name: importer for importer in (
 
 
 def format_names() -> list[str]:
-    """Every format `load_graph` reads: the importers, then the registered lossless formats."""
+    """Every format `load_graph` reads: the importers, then the registered lossless formats.
+
+    An importer shadows a registered format of the same name (the file format wins on its own name).
+    """
     return list(IMPORTERS) + [name for name in FORMATS if FORMATS.get(name).lossless and name not in IMPORTERS]
 
 

@@ -21,7 +21,7 @@ import json
 from core.errors import LoadError
 from core.graph import Edge, Graph, Node, RelationReading, Schema
 from core.io.building import build_graph, check_endpoints, frozen_properties, property_value
-from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.text import decode_utf8
 
@@ -69,8 +69,8 @@ def parse_json_document(text: str, source: str, limits: Limits) -> object:
     except ValueError as error:  # a NaN or Infinity, or a number too long to read
         raise LoadError(f"invalid JSON: {error}", source, "write finite numbers (NaN and Infinity are not JSON)") from None
     except RecursionError:
-        raise LoadError("the file nests too deeply to read", source,
-                        f"a graph document needs only a few levels (the limit is {limits.max_depth})") from None
+        raise LimitError("the file nests too deeply to read", source,
+                         f"a graph document needs only a few levels (the limit is {limits.max_depth})") from None
     limits.check_depth(_depth(value), source)
     return value
 

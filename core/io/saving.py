@@ -23,8 +23,12 @@ SPREADSHEET = "edge-list"
 
 
 def export_format_names() -> list[str]:
-    """Lossless registered formats (read at call time, so later registrations count), then the others."""
-    return [name for name in FORMATS if FORMATS.get(name).lossless] + list(WRITERS) + [SPREADSHEET]
+    """Lossless registered formats (read at call time, so later registrations count), then the others.
+
+    A writer here shadows a registered format of the same name (the file format wins on its own name).
+    """
+    own = list(WRITERS) + [SPREADSHEET]
+    return [name for name in FORMATS if FORMATS.get(name).lossless and name not in own] + own
 
 
 def save_graph(graph: Graph, format: str) -> str:
