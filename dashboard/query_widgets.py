@@ -14,14 +14,14 @@ from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.registry import QUERIES
 from dashboard.views.markdown_text import escape_markdown
 
-SEED_MODES = {"nodes": "Pick nodes", "question": "Ask a question"}
+SEED_MODES = ("nodes", "question")
 QUERY_PARAMETER_PREFIX = "q_"
 
 
 def seed_widgets(sidebar, graph: Graph, sample: Sample | None) -> Seeds:
     """Seeds picked by id (searchable) or matched in a question; the matched text is shown."""
-    mode = sidebar.segmented_control("Seeds", list(SEED_MODES), format_func=SEED_MODES.get, default="nodes",
-                                     key="seed_mode", bind="query-params") or "nodes"
+    mode = sidebar.segmented_control("Seeds by", SEED_MODES, default="nodes", key="seed_mode",
+                                     bind="query-params") or "nodes"
     ids = [node.id for node in graph.nodes]
     defaults = [seed for seed in (sample.seeds if sample else ()) if seed in graph.node_by_id] or ids[:1]
     if mode == "question":
@@ -53,9 +53,9 @@ def query_widgets(sidebar, graph: Graph, seeds: Seeds, sample: Sample | None) ->
     preset = sample.default_query() if sample is not None else None
     names = QUERIES.names()
     default_name = preset.name if preset is not None else names[0]
-    name = sidebar.selectbox("Query", names, index=names.index(default_name),
-                             format_func=lambda item: QUERIES.get(item).title, key="query", bind="query-params")
+    name = sidebar.selectbox("Query", names, index=names.index(default_name), key="query", bind="query-params")
     template = QUERIES.get(name)
+    sidebar.caption(template.title)
     presets = {**template.defaults(), **(dict(preset.arguments) if preset is not None and preset.name == name else {})}
     seed_queue = list(seeds.node_ids)
     arguments = {}

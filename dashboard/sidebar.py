@@ -58,7 +58,6 @@ def format_label(name: str) -> str:
     return name if FORMATS.get(name).lossless else f"{name} (lossy)"
 
 
-POLICY_TITLES = {"raw": "raw: first B tokens (may not parse)", "record": "record: whole records (always parses)"}
 GRAPH_DEPENDENT_KEYS = ("seeds", "question")  # widgets whose options come from the graph
 
 
@@ -75,13 +74,15 @@ def draw() -> Selection:
     names = FORMATS.names()
     formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
                                   max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
-    ordering = sidebar.selectbox("Ordering", ORDERINGS.names(), format_func=lambda name: ORDERINGS.get(name).title,
-                                 key="ordering", bind="query-params")
+    ordering = sidebar.selectbox("Ordering", ORDERINGS.names(), key="ordering", bind="query-params")
+    sidebar.caption(f"{ORDERINGS.get(ordering).title}: {ORDERINGS.get(ordering).description}")
     layout = sidebar.selectbox("Layout", LAYOUTS, key="layout", bind="query-params",
                                help="Interleaved puts each node's edges right after it (formats with separate "
                                     "node and edge sections always write nodes then edges)")
-    policy = sidebar.segmented_control("Budget policy", POLICIES, format_func=POLICY_TITLES.get, default="record",
-                                       key="policy", bind="query-params") or "record"
+    policy = sidebar.segmented_control("Budget policy", POLICIES, default="record", key="policy",
+                                       bind="query-params", help="raw: the first B tokens of the complete text "
+                                       "(may not parse); record: whole records while the next fits (always parses)"
+                                       ) or "record"
     totals = cache.full_token_counts(graph.content_key, graph, tokenizer)
     budget, limit = _budget(sidebar, totals)
     return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy)

@@ -17,7 +17,8 @@ from core.samples import Sample, default_sample, get_sample, sample_names
 from dashboard import cache
 from dashboard.generators import GENERATORS, generator_parameters
 
-SOURCE_KINDS = {"sample": "Sample", "upload": "Upload", "generator": "Generator"}
+# Bound widgets write their option's displayed text into the URL, so options are shown as their names.
+SOURCE_KINDS = ("sample", "upload", "generator")
 AUTO = "detect"
 GENERATOR_INTEGER_LIMIT = 100_000  # keeps a typo from generating a graph the machine cannot hold
 
@@ -31,8 +32,8 @@ class LoadedGraph:
 
 def graph_source(sidebar) -> LoadedGraph:
     """Draw the source widgets; return the chosen graph, or the previous one if the choice fails."""
-    kind = sidebar.segmented_control("Graph source", list(SOURCE_KINDS), format_func=SOURCE_KINDS.get,
-                                     default="sample", key="source", bind="query-params") or "sample"
+    kind = sidebar.segmented_control("Graph source", SOURCE_KINDS, default="sample", key="source",
+                                     bind="query-params") or "sample"
     try:
         loaded = {"sample": _sample, "upload": _upload, "generator": _generator}[kind](sidebar)
     except GraphContextError as error:
@@ -61,9 +62,9 @@ def _loaded_sample(name: str) -> LoadedGraph:
 
 def _sample(sidebar) -> LoadedGraph:
     names = sample_names()
-    name = sidebar.selectbox("Sample graph", names, index=names.index(default_sample().name),
-                             format_func=lambda name: get_sample(name).title, key="sample", bind="query-params")
-    sidebar.caption(get_sample(name).story)
+    name = sidebar.selectbox("Sample graph", names, index=names.index(default_sample().name), key="sample",
+                             bind="query-params")
+    sidebar.caption(f"**{get_sample(name).title}**: {get_sample(name).story}")
     return _loaded_sample(name)
 
 

@@ -15,7 +15,7 @@ from dashboard.views.context_html import (Highlight, context_html, legend_html, 
                                           record_spans)
 from dashboard.views.markdown_text import escape_markdown
 
-COMPARISONS = {"formats": "Formats side by side", "policies": "One format, both policies"}
+COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under both
 
 
 def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
@@ -48,8 +48,9 @@ def show() -> None:
                f"ordering {selection.ordering} · {selection.tokenizer}. Query: "
                f"*{escape_markdown(selection.query.question)}*")
     controls = st.columns([2, 1, 1])
-    comparison = controls[0].segmented_control("Compare", list(COMPARISONS), format_func=COMPARISONS.get,
-                                               default="formats", key="compare", bind="query-params") or "formats"
+    comparison = controls[0].segmented_control("Compare", COMPARISONS, default="formats", key="compare",
+                                               bind="query-params", help="formats: the chosen formats side by "
+                                               "side; policies: the first format under raw and record") or "formats"
     colour = controls[1].toggle("Colour each token", value=True, key="token_colours", bind="query-params")
     whitespace = controls[2].toggle("Show whitespace", value=False, key="whitespace", bind="query-params")
     st.html(legend_html(colour))

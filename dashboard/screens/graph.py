@@ -1,9 +1,53 @@
-"""graph page (being built)."""
+"""Graph page: the graph by hop tier from the seeds, node shapes by type, edges by survival at the budget."""
+
+from __future__ import annotations
+
+import math
+
 import streamlit as st
+
+from core.budget import cut
+from core.registry import FORMATS
+from dashboard import cache
+from dashboard.screens.contexts import accounting_for
+from dashboard.sidebar import Selection, current, format_label
+from dashboard.views.graph_html import Survival, graph_page_html, legend_html
+from dashboard.views.markdown_text import escape_markdown
+
+HEIGHT = 620
+
+
+def edge_survival(selection: Selection, format_name: str) -> dict[str, Survival]:
+    """Each unit key of the inspected rendering: kept at the budget, or cut."""
+    accounting = accounting_for(selection, format_name)
+    result = cut(accounting, FORMATS.get(format_name), selection.policy, selection.budget)
+    kept = set(result.kept_keys)
+    return {key: "kept" if key in kept else "cut" for key in accounting.record_of_key}
 
 
 def show() -> None:
-    st.title("graph")
+    selection = current()
+    graph = selection.graph
+    st.title("Graph")
+    format_name = st.selectbox("Edges styled by what survives in", selection.formats, format_func=format_label,
+                               key="graph_format", bind="query-params")
+    st.caption(f"{escape_markdown(selection.loaded.label)} · seeds "
+               f"{escape_markdown(', '.join(selection.seeds.node_ids))} · budget {selection.budget:,} tokens "
+               f"({selection.policy} policy, {selection.ordering} ordering)")
+    hops = cache.seed_hops(graph.content_key, graph, selection.seeds.node_ids)
+    view, positions = cache.graph_view(graph.content_key, graph, repr(selection.seeds.node_ids), hops)
+    if not view.complete:
+        radius = ("no complete hop tier" if view.full_radius < 0 else
+                  f"every node within {int(view.full_radius)} hop(s) of the seeds")
+        st.info(f"The graph has {view.total_nodes:,} nodes; showing {len(view.node_ids):,} nearest the seeds "
+                f"({radius}, then the nearest others by id) and the {len(view.edges):,} edges among them.")
+    if positions is not None:
+        st.caption("Positions are computed in Python (physics is off above 150 nodes).")
+    evidence = cache.solution(graph.content_key, graph, selection.query_key, selection.query).evidence
+    page = graph_page_html(graph, view, {node: float(hop) for node, hop in hops.items()},
+                           edge_survival(selection, format_name), evidence, positions, HEIGHT)
+    st.iframe(page, height=HEIGHT + 30, alt="Graph view by hop tier")
+    st.html(legend_html(graph))
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

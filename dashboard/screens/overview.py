@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboard import cache
 from dashboard.sidebar import current
+from dashboard.views.markdown_text import escape_markdown
 
 HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
 
@@ -34,13 +35,13 @@ def show() -> None:
     selection = current()
     graph = selection.graph
     st.title("Overview")
-    st.caption(f"{selection.loaded.label} · {len(graph.nodes):,} nodes · {len(graph.edges):,} edges · "
+    st.caption(f"{escape_markdown(selection.loaded.label)} · {len(graph.nodes):,} nodes · {len(graph.edges):,} edges · "
                f"graph hash {graph.sha256[:12]} · tokenizer {selection.tokenizer}")
     table = cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key, selection.query)
     best = cheapest_lossless(table)
     if best is not None:
         st.markdown(f"Cheapest lossless format: **{best}**, {table.loc[best, 'tokens']:,} tokens for the whole graph "
-                    f"(highlighted). Query for traversal accuracy: *{selection.query.question}*")
+                    f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.query.question)}*")
     styled = table.style.apply(lambda row: [HIGHLIGHT if row.name == best else ""] * len(row), axis=1)
     st.dataframe(styled, width="stretch", key="format_table", column_config={
         "round trip": st.column_config.CheckboxColumn("round trip", help=LAYERS["round trip"][1]),

@@ -1,9 +1,77 @@
-"""walkthrough page (being built)."""
+"""Walkthrough page: a guided sequence on the default sample that sets seeds, query and budget, and explains."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 import streamlit as st
+
+from core.registry import FORMATS, ORDERINGS
+from core.samples import default_sample
+from dashboard import cache
+from dashboard.screens.contexts import draw_panel
+from dashboard.sidebar import current
+
+QUESTION = "db-identity fails: which services and teams are affected?"
+TIGHT_SHARE = 4  # the tight budget is a quarter of the complete rendering
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    policy: str
+    ordering: str
+    text: str
+
+
+STEPS = (
+    Step("Raw cut: the document breaks", "raw", "canonical",
+         "The first format is cut after a quarter of its tokens, mid-record. The text ends wherever the "
+         "budget ran out, so a decoder (or a model expecting valid syntax) gets a broken document, and "
+         "the records it would need for the answer are not even reached."),
+    Step("Record-aware: whole records, always valid", "record", "canonical",
+         "The record policy appends whole records while the next still fits and closes the document, so "
+         "it always parses. But in canonical order the records come by id, nodes before edges: the "
+         "dependency edges that carry the answer are past the cut line (red marks)."),
+    Step("Hop tiers: the evidence comes first", "record", "hop_tiers",
+         "Ordering by hop tier from the seed writes db-identity, then what touches it, then the next ring. "
+         "The same budget now holds the evidence near the seed (green marks): the answer survives the cut."),
+)
+
+
+def apply(step: Step, budget: int) -> None:
+    """Set the sidebar to the step: default sample, seeds from the question, its policy, ordering and budget."""
+    sample = default_sample()
+    state = st.session_state
+    state.update(source="sample", sample=sample.name, seed_mode="question", question=QUESTION,
+                 formats=[FORMATS.names()[0]], policy=step.policy, ordering=step.ordering, budget=budget)
+    if sample.query_template is not None:
+        state["query"] = sample.query_template
 
 
 def show() -> None:
-    st.title("walkthrough")
+    selection = current()
+    st.title("Walkthrough")
+    sample = default_sample()
+    first = FORMATS.names()[0]
+    sample_graph = cache.sample_graph(sample.name)
+    tight = cache.full_token_counts(sample_graph.content_key, sample_graph, selection.tokenizer)[first] // TIGHT_SHARE
+    st.markdown(f"On the **{sample.title}**: *{QUESTION}* Each step sets the sidebar (seeds from the question, "
+                f"the {FORMATS.get(first).title} format, a tight budget of {tight:,} tokens) and the panel below "
+                "shows what survives. The Contexts and Graph pages show the same state.")
+    for number, step in enumerate(STEPS, start=1):
+        with st.container(border=True):
+            left, right = st.columns([4, 1])
+            left.markdown(f"**{number}. {step.title}** — {ORDERINGS.get(step.ordering).title} ordering, "
+                          f"{step.policy} policy")
+            left.caption(step.text)
+            right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, tight), width="stretch")
+    st.divider()
+    st.caption("What the sidebar shows now:")
+    draw_panel(selection, selection.formats[0], selection.policy, colour=False, whitespace=False)
+    links = st.columns(2)
+    links[0].page_link("screens/contexts.py", label="Open the Contexts page", icon=":material/content_cut:")
+    links[1].page_link("screens/graph.py", label="Open the Graph page", icon=":material/hub:")
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

@@ -1,30 +1,201 @@
-"""The dashboard starts on the bundled sample and shows core's per-format figures."""
+"""The dashboard in AppTest: every page on every sample, figures equal to core's, URL state, hostile input."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.benchmark import benchmark_report
-from core.registry import FORMATS
+from core.budget import cut
+from core.hops import hop_units
+from core.ordering import OrderingInputs, layouts_for, order_units
+from core.prefix_tokens import prefix_tokens
+from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
+from core.samples import default_sample, load_sample, sample_names
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_graphs" / "reference-services.jsonl"
+PAGES = ("overview", "contexts", "graph", "walkthrough")
+BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+                  b'<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>'
+                  b'<graphml><graph edgedefault="directed"><node id="&lol2;"/></graph></graphml>')
 
 
-def test_the_overview_shows_core_figures_for_the_sample():
-    app = AppTest.from_file(APP, default_timeout=120).run()
-    assert not app.exception
+def started(**query_params) -> AppTest:
+    app = AppTest.from_file(APP, default_timeout=180)
+    for key, value in query_params.items():
+        app.query_params[key] = value
+    return app.run()
+
+
+def on_page(app: AppTest, page: str) -> AppTest:
+    app.switch_page(f"screens/{page}.py").run()
+    assert not app.exception, [item.value for item in app.exception]
+    return app
+
+
+def unescaped(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def metric(app: AppTest, label: str) -> list[str]:
+    return [item.value for item in app.metric if item.label == label]
+
+
+def core_cut(sample: str, format_name: str, ordering: str, layout: str, policy: str, budget: int):
+    """The same cut computed by core alone, from the sample's seeds and query."""
+    graph = load_sample(sample)
+    chosen = default_sample() if sample == default_sample().name else None
+    seeds = chosen.seeds if chosen else ()
+    query = chosen.default_query()
+    evidence = query.solve(graph).evidence
+    format_ = FORMATS.get(format_name)
+    arranged = layout if layout in layouts_for(format_) else "nodes_then_edges"
+    ordered = order_units(graph, hop_units(graph, seeds), ORDERINGS.get(ordering), arranged,
+                          OrderingInputs(seeds=tuple(seeds), evidence=evidence))
+    accounting = prefix_tokens(format_.render(graph, ordered), TOKENIZERS.get("o200k_base"))
+    return cut(accounting, format_, policy, budget)
+
+
+def expected_figures(result, budget: int) -> tuple[str, str]:
+    return (f"{result.budgeted_tokens:,} / {budget:,}", f"{result.records_kept:,} / {result.records_total:,}")
+
+
+@pytest.mark.parametrize("sample", sample_names())
+def test_every_page_runs_on_every_sample(sample):
+    app = started(sample=sample)
+    assert not app.exception and app.sidebar.selectbox(key="sample").value == sample
+    for page in PAGES:
+        on_page(app, page)
+    assert not app.error
+
+
+def test_the_overview_shows_core_figures_and_marks_the_cheapest_lossless_format():
+    from core.benchmark import measure_format
+
+    app = started()
     table = app.dataframe[0].value
-    graph = FORMATS.get("jsonl").decode(SAMPLE.read_text(encoding="utf-8"))
-    report, _ = benchmark_report(graph, "o200k_base", {})
-    for name, figures in report["formats"].items():
-        assert table.loc[name, "tokens"] == figures["tokens"]
+    graph = load_sample(default_sample().name)
+    query = default_sample().default_query()
+    gold = {query.name: query.solve(graph).answer}
+    tokenizer = TOKENIZERS.get("o200k_base")
+    for name in FORMATS:
+        figures = measure_format(graph, FORMATS.get(name), tokenizer, {query.name: query}, gold)
+        assert table.loc[name, "tokens"] == figures.tokens
+        assert table.loc[name, "round trip"] == figures.round_trip_equal
+        assert table.loc[name, "traversal accuracy"] == figures.traversal_accuracy
+    exact = table[table["lossless"] & table["round trip"]]
+    assert f"**{exact['tokens'].idxmin()}**" in app.markdown[0].value
 
 
 def test_switching_the_tokenizer_changes_the_counts():
-    app = AppTest.from_file(APP, default_timeout=120).run()
+    app = started()
     before = app.dataframe[0].value["tokens"].tolist()
     app.sidebar.selectbox(key="tokenizer").set_value("cl100k_base").run()
     assert app.dataframe[0].value["tokens"].tolist() != before
+
+
+def test_contexts_show_core_figures_after_every_change():
+    sample = default_sample().name
+    app = on_page(started(), "contexts")
+    first, second = FORMATS.names()[:2]
+
+    def check(formats, ordering, policy, budget):
+        shown_tokens = metric(app, "Tokens used / budget")
+        shown_records = metric(app, "Records kept / total")
+        for index, format_name in enumerate(formats):
+            expected = expected_figures(core_cut(sample, format_name, ordering, "nodes_then_edges", policy, budget),
+                                        budget)
+            assert (shown_tokens[index], shown_records[index]) == expected, format_name
+
+    app.sidebar.slider(key="budget").set_value(700).run()
+    check([first, second], "canonical", "record", 700)
+    before = metric(app, "Tokens used / budget")
+    app.sidebar.slider(key="budget").set_value(1300).run()
+    assert metric(app, "Tokens used / budget") != before
+    check([first, second], "canonical", "record", 1300)
+    app.sidebar.multiselect(key="formats").set_value([second]).run()
+    check([second], "canonical", "record", 1300)
+    app.sidebar.selectbox(key="ordering").set_value("hop_tiers").run()
+    check([second], "hop_tiers", "record", 1300)
+    app.sidebar.button_group(key="policy").set_value("raw").run()
+    check([second], "hop_tiers", "raw", 1300)
+    app.sidebar.number_input(key="budget_number").set_value(321).run()
+    assert app.sidebar.slider(key="budget").value == 321
+    check([second], "hop_tiers", "raw", 321)
+
+
+def test_url_parameters_set_the_widgets():
+    app = started(tokenizer="cl100k_base", budget="777", formats=["jsonl", "csv"], ordering="hop_tiers",
+                  policy="raw", sample="transport")
+    assert app.sidebar.selectbox(key="tokenizer").value == "cl100k_base"
+    assert app.sidebar.slider(key="budget").value == 777
+    assert app.sidebar.multiselect(key="formats").value == ["jsonl", "csv"]
+    assert app.sidebar.selectbox(key="ordering").value == "hop_tiers"
+    assert app.sidebar.button_group(key="policy").value == "raw"
+    assert app.sidebar.selectbox(key="sample").value == "transport"
+
+
+def test_bogus_url_parameters_fall_back_to_the_defaults():
+    defaults = started()
+    app = started(tokenizer="no-such-tokenizer", budget="-5", formats=["no-such-format"], ordering="sideways",
+                  policy="maybe", sample="missing", source="ftp", seeds=["ghost"])
+    assert not app.exception
+    for kind, key in (("selectbox", "tokenizer"), ("slider", "budget"), ("multiselect", "formats"),
+                      ("selectbox", "ordering"), ("button_group", "policy"), ("selectbox", "sample"),
+                      ("button_group", "source"), ("multiselect", "seeds")):
+        assert getattr(app.sidebar, kind)(key=key).value == getattr(defaults.sidebar, kind)(key=key).value, key
+
+
+def test_a_budget_beyond_the_range_falls_back_to_the_default():
+    assert started(budget="99999999").sidebar.slider(key="budget").value == started().sidebar.slider(key="budget").value
+
+
+def test_a_hostile_upload_shows_the_core_error_and_keeps_the_previous_graph():
+    app = started()
+    graph_caption = app.caption[0].value
+    app.sidebar.button_group(key="source").set_value("upload").run()
+    app.sidebar.file_uploader(key="upload_file").set_value(("lol.graphml", BILLION_LAUGHS, "application/xml")).run()
+    assert not app.exception
+    assert app.error and "DTD" in app.error[0].value or "entit" in app.error[0].value.lower()
+    assert app.caption[0].value == graph_caption  # the reference sample is still loaded
+    assert app.dataframe[0].value.shape[0] == len(FORMATS)
+
+
+def test_bad_generator_parameters_show_the_error_and_keep_the_previous_graph():
+    app = started(source="generator", generator="transport")
+    graph_caption = app.caption[0].value
+    assert "generated transport: lines 4" in unescaped(graph_caption) and not app.error
+    app.sidebar.number_input(key="transport_lines").set_value(50).run()
+    assert not app.exception and app.error
+    assert "lines" in app.error[0].value
+    assert app.caption[0].value == graph_caption
+
+
+def data_section(page: str) -> str:
+    return "\n".join(re.findall(r"new vis\.DataSet\((.*?)\);", page, re.S))
+
+
+def test_the_graph_of_the_adversarial_sample_is_inert_and_offline():
+    app = on_page(started(sample="adversarial"), "graph")
+    page = app.get("iframe")[0].proto.srcdoc
+    data = data_section(page)
+    assert data
+    for marker in ("<img", "<script", "onerror="):
+        assert marker not in data.lower()
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", page, re.I)
+    assert "bootstrap" not in page
+
+
+def test_the_walkthrough_sets_the_sidebar_step_by_step():
+    app = on_page(started(), "walkthrough")
+    for number, (policy, ordering) in enumerate((("raw", "canonical"), ("record", "canonical"),
+                                                 ("record", "hop_tiers")), start=1):
+        app.button(key=f"step_{number}").click().run()
+        assert not app.exception
+        assert app.sidebar.button_group(key="policy").value == policy
+        assert app.sidebar.selectbox(key="ordering").value == ordering
+        assert app.sidebar.button_group(key="seed_mode").value == "question"
+        assert app.sidebar.multiselect(key="formats").value == [FORMATS.names()[0]]
+    assert app.sidebar.selectbox(key="query").value in QUERIES
