@@ -1,0 +1,214 @@
+"""`graph-context-lab sweep`: cut every format, ordering and policy at every budget; write one row per cut."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from core.budget import POLICIES
+from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative
+from core.errors import ParameterError
+from core.graph import Graph
+from core.hops import DIRECTIONS
+from core.io.spreadsheet import spreadsheet_csv
+from core.ordering import LAYOUTS
+from core.pareto import dominance_across_budgets
+from core.queries import Query, query_from_seeds
+from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
+from core.seeds import Seeds, seeds_from_ids, seeds_from_question
+from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
+
+DEFAULT_QUERY = "impact_owners"
+
+
+def names(kind: str, registry_names: list[str] | tuple[str, ...]):
+    """An argparse type: a comma-separated list of known names."""
+    def parse(text: str) -> list[str]:
+        chosen = [name.strip() for name in text.split(",") if name.strip()]
+        unknown = [name for name in chosen if name not in registry_names]
+        if unknown or not chosen:
+            raise argparse.ArgumentTypeError(f"unknown {kind} {', '.join(map(repr, unknown)) or '(none given)'}; "
+                                             f"use one or more of: {', '.join(registry_names)}")
+        return chosen
+    return parse
+
+
+def budgets(text: str) -> list[int]:
+    values = []
+    for part in text.split(","):
+        try:
+            value = int(part.strip().replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r} is not a whole number of tokens") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"budget {value} is negative; give 0 or more tokens")
+        values.append(value)
+    return values
+
+
+def parse_query(text: str, seeds: tuple[str, ...]) -> Query:
+    """`NAME[:PARAM=VALUE,...]`; node parameters not given are taken from the seeds in order."""
+    name, _, given = text.partition(":")
+    template = QUERIES.get(name.strip())
+    defaults = template.defaults()
+    arguments: dict[str, object] = {}
+    for pair in filter(None, (part.strip() for part in given.split(","))):
+        key, separator, value = pair.partition("=")
+        key = key.strip()
+        if not separator or key not in template.parameters:
+            raise ParameterError(f"{pair!r} is not PARAM=VALUE for a parameter of {template.name}",
+                                 f"--query {text}", f"parameters of {template.name}: {', '.join(template.parameters)}")
+        arguments[key] = _typed(value, defaults.get(key), key, template.name)
+    return query_from_seeds(template, seeds, **arguments)
+
+
+def _typed(value: str, default: object, key: str, template: str) -> object:
+    if isinstance(default, bool) or not isinstance(default, int):
+        return tuple(part for part in value.split("+") if part) if key == "nodes" else value
+    try:
+        return int(value)
+    except ValueError:
+        raise ParameterError(f"{key}={value!r} is not a whole number", f"query {template}",
+                             f"give {key} as a whole number, e.g. {key}={default}") from None
+
+
+def choose_seeds(graph: Graph, arguments: argparse.Namespace) -> Seeds | None:
+    if arguments.seeds:
+        return seeds_from_ids(graph, [part.strip() for part in arguments.seeds.split(",") if part.strip()])
+    if arguments.question:
+        return seeds_from_question(graph, arguments.question)
+    return None
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, stream=sys.stderr, width: int = 30) -> None:
+        self.stream, self.width, self._shown = stream, width, 0.0
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        now = time.monotonic()
+        if done < total and now - self._shown < 0.1:
+            return
+        self._shown = now
+        filled = self.width * done // max(total, 1)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} cuts  {label[:40]:<40}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def write_results(path: Path, frame: pd.DataFrame, summary: pd.DataFrame, verdicts: pd.DataFrame) -> None:
+    if path.suffix.lower() == ".json":
+        document = {"parameters": frame.attrs.get("parameters", {}), "summary": _records(summary),
+                    "pareto_across_budgets": _records(verdicts), "rows": _records(frame)}
+        path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    else:  # a CSV for spreadsheets: formula-like cells are neutralised
+        rows = (["" if value is None else value for value in map(_python, row)]
+                for row in frame.itertuples(index=False))
+        path.write_text(spreadsheet_csv(list(frame.columns), rows), encoding="utf-8", newline="")
+
+
+def _python(value: object) -> object:
+    """A plain Python value: None for a missing one, numbers and booleans without numpy types."""
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return [{key: _python(value) for key, value in row.items()} for row in frame.to_dict("records")]
+
+
+def summary_table(summary: pd.DataFrame) -> str:
+    header = f"{'format':<18} {'lossless':>8} {'bytes':>9} {'tokens':>8} {'grammar':>8} {'round trip':>10} {'traversal':>9}"
+    lines = [header, "-" * len(header)]
+    for row in summary.itertuples():
+        lines.append(f"{row.format:<18} {'yes' if row.lossless else 'LOSSY':>8} {row.bytes:>9,} {row.tokens:>8,} "
+                     f"{row.grammar_tokens:>8,} {'ok' if row.round_trip else 'FAILS':>10} "
+                     f"{row.traversal_accuracy:>9.2f}")
+    return "\n".join(lines)
+
+
+def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
+    lines = []
+    for (ordering, layout, policy), group in verdicts.groupby(["ordering", "layout", "policy"], sort=False):
+        kept = ", ".join(group[~group["dominated"]]["format"])
+        beaten = "; ".join(f"{row.format} (by {row.dominated_by})" for row in group[group["dominated"]].itertuples())
+        lines.append(f"  {ordering}/{layout}/{policy}: non-dominated {kept}" + (f"; dominated {beaten}" if beaten else ""))
+    return lines
+
+
+def run(arguments: argparse.Namespace) -> int:
+    if arguments.output.suffix.lower() not in (".csv", ".json"):
+        raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
+                             "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
+    graph = graph_from_arguments(arguments)
+    seeds = choose_seeds(graph, arguments)
+    seed_ids = seeds.node_ids if seeds else ()
+    queries = [parse_query(text, seed_ids) for text in (arguments.query or [DEFAULT_QUERY])]
+    progress = None if arguments.no_progress else ProgressBar()
+    frame = sweep(graph, queries, seeds=seeds, formats=arguments.formats, orderings=arguments.orderings,
+                  layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets,
+                  tokenizer=arguments.encoding, hops=arguments.hops, direction=arguments.direction,
+                  radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
+                  count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress)
+    frame.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
+    summary = rendering_summary(graph, queries, formats=arguments.formats, tokenizer=arguments.encoding)
+    verdicts = dominance_across_budgets(frame)
+    write_results(arguments.output, frame, summary, verdicts)
+    print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…, "
+          f"tokenizer {arguments.encoding}")
+    print(seeds.describe() if seeds else f"seeds from the queries: {', '.join(frame.attrs['parameters']['seeds'])}")
+    for bound in queries:
+        print(f"query {bound.label}: {bound.question_on(graph)}")
+    print(summary_table(summary))
+    print("Pareto across budgets (a format is dominated if another is never worse and once better):")
+    print("\n".join(verdict_lines(verdicts)))
+    print(f"{len(frame)} cuts written to {arguments.output}")
+    return 0
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "sweep", help="cut every format, ordering and policy at every budget: what survives, what still answers",
+        description="Render the graph in each format and ordering, cut it at each token budget under the raw and "
+                    "record policies, and measure every cut: exact tokens, parse, evidence survival, traversal "
+                    "accuracy, candidate recall within k hops and D_k(S).")
+    add_graph_options(parser)
+    anchor = parser.add_argument_group("seeds and queries")
+    chosen = anchor.add_mutually_exclusive_group()
+    chosen.add_argument("--seeds", metavar="ID,ID", help="seed node ids (comma-separated)")
+    chosen.add_argument("--question", metavar="TEXT", help="a question whose named nodes become the seeds")
+    anchor.add_argument("--query", action="append", metavar="NAME[:PARAM=VALUE,...]",
+                        help=f"a query template ({', '.join(QUERIES.names())}); node parameters not given come "
+                             f"from the seeds in order; repeat for several (default {DEFAULT_QUERY})")
+    anchor.add_argument("--hops", type=non_negative, default=2, help="k for candidate recall and D_k(S) (default 2)")
+    anchor.add_argument("--direction", choices=DIRECTIONS, default="both",
+                        help="edges followed for hop levels (default both)")
+    anchor.add_argument("--radius", type=non_negative,
+                        help="render only the units within this many hops of the seeds (default: the whole graph)")
+    cuts = parser.add_argument_group("what to sweep")
+    cuts.add_argument("--formats", type=names("format", FORMATS.names()), help="formats (default: all registered)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names()),
+                      help="orderings (default: all; evidence_first is an oracle)")
+    cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
+                      help="nodes_then_edges and/or interleaved (default both, where a format allows)")
+    cuts.add_argument("--policies", type=names("policy", POLICIES), default=list(POLICIES),
+                      help="raw and/or record (default both)")
+    cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
+                      help="token budgets (default 512,1024,...,65536)")
+    cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
+    cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
+    cuts.add_argument("--marker", action="store_true", help='add a "[37 of 131 records shown]" line, counted')
+    parser.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
+                        help="tokenizer (default o200k_base)")
+    parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
+                        help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.set_defaults(run=run)

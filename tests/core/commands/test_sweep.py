@@ -1,0 +1,78 @@
+"""`graph-context-lab sweep`: seeds or a question, queries, formats, budgets, CSV or JSON, clear errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pandas as pd
+import pytest
+
+from core.cli import main
+from core.commands.sweep import write_results
+
+SMALL = ["--services", "10", "--noise-edges", "8", "--no-progress"]
+
+
+def test_a_question_seeds_the_sweep_and_the_csv_has_one_row_per_cut(tmp_path, capsys):
+    output = tmp_path / "results.csv"
+    code = main(["sweep", *SMALL, "--question", "If db-identity fails, who is affected?", "--formats", "jsonl,csv",
+                 "--orderings", "hop_tiers,canonical", "--policies", "record", "--budgets", "256,1024",
+                 "--output", str(output)])
+    assert code == 0
+    rows = list(csv.DictReader(output.open(encoding="utf-8", newline="")))
+    assert len(rows) == 2 * 2 * 2 * 2  # formats x orderings x layouts x budgets, one query
+    assert {row["format"] for row in rows} == {"jsonl", "csv"} and {row["policy"] for row in rows} == {"record"}
+    assert all(row["query"] == "impact_owners(failed=db-identity)" for row in rows)
+    printed = capsys.readouterr().out
+    assert "'db-identity' -> node 'db-identity' (by id)" in printed and "16 cuts written" in printed
+    assert "Pareto across budgets" in printed
+
+
+def test_json_output_holds_parameters_summary_pareto_and_rows(tmp_path):
+    output = tmp_path / "results.json"
+    main(["sweep", *SMALL, "--seeds", "svc-web,db-identity", "--query", "shortest_path",
+          "--query", "dependencies_within:hops=1", "--formats", "typed_edges", "--orderings", "bfs_from_seeds",
+          "--budgets", "300", "--marker", "--no-grammar", "--output", str(output)])
+    document = json.loads(output.read_text(encoding="utf-8"))
+    assert document["parameters"]["seeds"] == ["svc-web", "db-identity"]
+    assert document["parameters"]["count_grammar"] is False and document["parameters"]["marker"] is True
+    assert document["parameters"]["graph_source"] == {"services": 10, "noise_edges": 8, "seed": 7}
+    queries = {row["query"] for row in document["rows"]}
+    assert queries == {"shortest_path(source=svc-web, target=db-identity)", "dependencies_within(hops=1, start=svc-web)"}
+    assert document["summary"][0]["format"] == "typed_edges" and document["pareto_across_budgets"]
+    assert all(row["shuffle_seed"] is None for row in document["rows"])
+
+
+def test_csv_cells_are_neutralised_for_spreadsheets_and_missing_values_left_blank(tmp_path):
+    frame = pd.DataFrame({"query": ["=HYPERLINK(1)", "plain"], "first_dropped_record": pd.array([3, None], "Int64"),
+                          "parse_ok": [True, False]})
+    output = tmp_path / "results.csv"
+    write_results(output, frame, pd.DataFrame(), pd.DataFrame())
+    assert output.read_text(encoding="utf-8").splitlines() == [
+        "query,first_dropped_record,parse_ok", "'=HYPERLINK(1),3,true", "plain,,false"]
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--formats", "xml"], "unknown format 'xml'"),
+    (["--orderings", "random"], "unknown ordering 'random'"),
+    (["--budgets", "512,lots"], "'lots' is not a whole number"),
+    (["--budgets", "-4"], "negative"),
+    (["--seeds", "nope"], "not nodes of the graph"),
+    (["--question", "what is love?"], "names no node"),
+    (["--query", "teleport"], "unknown query 'teleport'"),
+    (["--query", "dependencies_within:hops=many"], "not a whole number"),
+    (["--query", "dependencies_within:depth=2"], "not PARAM=VALUE for a parameter"),
+    (["--query", "shortest_path", "--seeds", "svc-web"], "seeds ran out"),
+    (["--output", "results.xlsx"], "cannot write"),
+    (["--seeds", "svc-web", "--question", "svc-web?"], "not allowed with"),
+])
+def test_bad_input_exits_non_zero_with_a_clear_message(tmp_path, capsys, arguments, message):
+    if "--output" not in arguments:
+        arguments = [*arguments, "--output", str(tmp_path / "out.csv")]
+    try:
+        code = main(["sweep", *SMALL, *arguments])
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code != 0
+    assert message in capsys.readouterr().err
