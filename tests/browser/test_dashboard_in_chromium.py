@@ -41,10 +41,47 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def test_every_page_draws_offline_without_errors(dashboard_url, guarded_page):
+def first_metric(page) -> str:
+    return page.locator('[data-testid="stMetricValue"]').first.inner_text()
+
+
+def wait_for_graph(page) -> None:
+    page.frame_locator('iframe[title="Graph view by hop tier"]').locator("canvas").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1500)  # let vis-network draw
+
+
+def test_every_page_draws_and_the_budget_moves_the_numbers(dashboard_url, guarded_page):
     page, guard = guarded_page
     visit(page, dashboard_url, "Overview")
     for path, title in PAGES.items():
         go_to(page, title)
+        if path == "graph":
+            wait_for_graph(page)
         shot(page, f"page-{path}")
+    go_to(page, "Contexts")
+    before = first_metric(page)
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"] input[type=range]').first
+    slider.focus()
+    for _ in range(25):
+        slider.press("ArrowRight")
+    settle(page)
+    page.wait_for_function(
+        "before => document.querySelector('[data-testid=\"stMetricValue\"]').innerText !== before", arg=before,
+        timeout=60_000)
+    assert first_metric(page) != before
+    shot(page, "contexts-after-budget-change")
+    guard.assert_clean()
+
+
+def test_the_adversarial_sample_shows_text_and_runs_nothing(dashboard_url, guarded_page):
+    page, guard = guarded_page
+    visit(page, f"{dashboard_url}/?sample=adversarial", "Overview")
+    for title in ("Contexts", "Graph"):
+        go_to(page, title)
+        if title == "Graph":
+            wait_for_graph(page)
+            frame = page.frame_locator('iframe[title="Graph view by hop tier"]')
+            assert frame.locator("img").count() == 0
+        assert page.locator("img[src=x]").count() == 0
+        shot(page, f"adversarial-{title.lower()}")
     guard.assert_clean()
