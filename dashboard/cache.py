@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core.benchmark import measure_format
+from core.coverage import coverage_curve, seed_region
 from core.graph import Graph
 from core.graph_view import GraphView, layout_positions, select_view
 from core.io import LoadOptions, load_graph
@@ -103,3 +104,10 @@ def seed_hops(graph_key: str, _graph: Graph, seeds: tuple[str, ...]) -> dict[str
 def solution(graph_key: str, _graph: Graph, query_key: str, _query: Query) -> Solution:
     """The query's gold answer and evidence on the full graph."""
     return _query.solve(_graph)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str, tokenizer: str
+             ) -> list[tuple[int, int, int]]:
+    """(k, |U_k(S)|, D_k(S)) for every hop ring of the seeds (core.coverage)."""
+    return coverage_curve(seed_region(_graph, seeds), FORMATS.get(format), TOKENIZERS.get(tokenizer))

@@ -7,6 +7,7 @@ import os
 import streamlit as st
 
 from core.budget import Cut, cut
+from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
 from core.prefix_tokens import PrefixTokens
 from core.registry import FORMATS
 from dashboard import cache
@@ -30,6 +31,15 @@ def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
     evidence = cache.solution(graph.content_key, graph, selection.query_key, selection.query).evidence
     return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
                                      selection.seeds.node_ids, selection.query_key, evidence, selection.tokenizer)
+
+
+def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
+    """Core's metrics of the cut: parse, evidence survival, traversal accuracy on the decoded document."""
+    graph = selection.graph
+    gold = cache.solution(graph.content_key, graph, selection.query_key, selection.query)
+    decoded = decode_cut(result, FORMATS.get(format_name))
+    return measure_cut(result, selection.query, gold, decoded, kept=KeptKeys(accounting.record_of_key,
+                                                                             result.records_kept))
 
 
 def cut_offset(full_text: str, result: Cut) -> int:
@@ -63,10 +73,17 @@ def show() -> None:
 def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:
     accounting = accounting_for(selection, format_name)
     result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
+    figures = cut_metrics(selection, format_name, accounting, result)
     st.subheader(f"{format_label(format_name)} · {policy}")
     first, second = st.columns(2)
-    first.metric("Tokens used / budget", f"{result.budgeted_tokens:,} / {selection.budget:,}")
-    second.metric("Records kept / total", f"{result.records_kept:,} / {result.records_total:,}")
+    first.metric("Tokens used / budget", f"{figures.budgeted_tokens:,} / {selection.budget:,}")
+    second.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}")
+    third, fourth, fifth = st.columns(3)
+    third.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None)
+    fourth.metric("Evidence survival", f"{figures.evidence_survival:.0%}",
+                  help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
+    fifth.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}",
+                 help="1 when the query on the decoded cut gives the full graph's answer")
     if result.explanation:
         st.caption(escape_markdown(result.explanation))
     full_text = accounting.rendering.text

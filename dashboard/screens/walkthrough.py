@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
 import streamlit as st
 
 from core.registry import FORMATS, ORDERINGS
@@ -33,9 +34,11 @@ STEPS = (
          "The record policy appends whole records while the next still fits and closes the document, so "
          "it always parses. But in canonical order the records come by id, nodes before edges: the "
          "dependency edges that carry the answer are past the cut line (red marks)."),
-    Step("Hop tiers: the evidence comes first", "record", "hop_tiers",
-         "Ordering by hop tier from the seed writes db-identity, then what touches it, then the next ring. "
-         "The same budget now holds the evidence near the seed (green marks): the answer survives the cut."),
+    Step("Hop tiers: the nearest evidence comes first", "record", "hop_tiers",
+         "Ordering by hop tier writes db-identity, then every unit one hop away, then the next ring. Every "
+         "ring whose D_k(S) (the tokens of all units within k hops, in the table below) fits the budget is kept "
+         "whole, so the evidence nearest the seed is guaranteed. This question's evidence reaches as far as "
+         "its farthest dependent service, so the full answer needs the budget of that ring."),
 )
 
 
@@ -66,6 +69,11 @@ def show() -> None:
                           f"{step.policy} policy")
             left.caption(step.text)
             right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, tight), width="stretch")
+    region = cache.coverage(sample_graph.content_key, sample_graph, sample.seeds, first, selection.tokenizer)
+    st.markdown(f"**What each hop ring costs** in {FORMATS.get(first).title} (from {', '.join(sample.seeds)}): "
+                "a hop-tier cut at budget B keeps every unit within k hops exactly when B ≥ D_k(S).")
+    st.dataframe(pd.DataFrame(region, columns=["k (hops)", "units within k hops", "D_k(S) tokens"]),
+                 hide_index=True, key="coverage_table")
     st.divider()
     st.caption("What the sidebar shows now:")
     draw_panel(selection, selection.formats[0], selection.policy, colour=False, whitespace=False)

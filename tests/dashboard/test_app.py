@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.budget import cut
 from core.hops import hop_units
+from core.metrics import decode_cut, measure_cut
 from core.ordering import OrderingInputs, layouts_for, order_units
 from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
@@ -17,6 +18,7 @@ from core.samples import default_sample, load_sample, sample_names
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGES = ("overview", "contexts", "graph", "walkthrough")
+PANEL_METRICS = ("Tokens used / budget", "Records kept / total", "Parses", "Evidence survival", "Traversal accuracy")
 BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
                   b'<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>'
                   b'<graphml><graph edgedefault="directed"><node id="&lol2;"/></graph></graphml>')
@@ -58,8 +60,14 @@ def core_cut(sample: str, format_name: str, ordering: str, layout: str, policy: 
     return cut(accounting, format_, policy, budget)
 
 
-def expected_figures(result, budget: int) -> tuple[str, str]:
-    return (f"{result.budgeted_tokens:,} / {budget:,}", f"{result.records_kept:,} / {result.records_total:,}")
+def expected_figures(sample: str, format_name: str, result, budget: int) -> tuple[str, ...]:
+    """What a panel must show: core's cut and core's metrics of it, formatted."""
+    graph = load_sample(sample)
+    query = default_sample().default_query()
+    figures = measure_cut(result, query, query.solve(graph), decode_cut(result, FORMATS.get(format_name)))
+    return (f"{figures.budgeted_tokens:,} / {budget:,}", f"{figures.records_kept:,} / {figures.records_total:,}",
+            "yes" if figures.parse_ok else "no", f"{figures.evidence_survival:.0%}",
+            f"{figures.traversal_accuracy:.0f}")
 
 
 @pytest.mark.parametrize("sample", sample_names())
@@ -102,12 +110,11 @@ def test_contexts_show_core_figures_after_every_change():
     first, second = FORMATS.names()[:2]
 
     def check(formats, ordering, policy, budget):
-        shown_tokens = metric(app, "Tokens used / budget")
-        shown_records = metric(app, "Records kept / total")
-        for index, format_name in enumerate(formats):
-            expected = expected_figures(core_cut(sample, format_name, ordering, "nodes_then_edges", policy, budget),
-                                        budget)
-            assert (shown_tokens[index], shown_records[index]) == expected, format_name
+        shown = list(zip(*(metric(app, label) for label in PANEL_METRICS)))
+        assert len(shown) == len(formats)
+        for panel, format_name in zip(shown, formats):
+            result = core_cut(sample, format_name, ordering, "nodes_then_edges", policy, budget)
+            assert panel == expected_figures(sample, format_name, result, budget), format_name
 
     app.sidebar.slider(key="budget").set_value(700).run()
     check([first, second], "canonical", "record", 700)
