@@ -75,6 +75,7 @@ class PrefixTokens:
     _boundaries: np.ndarray = field(repr=False)  # forced boundaries among the records (byte offsets)
     _token_ends: np.ndarray = field(repr=False)  # byte offset where each token of full_tokens ends
     _anchors: np.ndarray = field(repr=False)  # per prefix: last usable forced boundary inside its records
+    _replaced: bool = field(default=False, repr=False)  # lone surrogates were replaced in _text
 
     @property
     def records(self) -> int:
@@ -90,7 +91,10 @@ class PrefixTokens:
         return len(self._text)
 
     def prefix_text(self, count: int) -> str:
-        return self.rendering.prefix_text(count)
+        """`rendering.prefix_text(count)`, sliced from the encoded text (faster than joining records)."""
+        if self._replaced:
+            return self.rendering.prefix_text(count)
+        return self._text[:int(self.record_ends[count])].decode("utf-8") + self.rendering.closings[count]
 
     def count(self, records: int, suffix: str = "") -> int:
         """Exact tokens of `prefix_text(records) + suffix`."""
@@ -155,12 +159,14 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
     parts = [rendering.preamble] + [record.text for record in rendering.records]
     closing = rendering.closing
     full_text = "".join(parts) + closing
+    replaced = False
     try:
         text = full_text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: count what tiktoken counts
         parts, closing = [tokenizable(part) for part in parts], tokenizable(closing)
         full_text = "".join(parts) + closing
         text = full_text.encode("utf-8")
+        replaced = True
     full_tokens = _encode(tokenizer, full_text)
     if full_text.isascii():
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
@@ -172,31 +178,86 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
         boundaries = forced_boundaries(text[:int(record_ends[-1])])
     else:
         boundaries = np.empty(0, dtype=np.int64)
-    anchors = _anchors(boundaries, record_ends, token_ends)
-    tokens_before = np.searchsorted(token_ends, anchors, side="right")
-    tails: dict[tuple[bytes, str], int] = {}
-    tail_tokens = []
-    for anchor, end, ending in zip(anchors.tolist(), record_ends.tolist(), rendering.closings):
-        key = (text[anchor:end], ending)
-        count = tails.get(key)
-        if count is None:
-            count = tails[key] = tokenizer.count(key[0].decode("utf-8") + tokenizable(ending))
-        tail_tokens.append(count)
-    counts = tokens_before + np.array(tail_tokens, dtype=np.int64)
+    anchors = _aligned(_inner_anchors(boundaries, record_ends), token_ends)
+    # A prefix with nothing after its records can also split at their end, when the complete text
+    # is forced to split there too (or ends there).
+    index = {closing: number for number, closing in enumerate(dict.fromkeys(rendering.closings))}
+    closing_ids = np.fromiter(map(index.__getitem__, rendering.closings), dtype=np.int64,
+                              count=len(rendering.closings))
+    open_ended = closing_ids == index.get("", -1)
+    at_end = open_ended & (_members(record_ends, boundaries) | (record_ends == len(text)))
+    counting = _aligned(np.where(at_end, record_ends, anchors), token_ends)
+    tokens_before = np.searchsorted(token_ends, counting, side="right")
+    counts = tokens_before + _tail_tokens(tokenizer, text, counting, record_ends, rendering.closings, closing_ids)
     return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
-                        anchors)
+                        anchors, replaced)
 
 
-def _anchors(boundaries: np.ndarray, record_ends: np.ndarray, token_ends: np.ndarray) -> np.ndarray:
+def _members(values: np.ndarray, sorted_items: np.ndarray) -> np.ndarray:
+    """Which values occur in the sorted array."""
+    if not len(sorted_items):
+        return np.zeros(len(values), dtype=bool)
+    position = np.minimum(np.searchsorted(sorted_items, values), len(sorted_items) - 1)
+    return sorted_items[position] == values
+
+
+def _tail_tokens(tokenizer: Tokenizer, text: bytes, anchors: np.ndarray, ends: np.ndarray,
+                 closings: tuple[str, ...], closing_ids: np.ndarray) -> np.ndarray:
+    """Tokens of each prefix's tail `text[anchor:end] + closing`, encoding each distinct tail once.
+
+    Tails of up to 16 bytes (nearly all) are told apart exactly by packing their bytes into two
+    64-bit words; longer ones are compared as bytes.
+    """
+    lengths = ends - anchors
+    data = np.frombuffer(text, dtype=np.uint8)
+    positions = ends[:, None] - _WINDOW + np.arange(_WINDOW)[None, :]
+    window = np.where(positions >= anchors[:, None], data[np.clip(positions, 0, max(len(data) - 1, 0))], 0)
+    packed = np.ascontiguousarray(window.astype(np.uint8)).view(np.uint64)
+    keys = np.column_stack([packed, lengths.astype(np.uint64) | (closing_ids.astype(np.uint64) << np.uint64(8))])
+    short = lengths <= _WINDOW
+    counts = np.empty(len(ends), dtype=np.int64)
+    rows = np.flatnonzero(short)
+    if len(rows):
+        first, inverse = _groups(keys[rows])
+        tails = [tokenizer.count(text[anchors[row]:ends[row]].decode("utf-8") + tokenizable(closings[row]))
+                 for row in rows[first].tolist()]
+        counts[rows] = np.array(tails, dtype=np.int64)[inverse]
+    seen: dict[tuple[bytes, str], int] = {}
+    for row in np.flatnonzero(~short).tolist():
+        key = (text[anchors[row]:ends[row]], closings[row])
+        if key not in seen:
+            seen[key] = tokenizer.count(key[0].decode("utf-8") + tokenizable(key[1]))
+        counts[row] = seen[key]
+    return counts
+
+
+_WINDOW = 16  # bytes of a tail packed into two 64-bit words
+
+
+def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows of equal keys: the first row of each group, and each row's group number."""
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    starts = np.concatenate(([True], np.any(ordered[1:] != ordered[:-1], axis=1)))
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return order[starts], inverse
+
+
+def _inner_anchors(boundaries: np.ndarray, record_ends: np.ndarray) -> np.ndarray:
     """Per prefix, the last forced boundary with both neighbouring bytes inside its records (else 0)."""
-    if not len(boundaries) or not len(token_ends):
+    if not len(boundaries):
         return np.zeros(len(record_ends), dtype=np.int64)
     position = np.searchsorted(boundaries, record_ends - 1, side="right") - 1
-    anchors = np.where(position >= 0, boundaries[np.maximum(position, 0)], 0)
-    # Safety net: an anchor must also be a token boundary of the complete encoding.
+    return np.where(position >= 0, boundaries[np.maximum(position, 0)], 0)
+
+
+def _aligned(anchors: np.ndarray, token_ends: np.ndarray) -> np.ndarray:
+    """Safety net: an anchor must also be a token boundary of the complete encoding, else use 0."""
+    if not len(token_ends):
+        return np.zeros_like(anchors)
     before = np.searchsorted(token_ends, anchors, side="right")
-    aligned = (anchors == 0) | (token_ends[np.maximum(before - 1, 0)] == anchors)
-    return np.where(aligned, anchors, 0)
+    return np.where((anchors == 0) | (token_ends[np.maximum(before - 1, 0)] == anchors), anchors, 0)
 
 
 class TokenCache:
