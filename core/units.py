@@ -14,6 +14,8 @@ UNREACHABLE = math.inf
 
 def escape_key_atom(value: str) -> str:
     """Escape `\\` and `|` so that an edge key splits back into its parts unambiguously."""
+    if "\\" not in value and "|" not in value:
+        return value
     return value.replace("\\", "\\\\").replace("|", "\\p")
 
 
@@ -23,11 +25,11 @@ def node_key(node_id: str) -> str:
 
 def edge_key(edge: Edge, occurrence: int = 0) -> str:
     """`e:<source>|<relation>|<target>`; the n-th parallel copy of the same triple gets `|n`."""
-    base = "e:" + "|".join(escape_key_atom(part) for part in (edge.source, edge.relation, edge.target))
+    base = f"e:{escape_key_atom(edge.source)}|{escape_key_atom(edge.relation)}|{escape_key_atom(edge.target)}"
     return base if occurrence == 0 else f"{base}|{occurrence}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     key: str
     node: Node | None = None
