@@ -23,6 +23,7 @@ from core.samples import load_sample
 from core.token_spans import token_ends
 from core.units import graph_units
 from dashboard.generators import GENERATORS
+from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
 
@@ -111,3 +112,13 @@ def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str,
              ) -> list[tuple[int, int, int]]:
     """(k, |U_k(S)|, D_k(S)) for every hop ring of the seeds (core.coverage)."""
     return coverage_curve(seed_region(_graph, seeds), FORMATS.get(format), TOKENIZERS.get(tokenizer))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def text_layout(rendering_key: str, _accounting: PrefixTokens, _evidence: frozenset[str]
+                ) -> tuple[str, list[tuple[int, int]], list[int]]:
+    """A rendering's complete text, each record's character span, and the records that carry evidence."""
+    rendering = _accounting.rendering
+    spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
+    carrying = [index for index, record in enumerate(rendering.records) if _evidence.intersection(record.unit_keys)]
+    return rendering.text, spans, carrying

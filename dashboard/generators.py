@@ -5,14 +5,15 @@ from __future__ import annotations
 import inspect
 from typing import Callable
 
-from core.generate import learning_graph, service_graph, transport_graph
+from core.generate import learning_graph, scale_free_graph, service_graph, transport_graph
 from core.graph import Graph
 
-# core.generate has no registry of generators yet; these are its three public ones.
+# core.generate has no registry of generators; these are its public ones.
 GENERATORS: dict[str, Callable[..., Graph]] = {
     "services": service_graph,
     "learning": learning_graph,
     "transport": transport_graph,
+    "scale_free": scale_free_graph,
 }
 
 

@@ -10,7 +10,7 @@ import streamlit as st
 from core.graph import Graph
 from core.budget import POLICIES
 from core.ordering import LAYOUTS
-from core.queries import Query
+from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
 from dashboard import cache
@@ -34,6 +34,15 @@ class Selection:
     ordering: str
     layout: str
     policy: str
+
+    @property
+    def solution(self) -> Solution:
+        """The query's gold answer and evidence on the full graph (cached by graph and query)."""
+        return cache.solution(self.graph.content_key, self.graph, self.query_key, self.query)
+
+    @property
+    def evidence(self) -> frozenset[str]:
+        return self.solution.evidence
 
     @property
     def query_key(self) -> str:

@@ -12,8 +12,7 @@ from core.prefix_tokens import PrefixTokens
 from core.registry import FORMATS
 from dashboard import cache
 from dashboard.sidebar import Selection, current, format_label
-from dashboard.views.context_html import (Highlight, context_html, legend_html, page_bounds, page_containing,
-                                          record_spans)
+from dashboard.views.context_html import Highlight, context_html, legend_html, page_bounds, page_containing
 from dashboard.views.markdown_text import escape_markdown
 
 COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under both
@@ -28,15 +27,20 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
 
 def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
     graph = selection.graph
-    evidence = cache.solution(graph.content_key, graph, selection.query_key, selection.query).evidence
     return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
-                                     selection.seeds.node_ids, selection.query_key, evidence, selection.tokenizer)
+                                     selection.seeds.node_ids, selection.query_key, selection.evidence,
+                                     selection.tokenizer)
+
+
+def rendering_key(selection: Selection, format_name: str) -> str:
+    """Everything a rendering depends on, as one cache key (the budget and policy are not part of it)."""
+    return "|".join((selection.graph.content_key, format_name, selection.ordering, selection.layout,
+                     repr(selection.seeds.node_ids), selection.query_key, selection.tokenizer))
 
 
 def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
     """Core's metrics of the cut: parse, evidence survival, traversal accuracy on the decoded document."""
-    graph = selection.graph
-    gold = cache.solution(graph.content_key, graph, selection.query_key, selection.query)
+    gold = selection.solution
     decoded = decode_cut(result, FORMATS.get(format_name))
     return measure_cut(result, selection.query, gold, decoded, kept=KeptKeys(accounting.record_of_key,
                                                                              result.records_kept))
@@ -96,8 +100,8 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
 def panel_text(selection: Selection, format_name: str, policy: str, accounting: PrefixTokens, result: Cut,
                cut_at: int, colour: bool, whitespace: bool) -> None:
     """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
-    rendering = accounting.rendering
-    full_text = rendering.text
+    key = rendering_key(selection, format_name)
+    full_text, spans, evidence_records = cache.text_layout(key, accounting, selection.evidence)
     pages = page_bounds(full_text)
     cut_page = page_containing(pages, cut_at)
     page = cut_page
@@ -105,15 +109,8 @@ def panel_text(selection: Selection, format_name: str, policy: str, accounting: 
         # The key holds the cut's page, so moving the budget brings the view back to the cut line.
         page = st.number_input(f"Page (of {len(pages)}; the cut is on page {cut_page + 1})", 1, len(pages),
                                cut_page + 1, key=f"page_{format_name}_{policy}_{cut_page}") - 1
-    graph = selection.graph
-    evidence = cache.solution(graph.content_key, graph, selection.query_key, selection.query).evidence
-    spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
-    highlights = [Highlight(start, end, index < result.records_kept)
-                  for index, ((start, end), record) in enumerate(zip(spans, rendering.records))
-                  if evidence.intersection(record.unit_keys)]
-    ends = cache.text_token_ends(f"{graph.content_key}/{format_name}/{selection.ordering}/{selection.layout}/"
-                                 f"{selection.seeds.node_ids}/{selection.query_key}", full_text,
-                                 selection.tokenizer) if colour else ()
+    highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
+    ends = cache.text_token_ends(key, full_text, selection.tokenizer) if colour else ()
     label = f"cut at {selection.budget:,} tokens ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
     st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,
                          window=pages[page], cut_label=label))

@@ -43,7 +43,7 @@ def show() -> None:
                 f"({radius}, then the nearest others by id) and the {len(view.edges):,} edges among them.")
     if positions is not None:
         st.caption("Positions are computed in Python (physics is off above 150 nodes).")
-    evidence = cache.solution(graph.content_key, graph, selection.query_key, selection.query).evidence
+    evidence = selection.evidence
     page = graph_page_html(graph, view, {node: float(hop) for node, hop in hops.items()},
                            edge_survival(selection, format_name), evidence, positions, HEIGHT)
     st.iframe(page, height=HEIGHT + 30, alt="Graph view by hop tier")

@@ -7,7 +7,7 @@ tests can check the markup directly.
 from __future__ import annotations
 
 import html
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -69,7 +69,7 @@ def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
     ordered = sorted(evidence, key=lambda item: item.start)
     evidence_starts = [item.start for item in ordered]
     points = {start, end}
-    points.update(offset for offset in token_ends if start < offset < end)
+    points.update(token_ends[bisect_right(token_ends, start):bisect_left(token_ends, end)])  # sorted: slice
     for item in ordered:
         points.update(offset for offset in (item.start, item.end) if start < offset < end)
     if cut is not None and start < cut < end:
