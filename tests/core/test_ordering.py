@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -113,3 +115,9 @@ def test_a_format_with_separate_sections_offers_only_nodes_then_edges():
     for name in FORMATS:
         expected = LAYOUTS if name not in sectioned else ("nodes_then_edges",)
         assert layouts_for(FORMATS.get(name)) == expected
+
+
+def test_the_readme_documents_every_ordering_and_layout():
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    for name in [*ORDERINGS.names(), *LAYOUTS]:
+        assert f"`{name}`" in readme, f"README.md does not describe the {name} ordering or layout"
