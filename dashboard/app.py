@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import sidebar, sources
+from dashboard.views.markdown_text import escape_markdown
 
 st.set_page_config(page_title="Graph Context Lab", page_icon="🕸️", layout="wide")
 
@@ -23,5 +24,6 @@ navigation = st.navigation(PAGES)
 sidebar.store(sidebar.draw())
 error = sources.source_error()
 if error:
-    st.error(f"**This graph source could not be used; the previous graph stays loaded.**\n\n{error}", icon="⚠️")
+    st.error(f"**This graph source could not be used; the previous graph stays loaded.**\n\n{escape_markdown(error)}",
+             icon="⚠️")
 navigation.run()

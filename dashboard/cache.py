@@ -13,8 +13,8 @@ from core.benchmark import measure_format
 from core.coverage import coverage_curve, seed_region
 from core.graph import Graph
 from core.graph_view import GraphView, layout_positions, select_view
-from core.io import LoadOptions, load_graph
 from core.hops import hop_distances, hop_units
+from core.io import LoadOptions, load_graph
 from core.ordering import OrderingInputs, layouts_for, order_units
 from core.prefix_tokens import PrefixTokens, prefix_tokens
 from core.queries import Query, Solution
@@ -80,13 +80,14 @@ def full_token_counts(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str
     return {name: counter.count(FORMATS.get(name).render(_graph, graph_units(_graph)).text) for name in FORMATS}
 
 
-@st.cache_resource(max_entries=64, show_spinner="Rendering and counting tokens…")
+@st.cache_resource(max_entries=32, show_spinner="Rendering and counting tokens…")
 def accounted_rendering(graph_key: str, _graph: Graph, format: str, ordering: str, layout: str,
-                        seeds: tuple[str, ...], query_key: str, _evidence: frozenset[str], tokenizer: str
+                        seeds: tuple[str, ...], evidence_key: str, _evidence: frozenset[str], tokenizer: str
                         ) -> PrefixTokens:
     """The graph's units with hop levels, ordered and laid out, rendered, with every prefix's exact tokens.
 
-    Built once per (graph, format, ordering, layout, seeds, query, tokenizer); every budget reuses it.
+    Built once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence for an
+    ordering that uses it); every budget and policy reuses it.
     """
     format_ = FORMATS.get(format)
     if layout not in layouts_for(format_):

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core.graph import Graph
 from core.budget import POLICIES
+from core.graph import Graph
 from core.ordering import LAYOUTS
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS

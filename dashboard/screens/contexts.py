@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 
 from core.budget import Cut, cut
 from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
 from core.prefix_tokens import PrefixTokens
-from core.registry import FORMATS
+from core.registry import FORMATS, ORDERINGS
 from dashboard import cache
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.context_html import Highlight, context_html, legend_html, page_bounds, page_containing
@@ -27,9 +25,10 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
 
 def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
     graph = selection.graph
+    uses_evidence = ORDERINGS.get(selection.ordering).uses_evidence
     return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
-                                     selection.seeds.node_ids, selection.query_key, selection.evidence,
-                                     selection.tokenizer)
+                                     selection.seeds.node_ids, selection.query_key if uses_evidence else "",
+                                     selection.evidence if uses_evidence else frozenset(), selection.tokenizer)
 
 
 def rendering_key(selection: Selection, format_name: str) -> str:
@@ -46,13 +45,16 @@ def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens
                                                                              result.records_kept))
 
 
-def cut_offset(full_text: str, result: Cut) -> int:
-    """Characters of the complete text the cut keeps: the kept records (record) or the intact prefix (raw)."""
+def cut_offset(full_text: str, spans: list[tuple[int, int]], result: Cut) -> int:
+    """Characters of the complete text the cut keeps: its whole records (record) or its intact prefix (raw)."""
     if result.empty:
         return 0
     if result.policy == "record":
-        return len(result.rendering.prefix_text(result.records_kept)) - len(result.rendering.closings[result.records_kept])
-    return len(os.path.commonprefix([full_text, result.document]))
+        return spans[result.records_kept - 1][1] if result.records_kept else len(result.rendering.preamble)
+    document = result.document
+    while document and not full_text.startswith(document):
+        document = document[:-1]  # a raw cut through a character ends in U+FFFD
+    return len(document)
 
 
 def show() -> None:
@@ -90,18 +92,20 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
                  help="1 when the query on the decoded cut gives the full graph's answer")
     if result.explanation:
         st.caption(escape_markdown(result.explanation))
-    full_text = accounting.rendering.text
-    panel_text(selection, format_name, policy, accounting, result, cut_offset(full_text, result), colour, whitespace)
-    st.download_button("Download the full text", full_text, file_name=f"{format_name}.txt", mime="text/plain",
-                       key=f"download_{format_name}_{policy}", on_click="ignore")
+    key = rendering_key(selection, format_name)
+    full_text, spans, evidence_records = cache.text_layout(key, accounting, selection.evidence)
+    panel_text(selection, format_name, policy, key, result, cut_offset(full_text, spans, result), colour, whitespace)
+    # A callable is only called on click, so a large text is not sent with every rerun.
+    st.download_button("Download the full text", lambda: full_text, file_name=f"{format_name}.txt",
+                       mime="text/plain", key=f"download_{format_name}_{policy}", on_click="ignore")
 
 
 @st.fragment
-def panel_text(selection: Selection, format_name: str, policy: str, accounting: PrefixTokens, result: Cut,
-               cut_at: int, colour: bool, whitespace: bool) -> None:
+def panel_text(selection: Selection, format_name: str, policy: str, key: str, result: Cut, cut_at: int,
+               colour: bool, whitespace: bool) -> None:
     """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
-    key = rendering_key(selection, format_name)
-    full_text, spans, evidence_records = cache.text_layout(key, accounting, selection.evidence)
+    full_text, spans, evidence_records = cache.text_layout(key, accounting_for(selection, format_name),
+                                                           selection.evidence)
     pages = page_bounds(full_text)
     cut_page = page_containing(pages, cut_at)
     page = cut_page

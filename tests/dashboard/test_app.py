@@ -9,7 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.budget import cut
+from core.errors import LoadError
 from core.hops import hop_units
+from core.io import load_graph
 from core.metrics import decode_cut, measure_cut
 from core.ordering import OrderingInputs, layouts_for, order_units
 from core.prefix_tokens import prefix_tokens
@@ -133,6 +135,18 @@ def test_contexts_show_core_figures_after_every_change():
     check([second], "hop_tiers", "raw", 321)
 
 
+def test_one_format_under_both_policies_shows_core_figures():
+    sample = default_sample().name
+    app = on_page(started(budget="900"), "contexts")
+    app.button_group(key="compare").set_value("policies").run()
+    first = FORMATS.names()[0]
+    shown = list(zip(*(metric(app, label) for label in PANEL_METRICS)))
+    assert [subheader.value for subheader in app.subheader] == [f"{first} · raw", f"{first} · record"]
+    for panel, policy in zip(shown, ("raw", "record")):
+        result = core_cut(sample, first, "canonical", "nodes_then_edges", policy, 900)
+        assert panel == expected_figures(sample, first, result, 900)
+
+
 def test_url_parameters_set_the_widgets():
     app = started(tokenizer="cl100k_base", budget="777", formats=["jsonl", "csv"], ordering="hop_tiers",
                   policy="raw", sample="transport")
@@ -159,15 +173,30 @@ def test_a_budget_beyond_the_range_falls_back_to_the_default():
     assert started(budget="99999999").sidebar.slider(key="budget").value == started().sidebar.slider(key="budget").value
 
 
+def core_error(data: bytes, name: str) -> str:
+    with pytest.raises(LoadError) as raised:
+        load_graph(data, name=name)
+    return str(raised.value)
+
+
 def test_a_hostile_upload_shows_the_core_error_and_keeps_the_previous_graph():
     app = started()
     graph_caption = app.caption[0].value
     app.sidebar.button_group(key="source").set_value("upload").run()
     app.sidebar.file_uploader(key="upload_file").set_value(("lol.graphml", BILLION_LAUGHS, "application/xml")).run()
-    assert not app.exception
-    assert app.error and "DTD" in app.error[0].value or "entit" in app.error[0].value.lower()
+    assert not app.exception and len(app.error) == 1
+    assert core_error(BILLION_LAUGHS, "lol.graphml") in unescaped(app.error[0].value)
     assert app.caption[0].value == graph_caption  # the reference sample is still loaded
     assert app.dataframe[0].value.shape[0] == len(FORMATS)
+
+
+def test_an_error_naming_a_hostile_file_stays_text():
+    name = "![x](http://example.com/p.png) <img src=x onerror=alert(1)>.graphml"
+    app = started(source="upload")
+    app.sidebar.file_uploader(key="upload_file").set_value((name, b"<graphml><node", "application/xml")).run()
+    message = app.error[0].value
+    assert core_error(b"<graphml><node", name) in unescaped(message)
+    assert "](http" not in message and "<img" not in message.replace("\\<img", "")
 
 
 def test_bad_generator_parameters_show_the_error_and_keep_the_previous_graph():
