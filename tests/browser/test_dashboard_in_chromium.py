@@ -57,6 +57,8 @@ def test_every_page_draws_and_the_budget_moves_the_numbers(dashboard_url, guarde
         go_to(page, title)
         if path == "graph":
             wait_for_graph(page)
+        if path == "overview":  # the plotly chart is drawn after the script run ends
+            page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=60_000)
         shot(page, f"page-{path}")
     go_to(page, "Contexts")
     before = first_metric(page)
