@@ -33,7 +33,9 @@ class AnswerSchema:
     """The fields of one query template's answer, and how its solver's answer maps onto them."""
 
     fields: tuple[AnswerField, ...]
-    split: str = "whole"  # "whole": the solver's answer is the one field; "keys": a dict, one key per field
+    # How the solver's answer maps onto the fields: "whole" (it is the one field), "keys" (a dict, one
+    # key per field) or "positions" (a list, one position per field; an empty list leaves every field null).
+    split: str = "whole"
     keys: tuple[str, ...] = ()  # with split="keys": the solver's key for each field, in field order
 
     @property
@@ -48,6 +50,10 @@ class AnswerSchema:
         """A solver's answer as answer fields (not yet normalised)."""
         if self.split == "whole":
             return {self.fields[0].name: answer}
+        if self.split == "positions":
+            values = list(answer) if isinstance(answer, (list, tuple)) else []
+            return {field.name: values[index] if index < len(values) else None
+                    for index, field in enumerate(self.fields)}
         if not isinstance(answer, dict):
             raise TypeError(f"expected a dict answer with keys {self.keys}, got {type(answer).__name__}")
         return {field.name: answer.get(key) for field, key in zip(self.fields, self.keys)}
@@ -67,6 +73,7 @@ def _single(name: str, kind: FieldKind, example: object) -> AnswerSchema:
 
 _IDS = ["node-id"]
 _OWNERS = {"service-id": ["team-id"]}
+_LABELS = ["concept label"]  # the CKG queries answer with labels, as its ground truth does
 
 # Explicit schemas for the templates whose answer needs a name or an order; the seed's reference
 # question (impact_owners) uses the seed's own field names.
@@ -78,6 +85,14 @@ _SCHEMAS: dict[str, AnswerSchema] = {
     "impact_owners": AnswerSchema(
         (AnswerField("affected_services", "set", ["service-id"]), AnswerField("owners", "mapping", _OWNERS)),
         split="keys", keys=("affected", "owners")),
+    "shortest_path": _single("path", "sequence", ["first-node-id", "next-node-id"]),
+    "typed_neighbours": _single("neighbours", "set", _IDS),
+    "t1_entity": AnswerSchema((AnswerField("label", "value", "concept label"),
+                               AnswerField("taxonomy", "value", "taxonomy code")), split="positions"),
+    "t2_prerequisites": _single("prerequisites", "set", _LABELS),
+    "t3_prerequisite_path": _single("chain", "sequence", ["first concept label", "next concept label"]),
+    "t4_taxonomy_members": _single("concepts", "set", _LABELS),
+    "t5_relation": _single("concepts", "set", _LABELS),
 }
 
 

@@ -95,9 +95,13 @@ def build_prompt(schema: AnswerSchema, question: str, format_name: str, grammar:
     return fill(PromptParts(schema.example_json(), question, format_name, grammar, graph_data))
 
 
+def frame_tokens(parts: PromptParts, tokenizer: Tokenizer) -> int:
+    """Tokens of the frame alone: the prompt with its grammar and data slots empty."""
+    return tokenizer.count(fill(PromptParts(parts.answer_schema, parts.question, parts.format_name, "", "")))
+
+
 def prompt_tokens(text: str, parts: PromptParts, tokenizer: Tokenizer) -> PromptTokens:
-    frame_only = fill(PromptParts(parts.answer_schema, parts.question, parts.format_name, "", ""))
-    return PromptTokens(tokenizer.count(text), tokenizer.count(frame_only), tokenizer.count(parts.grammar),
+    return PromptTokens(tokenizer.count(text), frame_tokens(parts, tokenizer), tokenizer.count(parts.grammar),
                         tokenizer.count(parts.graph_data))
 
 

@@ -124,7 +124,9 @@ class ReaderServer:
         self._http.serve_forever()
 
     def stop(self) -> None:
-        self._http.shutdown()
+        if self._thread is not None:  # shutdown() waits for a serve_forever loop: only ask a running one
+            self._http.shutdown()
+            self._thread = None
         self._http.server_close()
 
     def __enter__(self) -> "ReaderServer":

@@ -2,14 +2,16 @@
 
 - `oracle`: decode the graph data with the format's own decoder and run the query's solver on what
   decoded: the best possible answer given what survived the budget. Its exact match therefore
-  equals traversal accuracy. Data that does not decode gets a plain-text refusal (not JSON), so it
-  scores like any unreadable context: zero.
+  equals traversal accuracy (for a question that names a node by label, as long as that node's
+  record survived to link the label to its id, as a model would need it too). Data that does not
+  decode gets a plain-text refusal (not JSON), so it scores like any unreadable context: zero.
 - `first-k`: a baseline that reads without traversing: the first k node ids of the context, in the
   order they appear, answer every list field (the question's own ids left out); a mapping field
   maps each of them to the targets of its edges in the data; a value field takes the first id.
 
 A reader finds the query by matching the question text against the query templates' question
-texts and reading the parameters back (checked by writing the question again from them).
+texts and reading the parameters back, node names through the decoded graph (checked by writing the
+question again from them).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from core.evaluate.answers import AnswerSchema, schema_for
 from core.evaluate.frame import PromptParts, parse_prompt
 from core.formats.base import Format
 from core.graph import Graph
-from core.queries import Query, QueryTemplate, query
+from core.queries import Query, QueryTemplate, label_of, query
 
 DEFAULT_K = 5
 
@@ -53,18 +55,59 @@ def _converter(template: QueryTemplate, name: str) -> Callable[[str], object]:
     return str
 
 
-def resolve_query(question: str, templates: Iterable[QueryTemplate]) -> Query:
-    """The query whose question text is exactly `question`; ParameterError when none is."""
-    for template in templates:
+def _literal_length(template: QueryTemplate) -> int:
+    return sum(len(literal) for literal, _, _, _ in string.Formatter().parse(template.question))
+
+
+def _names(graph: Graph) -> dict[str, str]:
+    """Name -> node id, for questions that name nodes by label (`Query.question_on`) or by id.
+
+    An id names its node; a label names its node unless the label is also an id. A label shared by
+    several nodes names the smallest id (ids are sorted in a canonical graph).
+    """
+    names: dict[str, str] = {}
+    for node in graph.nodes:
+        names.setdefault(label_of(graph, node.id), node.id)
+    names.update((node.id, node.id) for node in graph.nodes)
+    return names
+
+
+def _arguments(template: QueryTemplate, match: re.Match, names: dict[str, str]) -> dict[str, object]:
+    arguments = {}
+    for name, text in match.groupdict().items():
+        convert = _converter(template, name)
+        if name in template.node_parameters:
+            if convert is str:
+                arguments[name] = names.get(text, text)
+            else:  # a list of nodes: "a, b, c" by label, "('a', 'b', 'c')" by id
+                parts = ast.literal_eval(text) if text.startswith("(") else text.split(", ")
+                arguments[name] = tuple(names.get(part, part) for part in parts)
+        else:
+            arguments[name] = convert(text)
+    return arguments
+
+
+def resolve_query(question: str, templates: Iterable[QueryTemplate], graph: Graph | None = None) -> Query:
+    """The query whose question text (by label as `Query.question_on(graph)`, or by id) is exactly `question`.
+
+    Node names are read back through `graph` (labels to ids); without a graph, names are ids. A list
+    of nodes is split at ", ". A parameter the question does not mention takes the solver's default,
+    as a reader would assume.
+    Raises ParameterError when no template wrote this question.
+    """
+    graph = graph if graph is not None else Graph.build([], [])
+    names = _names(graph)
+    # "What is {concept}?" also matches every longer question: the template whose own words cover
+    # most of the question is tried first.
+    for template in sorted(templates, key=_literal_length, reverse=True):
         match = _pattern(template).match(question)
         if match is None:
             continue
         try:
-            arguments = {name: _converter(template, name)(value) for name, value in match.groupdict().items()}
-        except (ValueError, SyntaxError, TypeError):
+            candidate = query(template, **_arguments(template, match, names))
+        except (ValueError, SyntaxError, TypeError, GraphContextError):
             continue
-        candidate = query(template, **arguments)
-        if candidate.question == question:
+        if question in (candidate.question_on(graph), candidate.question):
             return candidate
     raise ParameterError("the question matches no query template", "prompt question",
                          "ask a question written by one of the registered query templates")
@@ -72,16 +115,23 @@ def resolve_query(question: str, templates: Iterable[QueryTemplate]) -> Query:
 
 @dataclass(frozen=True)
 class ReadRequest:
-    """What a reader gets: the prompt's slots, the format, and the query behind the question."""
+    """What a reader gets: the prompt's slots, the format, and the templates its question may come from."""
 
     parts: PromptParts
     format: Format
-    query: Query
+    templates: tuple[QueryTemplate, ...]
+
+    def query_on(self, graph: Graph) -> Query:
+        """The question's query, its node names read through `graph` (the decoded context)."""
+        return resolve_query(self.parts.question, self.templates, graph)
 
 
 def read_request(prompt: str, formats: Mapping[str, Format], templates: Iterable[QueryTemplate]) -> ReadRequest:
+    """The prompt's slots and format; a question no template wrote is refused before any data is read."""
     parts = parse_prompt(prompt, {name: format_.grammar for name, format_ in formats.items()})
-    return ReadRequest(parts, formats[parts.format_name], resolve_query(parts.question, templates))
+    request = ReadRequest(parts, formats[parts.format_name], tuple(templates))
+    request.query_on(Graph.build([], []))
+    return request
 
 
 # The budget engine may end a cut context with a truncation marker line, "[37 of 131 records shown]"
@@ -101,10 +151,11 @@ def _solved(request: ReadRequest) -> tuple[Graph, object, AnswerSchema] | str:
     except FormatError as error:
         return f"The graph data cannot be read as {request.format.name}: {error}"
     try:
-        answer = request.query.solve(graph).answer
+        query_ = request.query_on(graph)  # names in the question are labels where nodes have one
+        answer = query_.solve(graph).answer
     except GraphContextError as error:
         return f"The question cannot be answered from this graph: {error}"
-    return graph, answer, schema_for(request.query.name, answer)
+    return graph, answer, schema_for(query_.name, answer)
 
 
 def oracle(request: ReadRequest) -> str:

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Mapping
 from core.errors import ParameterError
 from core.evaluate.answers import AnswerSchema, schema_for
 from core.evaluate.client import ChatClient, Endpoint, Exchange
-from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, fill, prompt_tokens
+from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, fill, frame_tokens
 from core.evaluate.pricing import PriceTable
 from core.evaluate.scoring import AnswerScore, normalise_answer, score_answer
 from core.evaluate.store import Cell, RunStore, new_run_id, request_key
@@ -47,11 +47,17 @@ class RunSettings:
     concurrency: int = 4
     tokenizer: str = "o200k_base"
     prices: PriceTable = field(default_factory=PriceTable)
+    # How the question names nodes: "labels" (a node's label property where it has one, as a person
+    # asks; the CKG questions do) or "ids". With labels a reader must find the named node's record
+    # in the context to link label and id.
+    question_names: str = "labels"
 
     def __post_init__(self) -> None:
         if self.trials < 1 or self.concurrency < 1:
             raise ParameterError(f"trials={self.trials}, concurrency={self.concurrency}", "run settings",
                                  "use at least one trial and one worker")
+        if self.question_names not in ("labels", "ids"):
+            raise ParameterError(f"question_names={self.question_names!r}", "run settings", "use labels or ids")
 
 
 @dataclass
@@ -87,25 +93,31 @@ def query_key(query: Query) -> str:
 def plan(graph: Graph, contexts: Iterable[Context], settings: RunSettings, run_id: str) -> list[Planned]:
     """Every request of the run, in order: contexts x trials."""
     tokenizer = TOKENIZERS.get(settings.tokenizer)
-    golds: dict[str, tuple[object, AnswerSchema]] = {}
+    golds: dict[str, tuple[object, AnswerSchema, str]] = {}  # query key -> answer, schema, normalised JSON
+    fixed: dict[tuple[str, str], tuple[int, int]] = {}  # (question, format) -> frame and grammar tokens
     planned = []
     for context in contexts:
         key = query_key(context.query)
         if key not in golds:
             gold_answer = context.query.solve(graph).answer
-            golds[key] = (gold_answer, schema_for(context.query.name, gold_answer))
-        gold_answer, schema = golds[key]
+            schema = schema_for(context.query.name, gold_answer)
+            fields = json.dumps(normalise_answer(schema, schema.fields_of(gold_answer)), ensure_ascii=False)
+            golds[key] = (gold_answer, schema, fields)
+        gold_answer, schema, gold_fields = golds[key]
         format_ = FORMATS.get(context.format)
-        parts = PromptParts(schema.example_json(), context.query.question, format_.name, format_.grammar, context.text)
+        question = context.query.question_on(graph) if settings.question_names == "labels" else context.query.question
+        parts = PromptParts(schema.example_json(), question, format_.name, format_.grammar, context.text)
         text = fill(parts)
-        counts = prompt_tokens(text, parts, tokenizer)
+        if (question, format_.name) not in fixed:
+            fixed[question, format_.name] = (frame_tokens(parts, tokenizer), tokenizer.count(format_.grammar))
+        frame_count, grammar_count = fixed[question, format_.name]
+        total = tokenizer.count(text)
         messages = ({"role": "user", "content": text},)
         body = settings.endpoint.request_body(list(messages))
-        gold_fields = json.dumps(normalise_answer(schema, schema.fields_of(gold_answer)), ensure_ascii=False)
         for trial in range(settings.trials):
             cell = Cell(run_id, graph.sha256, context.query.name, key, context.format, context.ordering,
                         context.policy, context.budget_tokens, trial, settings.tokenizer, context.context_tokens,
-                        counts.grammar, counts.frame, counts.total, context.traversal_accuracy,
+                        grammar_count, frame_count, total, context.traversal_accuracy,
                         request_key(settings.endpoint.base_url, body, trial), gold_fields)
             planned.append(Planned(cell, schema, gold_answer, messages, body))
     return planned
@@ -150,7 +162,8 @@ def evaluate(graph: Graph, contexts: Iterable[Context], settings: RunSettings, s
         by_key.setdefault(item.cell.request_key, []).append(item)
     store.add_run(run_id, FRAME_VERSION, TEMPLATE,
                   {**settings.endpoint.settings(), "trials": settings.trials, "concurrency": settings.concurrency,
-                   "tokenizer": settings.tokenizer, "graph_hash": graph.sha256, **dict(extra_settings or {})},
+                   "tokenizer": settings.tokenizer, "question_names": settings.question_names,
+                   "graph_hash": graph.sha256, **dict(extra_settings or {})},
                   settings.prices.to_json())
     counts = Progress(total=len(by_key))
     for key in store.answered_keys(set(by_key)):

@@ -15,23 +15,47 @@ from core.evaluate.scoring import score_answer
 from core.generate import service_graph
 from core.queries import IMPACT_OWNERS, OWNERS, query, reference_suite
 from core.registry import FORMATS
+from core.registry import QUERIES as QUERIES_REGISTRY
+from core.samples import load_sample
 from core.units import graph_units
 
 GRAPH = service_graph(10, 8, 7)
+JETSON = load_sample("nvidia-jetson")
 TEMPLATES = _registered_templates()
 FORMAT_MAP = {name: FORMATS.get(name) for name in FORMATS}
 QUERIES = [*reference_suite().values(),
            query(IMPACT_OWNERS, failed="db-identity", node_type="service", relation="depends_on",
                  owner_relation="owned_by"),
-           query(OWNERS, nodes=("svc-api", "svc web, \"quoted\""), relation="owned_by")]
+           query(OWNERS, nodes=("svc-api", "svc-web"), relation="owned_by"),
+           query(QUERIES_REGISTRY.get("shortest_path"), source="svc-web", target="db-identity"),
+           query(QUERIES_REGISTRY.get("typed_neighbours"), node="svc-auth", relation="depends_on", direction="both",
+                 node_type="service")]
+LEARNING = [query(QUERIES_REGISTRY.get("t1_entity"), concept="41"),
+            query(QUERIES_REGISTRY.get("t2_prerequisites"), concept="28"),
+            query(QUERIES_REGISTRY.get("t3_prerequisite_path"), start="9", concept="47"),
+            query(QUERIES_REGISTRY.get("t4_taxonomy_members"), taxonomy="SDK"),
+            query(QUERIES_REGISTRY.get("t5_relation"), first="12", second="11")]
+CASES = [(GRAPH, item) for item in QUERIES] + [(JETSON, item) for item in LEARNING]
 
 
-@pytest.mark.parametrize("item", QUERIES, ids=lambda item: item.name)
-def test_every_question_resolves_back_to_its_query(item):
-    resolved = resolve_query(item.question, TEMPLATES)
+def test_every_registered_template_is_covered_here():
+    assert {item.name for _, item in CASES} == set(QUERIES_REGISTRY.names())
+
+
+@pytest.mark.parametrize("graph, item", CASES, ids=lambda value: getattr(value, "name", ""))
+def test_every_question_resolves_back_to_its_query(graph, item):
+    question = item.question_on(graph)
+    resolved = resolve_query(question, TEMPLATES, graph)
     # A parameter the question does not mention takes the solver's default, as a reader would assume.
-    assert resolved.name == item.name and resolved.question == item.question
-    assert set(resolved.arguments) <= set(item.arguments) and resolved.solve(GRAPH) == item.solve(GRAPH)
+    assert resolved.name == item.name and resolved.question_on(graph) == question
+    assert set(resolved.arguments) <= set(item.arguments) and resolved.solve(graph) == item.solve(graph)
+
+
+def test_labels_in_questions_are_read_back_as_ids():
+    item = LEARNING[1]
+    question = item.question_on(JETSON)
+    assert "28" not in question  # the question names the concept by its label
+    assert dict(resolve_query(question, TEMPLATES, JETSON).arguments)["concept"] == "28"
 
 
 def test_a_question_no_template_wrote_is_refused():
@@ -39,26 +63,26 @@ def test_a_question_no_template_wrote_is_refused():
         resolve_query("Which services are slow?", TEMPLATES)
 
 
-def prompt(item, format_name: str, data: str) -> str:
-    gold = item.solve(GRAPH).answer
+def prompt(item, format_name: str, data: str, graph=GRAPH) -> str:
+    gold = item.solve(graph).answer
     format_ = FORMATS.get(format_name)
-    return build_prompt(schema_for(item.name, gold), item.question, format_name, format_.grammar, data)
+    return build_prompt(schema_for(item.name, gold), item.question_on(graph), format_name, format_.grammar, data)
 
 
 @pytest.mark.parametrize("format_name", ["jsonl", "pretty_json", "typed_edges"])
-def test_the_oracle_is_exact_exactly_when_the_decoded_prefix_answers_like_the_full_graph(format_name):
+@pytest.mark.parametrize("graph, item", CASES, ids=lambda value: getattr(value, "name", ""))
+def test_the_oracle_is_exact_exactly_when_the_decoded_prefix_answers_like_the_full_graph(format_name, graph, item):
     format_ = FORMATS.get(format_name)
-    rendering = format_.render(GRAPH, graph_units(GRAPH))
-    for item in QUERIES[:4]:
-        gold = item.solve(GRAPH).answer
-        outcomes = set()
-        for kept in [*range(0, len(rendering.records), 3), len(rendering.records)]:
-            data = rendering.prefix_text(kept)
-            reply = oracle(read_request(prompt(item, format_name, data), FORMAT_MAP, TEMPLATES))
-            traversal = item.solve(format_.decode(data)).answer == gold
-            assert score_answer(schema_for(item.name, gold), reply, gold).exact_match == traversal
-            outcomes.add(traversal)
-        assert outcomes == {True, False}  # the prefixes cover both outcomes
+    rendering = format_.render(graph, graph_units(graph))
+    gold = item.solve(graph).answer
+    outcomes = set()
+    for kept in [*range(0, len(rendering.records), 4), len(rendering.records)]:
+        data = rendering.prefix_text(kept)
+        reply = oracle(read_request(prompt(item, format_name, data, graph), FORMAT_MAP, TEMPLATES))
+        traversal = item.solve(format_.decode(data)).answer == gold
+        assert score_answer(schema_for(item.name, gold), reply, gold).exact_match == traversal
+        outcomes.add(traversal)
+    assert outcomes == {True, False}  # the prefixes cover both outcomes
 
 
 def test_the_oracle_refuses_data_that_does_not_decode_so_it_scores_zero():
