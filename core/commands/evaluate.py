@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 from core.budget import POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
+from core.commands.sweep import DEFAULT_QUERY, budgets, choose_seeds, names, parse_query
 from core.errors import ParameterError
 from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore
-from core.graph import Graph
-from core.queries import IMPACT_OWNERS, Query, query, reference_suite
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.seeds import seeds_from_ids, seeds_from_question
+from core.hops import DIRECTIONS
+from core.ordering import LAYOUTS
+from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 BAR_WIDTH = 24
@@ -24,39 +24,11 @@ if TYPE_CHECKING:
     from core.evaluate.run import Progress
 
 
-def named_queries() -> dict[str, Query]:
-    """The queries the command can ask: the seed's question (impact and owners) and the reference suite."""
-    seed_question = query(IMPACT_OWNERS, failed="db-identity", node_type="service", relation="depends_on",
-                          owner_relation="owned_by")
-    return {"impact_owners": seed_question, **reference_suite()}
-
-
-def names_list(text: str, known: list[str], what: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in known]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(f"unknown {what} {', '.join(unknown) or '(none given)'}; "
-                                         f"use some of: {', '.join(known)}")
-    return names
-
-
-def budgets_list(text: str) -> list[int]:
-    return [non_negative(part.strip()) for part in text.split(",") if part.strip()]
-
-
 def price_argument(text: str) -> PriceTable:
     try:
         return parse_price(text)
     except ParameterError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def seed_ids(graph: Graph, arguments: argparse.Namespace) -> tuple[str, ...]:
-    if arguments.seeds:
-        return seeds_from_ids(graph, arguments.seeds.split(",")).node_ids
-    if arguments.question:
-        return seeds_from_question(graph, arguments.question).node_ids
-    return ()
 
 
 def progress_line(progress: "Progress", currency: str) -> str:
@@ -69,15 +41,16 @@ def progress_line(progress: "Progress", currency: str) -> str:
 
 
 def summary_table(table) -> str:
-    header = (f"{'format':<16} {'ordering':<15} {'policy':<6} {'budget':>7} {'answers':>7} {'failed':>6} "
-              f"{'exact match [95% CI]':>22} {'traversal':>9} {'tokens':>8} {'cost':>10} {'latency ms':>10}")
+    header = (f"{'format':<16} {'ordering':<15} {'layout':<16} {'policy':<6} {'budget':>7} {'answers':>7} "
+              f"{'failed':>6} {'exact match [95% CI]':>22} {'traversal':>9} {'tokens':>8} {'cost':>10} "
+              f"{'latency ms':>10}")
     lines = [header, "-" * len(header)]
     for row in table.itertuples(index=False):
-        exact = ("—" if row.exact_match is None or row.answered == 0
+        exact = ("—" if row.answered == 0
                  else f"{row.exact_match:.2f} [{row.exact_match_low:.2f}–{row.exact_match_high:.2f}]")
         traversal = "—" if row.traversal_accuracy is None else f"{row.traversal_accuracy:.2f}"
         latency = "—" if row.latency_ms_median is None else f"{row.latency_ms_median:,.0f}"
-        lines.append(f"{row.format:<16} {row.ordering:<15} {row.policy:<6} {row.budget_tokens:>7,} "
+        lines.append(f"{row.format:<16} {row.ordering:<15} {row.layout:<16} {row.policy:<6} {row.budget_tokens:>7,} "
                      f"{row.answered:>7} {row.failed:>6} {exact:>22} {traversal:>9} {row.measured_tokens:>8,.0f} "
                      f"{row.cost:>10.4f} {latency:>10}")
     return "\n".join(lines)
@@ -86,29 +59,25 @@ def summary_table(table) -> str:
 def run(arguments: argparse.Namespace) -> int:
     # Imported here: the client brings the openai package, which the other commands do not need.
     from core.evaluate.client import Endpoint
-    from core.evaluate.contexts import cut_contexts
+    from core.evaluate.contexts import SweepOptions, sweep_contexts
     from core.evaluate.run import RunSettings, evaluate
     from core.evaluate.summary import summarise
 
     graph = graph_from_arguments(arguments)
-    seeds = seed_ids(graph, arguments)
-    queries = [named_queries()[name] for name in arguments.query]
-    for name in arguments.orderings:
-        if ORDERINGS.get(name).uses_seeds and not seeds:
-            raise ParameterError(f"the {name} ordering needs seeds", "--orderings",
-                                 "give --seeds or --question, or choose orderings without seeds")
+    seeds = choose_seeds(graph, arguments)
+    queries = [parse_query(text, seeds.node_ids if seeds else ()) for text in (arguments.query or [DEFAULT_QUERY])]
     endpoint = Endpoint(arguments.base_url, arguments.model, arguments.api_key_env, arguments.temperature,
                         arguments.max_tokens, arguments.model_seed, arguments.timeout, arguments.retries,
                         arguments.token_limit_field)
     prices = arguments.price or PriceTable()
-    settings = RunSettings(endpoint, arguments.trials, arguments.concurrency, arguments.encoding, prices)
-    contexts = cut_contexts(graph, queries, arguments.formats, arguments.orderings, arguments.policies,
-                            arguments.budgets, arguments.encoding, seeds=seeds, layout=arguments.layout,
-                            shuffle_seed=arguments.shuffle_seed, marker=arguments.marker)
-    extra = {**graph_parameters(arguments), "seeds": list(seeds), "queries": arguments.query,
-             "formats": arguments.formats, "orderings": arguments.orderings, "policies": arguments.policies,
-             "budgets": arguments.budgets, "layout": arguments.layout, "shuffle_seed": arguments.shuffle_seed,
-             "marker": arguments.marker}
+    settings = RunSettings(endpoint, arguments.trials, arguments.concurrency, arguments.encoding, prices,
+                           arguments.question_names)
+    options = SweepOptions(arguments.formats, arguments.orderings, arguments.layouts, arguments.policies,
+                           arguments.budgets, arguments.encoding, arguments.direction, arguments.shuffle_seed,
+                           not arguments.no_grammar, arguments.marker)
+    contexts, frame = sweep_contexts(graph, queries, options, seeds=seeds)
+    extra = {"graph_source": graph_parameters(arguments), "seeds": frame.attrs["parameters"]["seeds"],
+             "queries": [bound.label for bound in queries], **options.recorded()}
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
           f"{len(contexts)} contexts x {arguments.trials} trial(s) to {endpoint.model} at {endpoint.base_url}",
           file=sys.stderr)
@@ -142,26 +111,32 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "run store: a re-run sends only what is missing. The default endpoint is the bundled "
                     "reader server (graph-context-lab serve-reader) with its oracle reader.")
     add_graph_options(parser)
-    sweep = parser.add_argument_group("what to ask about")
-    sweep.add_argument("--seeds", help="seed node ids, comma-separated (for seed-based orderings)")
-    sweep.add_argument("--question", help="a question naming the seed nodes (instead of --seeds)")
-    sweep.add_argument("--query", type=lambda text: names_list(text, list(named_queries()), "query"),
-                       default=["impact_owners"], help="queries, comma-separated: "
-                                                       f"{', '.join(named_queries())} (default impact_owners)")
-    sweep.add_argument("--formats", type=lambda text: names_list(text, FORMATS.names(), "format"),
-                       default=FORMATS.names()[:5], help="formats, comma-separated (default the five reference ones)")
-    sweep.add_argument("--orderings", type=lambda text: names_list(text, ORDERINGS.names(), "ordering"),
-                       default=["canonical"], help=f"orderings: {', '.join(ORDERINGS.names())} (default canonical)")
-    sweep.add_argument("--policies", type=lambda text: names_list(text, list(POLICIES), "policy"),
-                       default=["record"], help="budget policies: raw, record (default record)")
-    sweep.add_argument("--budgets", type=budgets_list, default=budgets_list(DEFAULT_BUDGETS),
-                       help=f"token budgets, comma-separated (default {DEFAULT_BUDGETS})")
-    sweep.add_argument("--layout", choices=("nodes_then_edges", "interleaved"), default="nodes_then_edges",
-                       help="nodes then edges, or each node followed by its edges where a format allows it")
-    sweep.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
-    sweep.add_argument("--marker", action="store_true", help="end a truncated context with '[K of N records shown]'")
-    sweep.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
-                       help="tokenizer for budgets and counts (default o200k_base)")
+    anchor = parser.add_argument_group("seeds and queries (as for sweep)")
+    chosen = anchor.add_mutually_exclusive_group()
+    chosen.add_argument("--seeds", metavar="ID,ID", help="seed node ids (comma-separated)")
+    chosen.add_argument("--question", metavar="TEXT", help="a question whose named nodes become the seeds")
+    anchor.add_argument("--query", action="append", metavar="NAME[:PARAM=VALUE,...]",
+                        help=f"a query template ({', '.join(QUERIES.names())}); node parameters not given come "
+                             f"from the seeds in order; repeat for several (default {DEFAULT_QUERY})")
+    anchor.add_argument("--direction", choices=DIRECTIONS, default="both",
+                        help="edges followed for hop levels (default both)")
+    anchor.add_argument("--question-names", choices=("labels", "ids"), default="labels",
+                        help="name nodes in the question by label where they have one (default), or by id")
+    cuts = parser.add_argument_group("what to cut (as for sweep; each cut is one request per trial)")
+    cuts.add_argument("--formats", type=names("format", FORMATS.names()), help="formats (default: all registered)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names()), default=["canonical"],
+                      help="orderings (default canonical; evidence_first is an oracle)")
+    cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=["nodes_then_edges"],
+                      help="nodes_then_edges and/or interleaved (default nodes_then_edges)")
+    cuts.add_argument("--policies", type=names("policy", POLICIES), default=["record"],
+                      help="raw and/or record (default record)")
+    cuts.add_argument("--budgets", type=budgets, default=budgets(DEFAULT_BUDGETS), metavar="B,B,...",
+                      help=f"token budgets (default {DEFAULT_BUDGETS}, the seed's list)")
+    cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
+    cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
+    cuts.add_argument("--marker", action="store_true", help='end a truncated context with "[K of N records shown]"')
+    cuts.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
+                      help="tokenizer for budgets and counts (default o200k_base)")
     model = parser.add_argument_group("endpoint and model")
     model.add_argument("--base-url", default="http://127.0.0.1:8765/v1",
                        help="OpenAI-compatible base URL (default the local reader server, http://127.0.0.1:8765/v1)")

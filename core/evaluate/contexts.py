@@ -1,66 +1,96 @@
-"""The contexts an evaluation asks about: budget cuts of every format x ordering x policy x budget, per query.
+"""The contexts an evaluation asks about: the budget engine's sweep, one Context per (cut, query).
 
-Each cut comes from the budget engine (ordering, rendering, exact prefix tokens, cut) and carries
-the traversal accuracy of its query: decode the cut's document, run the solver, compare with the
-gold answer on the full graph (0 when it does not decode). The oracle reader must reproduce it.
+`sweep_contexts` runs `core.sweep.sweep` (every format x ordering x layout x policy x budget, with
+its metrics, traversal accuracy included) and takes each cut's text from the same cached, accounted
+rendering the sweep cut, so a context is exactly what the sweep measured. The oracle reader must
+reproduce the sweep's traversal accuracy on every one of them.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import pandas as pd
 
 from core.budget import cut
-from core.errors import FormatError
-from core.evaluate.run import Context
+from core.coverage import seed_region
 from core.graph import Graph
-from core.hops import hop_units
-from core.ordering import OrderingInputs, order_units
-from core.prefix_tokens import prefix_tokens
+from core.ordering import OrderingInputs
 from core.queries import Query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.units import graph_units
+from core.seeds import Seeds
+from core.sweep import Progress, accounted_rendering, sweep
 
 
-def traversal_accuracy(format_name: str, document: str, query: Query, gold: object) -> float:
-    """1.0 when the query's solver gives the gold answer on the decoded document, else 0.0."""
-    try:
-        decoded = FORMATS.get(format_name).decode(document)
-    except FormatError:
-        return 0.0
-    return 1.0 if query.solve(decoded).answer == gold else 0.0
+@dataclass(frozen=True)
+class Context:
+    """One cut to ask about: its coordinates, the kept text, its token count and the sweep's traversal
+    accuracy of `query` on it (the oracle's exact match must equal it)."""
+
+    query: Query
+    format: str
+    ordering: str
+    policy: str
+    budget_tokens: int
+    text: str
+    context_tokens: int
+    traversal_accuracy: float | None = None
+    layout: str = "nodes_then_edges"
 
 
-def cut_contexts(graph: Graph, queries: Sequence[Query], formats: Iterable[str], orderings: Iterable[str],
-                 policies: Iterable[str], budgets: Iterable[int], tokenizer: str = "o200k_base", *,
-                 seeds: Sequence[str] = (), layout: str = "nodes_then_edges", shuffle_seed: int = 0,
-                 direction: str = "both", marker: bool = False) -> list[Context]:
-    """Every (query, format, ordering, policy, budget) cut as a Context, in that nesting order.
+@dataclass(frozen=True)
+class SweepOptions:
+    """What to cut, as `core.sweep.sweep` takes it (its defaults, with the seed's shorter budget list)."""
 
-    An interleaved layout applies to the formats that allow it; the others keep nodes then edges.
-    A rendering is tokenized once per (format, ordering) and shared by every budget and policy (and
-    by every query, unless the ordering uses the query's evidence).
-    """
-    counter = TOKENIZERS.get(tokenizer)
-    units = hop_units(graph, seeds, direction) if seeds else graph_units(graph)
-    formats, orderings, policies, budgets = list(formats), list(orderings), list(policies), list(budgets)
-    accounted: dict[tuple, object] = {}
+    formats: Sequence[str] | None = None
+    orderings: Sequence[str] = ("canonical",)
+    layouts: Sequence[str] = ("nodes_then_edges",)
+    policies: Sequence[str] = ("record",)
+    budgets: Sequence[int] = (512, 1024, 2048, 4096, 8192)
+    tokenizer: str = "o200k_base"
+    direction: str = "both"
+    shuffle_seed: int = 0
+    count_grammar: bool = True
+    marker: bool = False
+    extra: Mapping = field(default_factory=dict)  # passed through to sweep (hops, radius)
+
+    def recorded(self) -> dict:
+        return {"formats": list(self.formats or FORMATS.names()), "orderings": list(self.orderings),
+                "layouts": list(self.layouts), "policies": list(self.policies), "budgets": list(self.budgets),
+                "tokenizer": self.tokenizer, "direction": self.direction, "shuffle_seed": self.shuffle_seed,
+                "count_grammar": self.count_grammar, "marker": self.marker, **dict(self.extra)}
+
+
+def sweep_contexts(graph: Graph, queries: Sequence[Query], options: SweepOptions = SweepOptions(), *,
+                   seeds: Seeds | Sequence[str] | None = None,
+                   progress: Progress | None = None) -> tuple[list[Context], pd.DataFrame]:
+    """The sweep's rows and one Context per row, in the sweep's order."""
+    frame = sweep(graph, queries, seeds=seeds, formats=options.formats, orderings=options.orderings,
+                  layouts=options.layouts, policies=options.policies, budgets=options.budgets,
+                  tokenizer=options.tokenizer, direction=options.direction, shuffle_seed=options.shuffle_seed,
+                  count_grammar=options.count_grammar, marker=options.marker, progress=progress,
+                  **dict(options.extra))
+    parameters = frame.attrs["parameters"]
+    seed_ids = tuple(parameters["seeds"])
+    region = seed_region(graph, seed_ids, options.direction)
+    encoder = TOKENIZERS.get(options.tokenizer)
+    by_label = {query.label: query for query in queries}
+    texts: dict[tuple, str] = {}
     contexts = []
-    for query in queries:
-        solution = query.solve(graph)
-        inputs = OrderingInputs(tuple(seeds), solution.evidence, shuffle_seed, direction)
-        for format_name in formats:
-            format_ = FORMATS.get(format_name)
-            for ordering_name in orderings:
-                ordering = ORDERINGS.get(ordering_name)
-                key = (format_name, ordering_name, solution.evidence if ordering.uses_evidence else None)
-                if key not in accounted:
-                    arranged = layout if format_.interleaves else "nodes_then_edges"
-                    ordered = order_units(graph, units, ordering, arranged, inputs)
-                    accounted[key] = prefix_tokens(format_.render(graph, ordered), counter)
-                for policy in policies:
-                    for budget in budgets:
-                        piece = cut(accounted[key], format_, policy, budget, marker=marker)
-                        accuracy = traversal_accuracy(format_name, piece.document, query, solution.answer)
-                        contexts.append(Context(query, format_name, ordering_name, policy, budget, piece.text,
-                                                piece.tokens, accuracy))
-    return contexts
+    for row in frame.itertuples(index=False):
+        query = by_label[row.query]
+        format_, ordering = FORMATS.get(row.format), ORDERINGS.get(row.ordering)
+        key = (row.format, row.ordering, row.layout, row.policy, row.budget,
+               row.query if ordering.uses_evidence else None)
+        if key not in texts:
+            inputs = OrderingInputs(seed_ids, query.solve(graph).evidence if ordering.uses_evidence else frozenset(),
+                                    options.shuffle_seed, options.direction)
+            # The sweep cached this accounting: the same key gives the same rendering, not a new one.
+            accounting = accounted_rendering(graph, format_, ordering, row.layout, inputs, encoder, region=region,
+                                             radius=parameters.get("radius"))
+            texts[key] = cut(accounting, format_, row.policy, int(row.budget), count_grammar=options.count_grammar,
+                             marker=options.marker).text
+        contexts.append(Context(query, row.format, row.ordering, row.policy, int(row.budget), texts[key],
+                                int(row.tokens), float(row.traversal_accuracy), row.layout))
+    return contexts, frame

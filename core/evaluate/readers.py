@@ -4,7 +4,8 @@
   decoded: the best possible answer given what survived the budget. Its exact match therefore
   equals traversal accuracy (for a question that names a node by label, as long as that node's
   record survived to link the label to its id, as a model would need it too). Data that does not
-  decode gets a plain-text refusal (not JSON), so it scores like any unreadable context: zero.
+  decode, or no data at all, gets a plain-text refusal (not JSON), so it scores like any unreadable
+  context: zero.
 - `first-k`: a baseline that reads without traversing: the first k node ids of the context, in the
   order they appear, answer every list field (the question's own ids left out); a mapping field
   maps each of them to the targets of its edges in the data; a value field takes the first id.
@@ -146,8 +147,11 @@ def document_of(graph_data: str) -> str:
 
 def _solved(request: ReadRequest) -> tuple[Graph, object, AnswerSchema] | str:
     """The decoded graph, the solver's answer on it and the answer schema, or a plain-text refusal."""
+    document = document_of(request.parts.graph_data)
+    if not document:  # as the sweep counts it: an empty cut does not parse
+        return "There is no graph data to read."
     try:
-        graph = request.format.decode(document_of(request.parts.graph_data))
+        graph = request.format.decode(document)
     except FormatError as error:
         return f"The graph data cannot be read as {request.format.name}: {error}"
     try:

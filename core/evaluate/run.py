@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Mapping
 from core.errors import ParameterError
 from core.evaluate.answers import AnswerSchema, schema_for
 from core.evaluate.client import ChatClient, Endpoint, Exchange
+from core.evaluate.contexts import Context
 from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, fill, frame_tokens
 from core.evaluate.pricing import PriceTable
 from core.evaluate.scoring import AnswerScore, normalise_answer, score_answer
@@ -23,21 +24,6 @@ from core.evaluate.store import Cell, RunStore, new_run_id, request_key
 from core.graph import Graph
 from core.queries import Query
 from core.registry import FORMATS, TOKENIZERS
-
-
-@dataclass(frozen=True)
-class Context:
-    """One cut to ask about: its coordinates, the kept text, its token count and, when known, the
-    traversal accuracy of `query` on it (the oracle's exact match must equal it)."""
-
-    query: Query
-    format: str
-    ordering: str
-    policy: str
-    budget_tokens: int
-    text: str
-    context_tokens: int
-    traversal_accuracy: float | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +102,7 @@ def plan(graph: Graph, contexts: Iterable[Context], settings: RunSettings, run_i
         body = settings.endpoint.request_body(list(messages))
         for trial in range(settings.trials):
             cell = Cell(run_id, graph.sha256, context.query.name, key, context.format, context.ordering,
-                        context.policy, context.budget_tokens, trial, settings.tokenizer, context.context_tokens,
+                        context.layout, context.policy, context.budget_tokens, trial, settings.tokenizer, context.context_tokens,
                         grammar_count, frame_count, total, context.traversal_accuracy,
                         request_key(settings.endpoint.base_url, body, trial), gold_fields)
             planned.append(Planned(cell, schema, gold_answer, messages, body))

@@ -6,7 +6,7 @@ Three tables and a view:
   request body, trial number): the raw request and raw response, the provider's usage, latency and
   the failure reason. A request already answered is never sent again, which is how an interrupted
   sweep resumes and a finished one re-runs for free. A failed request is retried by the next run.
-- `cells`: one row per (run, graph, query, format, ordering, policy, budget, trial): the measured
+- `cells`: one row per (run, graph, query, format, ordering, layout, policy, budget, trial): the measured
   token counts, the context's traversal accuracy, and the answer's scores.
 - `results`: cells joined with their answers, in the seed's result schema.
 
@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS cells (
     query_key TEXT NOT NULL,
     format TEXT NOT NULL,
     ordering TEXT NOT NULL,
+    layout TEXT NOT NULL,
     policy TEXT NOT NULL,
     budget_tokens INTEGER NOT NULL,
     trial INTEGER NOT NULL,
@@ -80,11 +81,11 @@ CREATE TABLE IF NOT EXISTS cells (
     owners_exact_match INTEGER,
     field_scores TEXT,
     answer TEXT,
-    PRIMARY KEY (run_id, graph_hash, query_key, format, ordering, policy, budget_tokens, trial)
+    PRIMARY KEY (run_id, graph_hash, query_key, format, ordering, layout, policy, budget_tokens, trial)
 );
 CREATE INDEX IF NOT EXISTS cells_by_request ON cells(request_key);
 CREATE VIEW IF NOT EXISTS results AS
-SELECT c.run_id, c.graph_hash, c.format, c.ordering, c.policy, c.budget_tokens, c.query, c.query_key, c.trial,
+SELECT c.run_id, c.graph_hash, c.format, c.ordering, c.layout, c.policy, c.budget_tokens, c.query, c.query_key, c.trial,
        a.model, c.tokenizer, a.prompt_tokens_reported, a.completion_tokens_reported,
        c.parse_success, c.exact_match, c.affected_services_f1, c.owners_exact_match, c.field_scores,
        a.latency_ms, c.context_tokens, c.grammar_tokens, c.frame_tokens, c.prompt_tokens_counted,
@@ -119,6 +120,7 @@ class Cell:
     query_key: str
     format: str
     ordering: str
+    layout: str
     policy: str
     budget_tokens: int
     trial: int
@@ -192,8 +194,8 @@ class RunStore:
 
     def save_cell(self, cell: Cell, scores: dict) -> None:
         """Insert or replace a result row; `scores` holds parse_success ... answer (None when unanswered)."""
-        values = (cell.run_id, cell.graph_hash, cell.query, cell.query_key, cell.format, cell.ordering, cell.policy,
-                  cell.budget_tokens, cell.trial, cell.tokenizer, cell.context_tokens, cell.grammar_tokens,
+        values = (cell.run_id, cell.graph_hash, cell.query, cell.query_key, cell.format, cell.ordering, cell.layout,
+                  cell.policy, cell.budget_tokens, cell.trial, cell.tokenizer, cell.context_tokens, cell.grammar_tokens,
                   cell.frame_tokens, cell.prompt_tokens_counted, cell.traversal_accuracy, cell.request_key, cell.gold,
                   scores.get("parse_success"), scores.get("parse_error"), scores.get("exact_match"),
                   scores.get("affected_services_f1"), scores.get("owners_exact_match"),
@@ -209,7 +211,7 @@ class RunStore:
     def results(self, run_id: str | None = None) -> list[dict]:
         """Result rows (the seed's schema and more), of one run or of all."""
         query = "SELECT * FROM results" + (" WHERE run_id = ?" if run_id else "")
-        query += " ORDER BY run_id, format, ordering, policy, budget_tokens, query_key, trial"
+        query += " ORDER BY run_id, format, ordering, layout, policy, budget_tokens, query_key, trial"
         rows = self.connection.execute(query, (run_id,) if run_id else ())
         return [dict(row) for row in rows]
 

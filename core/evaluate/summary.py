@@ -1,6 +1,6 @@
 """Summaries of stored results: exact match with Wilson intervals, F1 with a bootstrap over queries, tokens, cost, latency.
 
-One row per (model, format, ordering, policy, budget). Failed requests (no answer from the
+One row per (model, format, ordering, layout, policy, budget). Failed requests (no answer from the
 endpoint) are counted but left out of the answer scores: they measure the endpoint, not the
 model's reading; a later run retries them. Every answer of every trial counts for exact match, and
 the interval says how many answers it rests on; F1 intervals resample queries, since trials of one
@@ -20,7 +20,7 @@ import pandas as pd
 from core.evaluate.pricing import PriceTable
 from core.evaluate.statistics import bootstrap_over_queries, wilson_interval
 
-GROUP = ("model", "format", "ordering", "policy", "budget_tokens")
+GROUP = ("model", "format", "ordering", "layout", "policy", "budget_tokens")
 
 
 def _percentile(values: list[float], share: float) -> float | None:
@@ -85,7 +85,7 @@ def _sort_key(key: tuple) -> tuple:
 
 
 def summarise(rows: Iterable[dict], prices: PriceTable, confidence: float = 0.95) -> pd.DataFrame:
-    """One row per (model, format, ordering, policy, budget), sorted by those columns."""
+    """One row per (model, format, ordering, layout, policy, budget), sorted by those columns."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         groups[tuple(row[name] for name in GROUP)].append(row)

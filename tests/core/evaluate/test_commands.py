@@ -37,7 +37,7 @@ def test_serve_reader_listens_on_loopback_and_lists_its_models(reader_process):
 
 
 def evaluate_command(url: str, store: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "core.cli", "evaluate", "--services", "8", "--noise-edges", "6",
+    return [sys.executable, "-m", "core.cli", "evaluate", "--services", "8", "--noise-edges", "6", "--seeds", "db-identity",
             "--formats", "jsonl,csv,typed_edges", "--budgets", "60,120,240,2000", "--trials", "2",
             "--concurrency", "2", "--base-url", url, "--store", str(store), "--api-key-env", "GCL_TEST_API_KEY",
             "--price", "1.5,6", *extra]
@@ -91,10 +91,10 @@ def test_failed_requests_make_the_command_exit_non_zero_and_say_how_to_retry(clo
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--formats", "jsonl,yaml-ish"], "unknown format yaml-ish"),
+    (["--formats", "jsonl,yaml-ish"], "unknown format 'yaml-ish'"),
     (["--price", "cheap"], "INPUT,OUTPUT"),
     (["--budgets", "100,-5"], "negative"),
-    (["--query", "everything"], "unknown query everything"),
+    (["--question-names", "nicknames"], "invalid choice"),
 ])
 def test_bad_evaluate_arguments_exit_with_a_clear_message(arguments, message, capsys):
     from core.cli import main
@@ -103,7 +103,12 @@ def test_bad_evaluate_arguments_exit_with_a_clear_message(arguments, message, ca
     assert exit_.value.code != 0 and message in capsys.readouterr().err
 
 
-def test_seed_orderings_without_seeds_are_refused(capsys):
+@pytest.mark.parametrize("arguments, message", [
+    (["--query", "everything"], "unknown query 'everything'"),
+    (["--orderings", "hop_tiers", "--query", "t4_taxonomy_members:taxonomy=SDK"], "no seeds"),
+    (["--query", "impact_owners"], "seeds ran out"),
+])
+def test_bad_queries_and_missing_seeds_are_refused_before_any_request(arguments, message, capsys):
     from core.cli import main
-    assert main(["evaluate", "--services", "5", "--orderings", "hop_tiers", "--budgets", "100"]) == 2
-    assert "needs seeds" in capsys.readouterr().err
+    assert main(["evaluate", "--services", "5", "--budgets", "100", *arguments]) == 2
+    assert message in capsys.readouterr().err

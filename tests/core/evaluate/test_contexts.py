@@ -1,4 +1,4 @@
-"""Budget cuts as evaluation contexts, and the oracle's exact match equal to traversal accuracy on every cut."""
+"""The sweep's cuts as evaluation contexts, and the oracle's exact match equal to traversal accuracy on every cut."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from core.evaluate.contexts import cut_contexts, traversal_accuracy
+from core.budget import cut
+from core.evaluate.contexts import SweepOptions, sweep_contexts
 from core.evaluate.readers import document_of
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import RunSettings, evaluate, plan
@@ -23,7 +24,7 @@ GRAPH = service_graph(9, 8, 7)
 SERVICE_QUERIES = [reference_suite()["api_dependencies_3_hops"],
                    query(IMPACT_OWNERS, failed="db-identity", node_type="service", relation="depends_on",
                          owner_relation="owned_by")]
-BUDGETS = [90, 200, 400, 4000]
+BUDGETS = (0, 90, 200, 400, 4000)
 JETSON = load_sample("nvidia-jetson")
 LEARNING_QUERIES = [query(QUERIES.get("t1_entity"), concept="41"),
                     query(QUERIES.get("t2_prerequisites"), concept="28"),
@@ -32,29 +33,43 @@ LEARNING_QUERIES = [query(QUERIES.get("t1_entity"), concept="41"),
                     query(QUERIES.get("t5_relation"), first="12", second="11"),
                     query(QUERIES.get("shortest_path"), source="47", target="9")]
 # Line formats, JSON, and semantic_text, whose pages can hold an edge without its node's record.
-LEARNING_FORMATS = ["jsonl", "csv", "typed_edges", "local_ids", "semantic_text"]
+LEARNING_FORMATS = ("jsonl", "csv", "typed_edges", "local_ids", "semantic_text")
 
 
-def test_cuts_cover_every_combination_with_exact_token_counts():
-    contexts = cut_contexts(GRAPH, SERVICE_QUERIES, ["jsonl", "pretty_json"], ["canonical", "hop_tiers"],
-                            ["raw", "record"], BUDGETS, seeds=["db-identity"])
-    assert len(contexts) == 2 * 2 * 2 * 2 * len(BUDGETS)
-    for context in contexts:
-        assert context.context_tokens <= context.budget_tokens
-    whole = [context for context in contexts if context.budget_tokens == 4000]
-    assert all(context.traversal_accuracy == 1.0 for context in whole)
-    assert Counter(context.traversal_accuracy for context in contexts)[0.0] > 0
+def test_contexts_are_the_sweeps_cuts_with_its_metrics():
+    options = SweepOptions(formats=("jsonl", "pretty_json"), orderings=("canonical", "hop_tiers"),
+                           layouts=("nodes_then_edges", "interleaved"), policies=("raw", "record"), budgets=BUDGETS)
+    contexts, frame = sweep_contexts(GRAPH, SERVICE_QUERIES, options, seeds=["db-identity"])
+    assert len(contexts) == len(frame) == 2 * 2 * 3 * 2 * len(BUDGETS)  # pretty_json has one layout
+    for context, row in zip(contexts, frame.itertuples()):
+        assert (context.format, context.ordering, context.layout, context.policy, context.budget_tokens) == (
+            row.format, row.ordering, row.layout, row.policy, row.budget)
+        assert context.traversal_accuracy == row.traversal_accuracy and context.context_tokens == row.tokens
+    by_budget = {budget: {c.traversal_accuracy for c in contexts if c.budget_tokens == budget} for budget in BUDGETS}
+    assert by_budget[0] == {0.0} and by_budget[4000] == {1.0} and set().union(*by_budget.values()) == {0.0, 1.0}
 
 
-def test_traversal_accuracy_is_zero_for_a_document_that_does_not_decode():
-    item = SERVICE_QUERIES[0]
-    assert traversal_accuracy("pretty_json", '{"nodes": [', item, item.solve(GRAPH).answer) == 0.0
+def test_a_context_text_is_the_cut_the_sweep_measured():
+    from core.ordering import OrderingInputs, order_units
+    from core.prefix_tokens import prefix_tokens
+    from core.registry import ORDERINGS, TOKENIZERS
+    from core.units import graph_units
+    options = SweepOptions(formats=("typed_edges",), policies=("raw",), budgets=(150,), marker=True)
+    [context], _ = sweep_contexts(GRAPH, SERVICE_QUERIES[:1], options)
+    format_ = FORMATS.get("typed_edges")
+    units = order_units(GRAPH, graph_units(GRAPH), ORDERINGS.get("canonical"), "nodes_then_edges",
+                        OrderingInputs(("svc-api",)))
+    expected = cut(prefix_tokens(format_.render(GRAPH, units), TOKENIZERS.get("o200k_base")), format_, "raw", 150,
+                   marker=True)
+    assert context.text == expected.text and context.text.endswith("tokens shown]")
 
 
 def test_the_oracle_exact_match_equals_traversal_accuracy_for_every_cut(server, tmp_path):
-    """End to end over loopback HTTP: every format, three orderings, both policies, four budgets."""
-    contexts = cut_contexts(GRAPH, SERVICE_QUERIES, FORMATS.names(), ["canonical", "evidence_first", "hop_tiers"],
-                            ["raw", "record"], BUDGETS, seeds=["db-identity"], marker=True)
+    """End to end over loopback HTTP: every format, orderings, layouts, both policies, five budgets."""
+    options = SweepOptions(formats=FORMATS.names(), orderings=("canonical", "evidence_first", "hop_tiers"),
+                           layouts=("nodes_then_edges", "interleaved"), policies=("raw", "record"), budgets=BUDGETS,
+                           marker=True)
+    contexts, _ = sweep_contexts(GRAPH, SERVICE_QUERIES, options, seeds=["db-identity"])
     settings = RunSettings(endpoint(server.url), concurrency=4)
     with RunStore(tmp_path / "runs.sqlite") as store:
         run_id, progress = evaluate(GRAPH, contexts, settings, store)
@@ -67,8 +82,9 @@ def test_the_oracle_exact_match_equals_traversal_accuracy_for_every_cut(server, 
 
 def oracle_rows(graph, queries, question_names: str, layout: str):
     """Each cut's prompt as a run writes it, answered by the reader server's own handler (no transport)."""
-    contexts = cut_contexts(graph, queries, LEARNING_FORMATS, ["canonical", "shuffled"], ["raw", "record"],
-                            [150, 600, 5000], layout=layout, marker=True)
+    options = SweepOptions(formats=LEARNING_FORMATS, orderings=("canonical", "shuffled"), layouts=(layout,),
+                           policies=("raw", "record"), budgets=(150, 600, 5000), marker=True)
+    contexts, _ = sweep_contexts(graph, queries, options)
     settings = RunSettings(endpoint("http://127.0.0.1:9/v1"), question_names=question_names)
     server = ReaderServer(port=0)
     try:
@@ -97,7 +113,6 @@ def test_questions_naming_labels_differ_only_where_the_named_node_lost_its_recor
             continue
         differences += 1
         decoded = FORMATS.get(context.format).decode(document_of(context.text))
-        named = context.query.seeds
         assert context.traversal_accuracy == 1.0 and not exact
-        assert any(label_of(decoded, node_id) != label_of(JETSON, node_id) for node_id in named)
+        assert any(label_of(decoded, node_id) != label_of(JETSON, node_id) for node_id in context.query.seeds)
     assert 0 < differences < 20  # rare: only formats that can hold an edge without its node's record

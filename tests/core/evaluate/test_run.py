@@ -6,7 +6,8 @@ import json
 import time
 
 from core.evaluate.reader_server import Reply, completion_body
-from core.evaluate.run import Context, RunSettings, evaluate
+from core.evaluate.contexts import Context
+from core.evaluate.run import RunSettings, evaluate
 from core.evaluate.store import RunStore
 from core.evaluate.summary import summarise
 from core.evaluate.pricing import PriceTable
