@@ -26,10 +26,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.errors import ParameterError
+
 if TYPE_CHECKING:  # the client pulls in the openai package; reading a store does not need it
     from core.evaluate.client import Exchange
 
 DEFAULT_PATH = Path("evaluation-runs.sqlite")
+STORE_VERSION = 1  # PRAGMA user_version of the layout below; a store of another version is refused
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -141,9 +144,21 @@ class RunStore:
         self.path = Path(path)
         self.connection = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         self.connection.row_factory = sqlite3.Row
-        self.connection.execute("PRAGMA journal_mode=WAL")
+        try:
+            self.connection.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as error:  # e.g. "file is not a database"
+            self.connection.close()
+            raise ParameterError(f"{self.path} cannot be used as a run store: {error}", "store path",
+                                 "give the path of a run store, or of a file that does not exist yet") from None
         self.connection.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint
+        version = self.connection.execute("PRAGMA user_version").fetchone()[0]
+        tables = self.connection.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+        if tables and version != STORE_VERSION:
+            self.connection.close()
+            raise ParameterError(f"the run store has layout version {version}, not {STORE_VERSION}", str(self.path),
+                                 "give a new store path (the old file stays readable by the version that wrote it)")
         self.connection.executescript(_SCHEMA)
+        self.connection.execute(f"PRAGMA user_version = {STORE_VERSION}")
 
     def close(self) -> None:
         self.connection.close()

@@ -18,6 +18,7 @@ from typing import Iterable
 import pandas as pd
 
 from core.evaluate.pricing import PriceTable
+from core.pareto import pareto_front
 from core.evaluate.statistics import bootstrap_over_queries, wilson_interval
 
 GROUP = ("model", "format", "ordering", "layout", "policy", "budget_tokens")
@@ -92,3 +93,34 @@ def summarise(rows: Iterable[dict], prices: PriceTable, confidence: float = 0.95
     records = [{**dict(zip(GROUP, key)), **summarise_group(members, prices, confidence)}
                for key, members in sorted(groups.items(), key=lambda item: _sort_key(item[0]))]
     return pd.DataFrame.from_records(records, columns=None if records else list(GROUP))
+
+
+def pareto_by_budget(table: pd.DataFrame) -> pd.DataFrame:
+    """Per (model, ordering, layout, policy, budget): each format's (measured tokens, exact match), front marked."""
+    answered = table[table["answered"] > 0] if "answered" in table else table
+    groups = [name for name in GROUP if name != "format"]
+    if answered.empty:
+        return answered.assign(pareto_optimal=[], dominated_by=[], efficiency=[])
+    frames = [pareto_front(group, tokens="measured_tokens", accuracy="exact_match")
+              for _, group in answered.groupby(groups, sort=False, dropna=False)]
+    return pd.concat(frames, ignore_index=True)
+
+
+def per_format(rows: Iterable[dict], prices: PriceTable) -> pd.DataFrame:
+    """Per (model, format): requests, failures, total cost and latency (median, 95th percentile)."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        groups[(row["model"], row["format"])].append(row)
+    records = []
+    for (model, format_name), members in sorted(groups.items()):
+        answered = [row for row in members if not row["failure_reason"]]
+        costs = [prices.cost(row["prompt_tokens_reported"], row["completion_tokens_reported"]) for row in answered]
+        latencies = [row["latency_ms"] for row in answered]
+        records.append({"model": model, "format": format_name, "requests": len(members),
+                        "failed": len(members) - len(answered),
+                        "cost": sum(cost for cost in costs if cost is not None),
+                        "usage_missing": sum(1 for cost in costs if cost is None),
+                        "latency_ms_median": statistics.median(latencies) if latencies else None,
+                        "latency_ms_p95": _percentile(latencies, 0.95)})
+    return pd.DataFrame.from_records(records, columns=["model", "format", "requests", "failed", "cost",
+                                                       "usage_missing", "latency_ms_median", "latency_ms_p95"])
