@@ -1,0 +1,91 @@
+"""The Model answers page in AppTest: the oracle run without an endpoint, figures equal to core's, endpoint settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.evaluate.pricing import PriceTable
+from core.evaluate.reader_server import ReaderServer
+from core.evaluate.store import RunStore
+from core.evaluate.summary import summarise
+
+APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
+KEY = "sk-page-test-9d2e-never-stored"
+
+
+def page(tmp_path: Path, budgets: str = "300, 900, 5000") -> AppTest:
+    app = AppTest.from_file(APP, default_timeout=180).run()
+    app.switch_page("screens/model_answers.py").run()
+    assert not app.exception, [item.value for item in app.exception]
+    app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite"))
+    app.text_input(key="answers_budgets").set_value(budgets).run()
+    assert not app.exception, [item.value for item in app.exception]
+    return app
+
+
+def run(app: AppTest) -> AppTest:
+    app.button(key="answers_run").click().run()
+    assert not app.exception, [item.value for item in app.exception]
+    return app
+
+
+def test_without_an_endpoint_the_page_explains_how_to_start_one(tmp_path):
+    app = page(tmp_path)
+    help_text = " ".join(item.value for item in app.markdown)
+    for server in ("ollama serve", "vllm serve", "llama-server", "graph-context-lab serve-reader"):
+        assert server in help_text
+    assert "No run store yet" in " ".join(item.value for item in app.caption)
+
+
+def test_the_oracle_run_stores_rows_and_shows_cores_figures(tmp_path):
+    app = run(page(tmp_path))
+    assert app.success and "0 failed" in app.success[0].value
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        [stored_run] = store.runs()
+        rows = store.results(stored_run["run_id"])
+    assert rows and all(row["exact_match"] == row["traversal_accuracy"] for row in rows)
+    shown = app.dataframe[0].value
+    expected = summarise(rows, PriceTable())
+    assert shown[["format", "budget_tokens", "exact_match"]].equals(expected[["format", "budget_tokens", "exact_match"]])
+    assert set(shown["budget_tokens"]) == {300, 900, 5000}
+    prompt = app.code[0].value
+    assert prompt.startswith("You answer only from the graph data below.") and "GRAPH_DATA:\n" in prompt
+
+
+def test_a_second_run_sends_nothing_new(tmp_path):
+    app = run(page(tmp_path))
+    first = app.success[0].value
+    run(app)
+    second = app.success[0].value
+    sent = int(first.split(": ")[1].split(" sent")[0])
+    assert sent > 0 and f"0 sent, {sent} cached" in second
+
+
+def test_an_endpoint_with_a_session_key_answers_and_the_key_is_not_stored(tmp_path):
+    with ReaderServer() as server:
+        app = page(tmp_path, budgets="5000")
+        app.radio(key="answers_reader").set_value("endpoint").run()
+        app.text_input(key="answers_base_url").set_value(server.url)
+        app.text_input(key="answers_model").set_value("first-k")
+        app.radio(key="answers_key_source").set_value("password field").run()
+        app.text_input(key="answers_key").set_value(KEY).run()
+        run(app)
+        received = server.requests_received
+    assert received > 0 and "0 failed" in app.success[0].value
+    stored = b"".join(path.read_bytes() for path in tmp_path.iterdir())
+    assert KEY.encode() not in stored and b"first-k" in stored
+
+
+@pytest.mark.parametrize("widget, value, message", [
+    ("answers_budgets", "512, many", "whole numbers"),
+    ("answers_base_url", "ftp://example", "not an http"),
+])
+def test_bad_settings_show_a_clear_error_and_no_run_button(tmp_path, widget, value, message):
+    app = page(tmp_path)
+    app.radio(key="answers_reader").set_value("endpoint").run()
+    app.text_input(key=widget).set_value(value).run()
+    assert not app.exception and any(message in item.value for item in app.error)
+    assert not [button for button in app.button if button.key == "answers_run"]
