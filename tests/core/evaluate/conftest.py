@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 
 import pytest
@@ -10,6 +11,25 @@ from core.evaluate.client import Endpoint
 from core.evaluate.reader_server import ReaderServer
 
 API_KEY = "sk-test-4f1c2b9e-must-never-be-stored"
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch):
+    """Refuse (and so fail) any connection these tests would open beyond this machine's loopback."""
+    connect = socket.socket.connect
+
+    def checked(self, address):
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            host = address[0]
+            try:
+                allowed = host == "localhost" or ipaddress.ip_address(host).is_loopback
+            except ValueError:
+                allowed = False
+            if not allowed:
+                raise AssertionError(f"a test tried to connect to {host!r}, beyond loopback")
+        return connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", checked)
 
 
 @pytest.fixture

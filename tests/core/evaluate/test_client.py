@@ -131,3 +131,9 @@ def test_the_api_key_is_sent_but_never_logged(server, monkeypatch, caplog):
 def test_bad_endpoint_settings_are_refused(settings, message):
     with pytest.raises(ParameterError, match=message):
         Endpoint(**settings)
+
+
+def test_a_connection_beyond_loopback_is_refused_in_these_tests():
+    import socket
+    with socket.socket() as probe, pytest.raises(AssertionError, match="beyond loopback"):
+        probe.connect(("192.0.2.1", 80))  # TEST-NET-1: never reached, the guard refuses first

@@ -11,6 +11,7 @@ from core.evaluate.pricing import PriceTable
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.store import RunStore
 from core.evaluate.summary import summarise
+from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
 
 APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
 KEY = "sk-page-test-9d2e-never-stored"
