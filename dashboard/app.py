@@ -18,6 +18,8 @@ PAGES = [
     st.Page("screens/contexts.py", title="Contexts", icon=":material/content_cut:", url_path="contexts"),
     st.Page("screens/graph.py", title="Graph", icon=":material/hub:", url_path="graph"),
     st.Page("screens/walkthrough.py", title="Walkthrough", icon=":material/school:", url_path="walkthrough"),
+    st.Page("screens/token_anatomy.py", title="Token anatomy", icon=":material/stacked_bar_chart:",
+            url_path="token-anatomy"),
     st.Page("screens/model_answers.py", title="Model answers", icon=":material/forum:", url_path="model-answers"),
 ]
 

@@ -1,0 +1,74 @@
+"""Cached calls for the analysis pages: sweeps (with a progress bar while they run), markers and anatomies.
+
+Keyed by the graph's content key and every setting; a sweep is kept in a small LRU store rather than
+`st.cache_data`, so the progress bar belongs to the run that computes it and is never replayed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import pandas as pd
+import streamlit as st
+
+from core.analysis import budget_sweep, format_anatomies, format_markers
+from core.token_anatomy import Anatomy
+from dashboard.sidebar import Selection
+
+SWEEPS_KEPT = 12
+
+
+class _SweepStore:
+    def __init__(self) -> None:
+        self.entries: OrderedDict[tuple, pd.DataFrame] = OrderedDict()
+        self.lock = threading.Lock()
+
+
+@st.cache_resource
+def _store() -> _SweepStore:
+    return _SweepStore()
+
+
+def settings_key(selection: Selection, *parts: object) -> tuple:
+    """The graph's content key, the query, the seeds, the tokenizer and whatever else the result depends on."""
+    return (selection.graph.content_key, selection.query_key, selection.seeds.node_ids, selection.tokenizer, *parts)
+
+
+def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, ...], layout: str,
+          policies: tuple[str, ...], budgets: tuple[int, ...]) -> pd.DataFrame:
+    """core.analysis.budget_sweep for these settings, computed once, with a progress bar while it runs."""
+    key = settings_key(selection, "sweep", formats, orderings, layout, policies, budgets)
+    store = _store()
+    with store.lock:
+        if key in store.entries:
+            store.entries.move_to_end(key)
+            return store.entries[key]
+    bar = st.progress(0.0, text="Sweeping budgets…")
+
+    def progress(done: int, total: int, what: str) -> None:
+        bar.progress(min(done / max(total, 1), 1.0), text=f"Sweeping budgets: {done:,} of {total:,} cuts ({what})")
+
+    frame = budget_sweep(selection.graph, selection.query, selection.seeds, formats=list(formats),
+                         orderings=list(orderings), layout=layout, policies=list(policies), budgets=list(budgets),
+                         tokenizer=selection.tokenizer, progress=progress)
+    bar.empty()
+    with store.lock:
+        store.entries[key] = frame
+        while len(store.entries) > SWEEPS_KEPT:
+            store.entries.popitem(last=False)
+    return frame
+
+
+@st.cache_data(max_entries=32, show_spinner="Measuring D_k(S) and full texts…")
+def markers(key: tuple, _selection: Selection, formats: tuple[str, ...], ordering: str, layout: str) -> pd.DataFrame:
+    return format_markers(_selection.graph, _selection.query, _selection.seeds, formats=list(formats),
+                          ordering=ordering, layout=layout, tokenizer=_selection.tokenizer)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Sorting tokens into categories…")
+def anatomies(key: tuple, _selection: Selection, formats: tuple[str, ...], ordering: str, layout: str,
+              tokenizer: str, budget: int | None, policy: str, marker: bool) -> list[Anatomy]:
+    return format_anatomies(_selection.graph, _selection.query, _selection.seeds, formats=list(formats),
+                            ordering=ordering, layout=layout, tokenizer=tokenizer, budget=budget, policy=policy,
+                            marker=marker)

@@ -1,0 +1,42 @@
+"""Controls the analysis pages share: the budget list in the sidebar, the second tokenizer, error panels."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.analysis import DEFAULT_BUDGET_LIST, parse_budgets
+from core.errors import GraphContextError
+from core.registry import TOKENIZERS
+from dashboard.views.markdown_text import escape_markdown
+
+DEFAULT_BUDGET_TEXT = ", ".join(str(budget) for budget in DEFAULT_BUDGET_LIST)
+APPROXIMATION_NOTE = ("Counts are exact for OpenAI's o200k_base and cl100k_base. Providers without a public "
+                      "tokenizer (Anthropic, Google, …) are approximated by these: treat their figures as estimates.")
+
+
+def budget_list() -> tuple[int, ...]:
+    """The sweep budgets typed in the sidebar (bound to the URL); a bad list shows why and uses the default."""
+    text = st.sidebar.text_input("Budgets for sweeps", value=DEFAULT_BUDGET_TEXT, key="budgets",
+                                 bind="query-params", help="Whole numbers of tokens, separated by commas "
+                                 "(the Budget survival, Orderings and Pareto pages)")
+    try:
+        return parse_budgets(text)
+    except GraphContextError as error:
+        st.sidebar.error(escape_markdown(str(error)))
+        return DEFAULT_BUDGET_LIST
+
+
+def tokenizers_to_show(tokenizer: str) -> tuple[str, ...]:
+    """The sidebar's tokenizer, and the other one when the reader asks for a side-by-side comparison."""
+    side_by_side = st.toggle("Compare tokenizers side by side", value=False, key="compare_tokenizers",
+                             bind="query-params", help=APPROXIMATION_NOTE)
+    if not side_by_side:
+        return (tokenizer,)
+    others = [name for name in TOKENIZERS.names() if name != tokenizer]
+    st.caption(APPROXIMATION_NOTE)
+    return (tokenizer, *others[:1])
+
+
+def show_error(error: GraphContextError) -> None:
+    """Core's message for a sweep that cannot run with these settings (as text, never markup)."""
+    st.warning(f"**Nothing to sweep with these settings.**\n\n{escape_markdown(str(error))}", icon="⚠️")
