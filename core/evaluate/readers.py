@@ -40,7 +40,7 @@ def _pattern(template: QueryTemplate) -> re.Pattern:
     for literal, name, _, _ in string.Formatter().parse(template.question):
         parts.append(re.escape(literal))
         if name is not None:
-            parts.append(f"(?P<{name}>.+?)")
+            parts.append(f"(?P<{name}>.*?)")
     return re.compile("".join(parts) + r"\Z", re.DOTALL)
 
 

@@ -1,9 +1,9 @@
-"""An evaluation run: every context x query x trial as one request, sent concurrently, stored, scored, resumable.
+"""An evaluation run: every context x trial as one request, sent concurrently, stored, scored, resumable.
 
-The caller supplies the contexts (cuts of the budget engine, with their coordinates and traversal
-accuracy); this module writes each prompt with the frame, keys it by content, skips what the store
-has already answered, sends the rest through a bounded pool of workers, and records every answer
-and result row from one writer thread as soon as it arrives.
+The caller supplies the contexts (the sweep's cuts, each with its query, coordinates and traversal
+accuracy); this module writes each prompt with the frame, keys it by content (identical prompts are
+one request), skips what the store has already answered, sends the rest through a bounded pool of
+workers, and records every answer and result row from one writer thread as soon as it arrives.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ class RunSettings:
 
 @dataclass
 class Progress:
-    """Counts while a run goes on: requests done of total, of which cached (answered before) and failed."""
+    """Counts while a run goes on: distinct requests done of total, of which cached (answered before) and
+    failed, and the cost of the answers so far (cached ones included) by the run's price table."""
 
     total: int = 0
     done: int = 0
@@ -102,8 +103,8 @@ def plan(graph: Graph, contexts: Iterable[Context], settings: RunSettings, run_i
         body = settings.endpoint.request_body(list(messages))
         for trial in range(settings.trials):
             cell = Cell(run_id, graph.sha256, context.query.name, key, context.format, context.ordering,
-                        context.layout, context.policy, context.budget_tokens, trial, settings.tokenizer, context.context_tokens,
-                        grammar_count, frame_count, total, context.traversal_accuracy,
+                        context.layout, context.policy, context.budget_tokens, trial, settings.tokenizer,
+                        context.context_tokens, grammar_count, frame_count, total, context.traversal_accuracy,
                         request_key(settings.endpoint.base_url, body, trial), gold_fields)
             planned.append(Planned(cell, schema, gold_answer, messages, body))
     return planned

@@ -132,3 +132,20 @@ def test_an_edge_without_its_node_record_answers_by_id_but_not_by_label(server, 
             [row] = store.results(run_id)
         exact[names] = row["exact_match"]
     assert exact == {"ids": 1, "labels": 0}
+
+
+def test_adversarial_ids_in_questions_and_data_keep_the_oracle_equal_to_traversal_accuracy(server, tmp_path):
+    """Empty ids, line breaks, CRLF, pipes, quotes, markup and special-token text, over loopback HTTP."""
+    graph = load_sample("adversarial")
+    named = [node.id for node in graph.nodes if node.id == "" or "\n" in node.id or "<" in node.id]
+    assert "" in named and len(named) >= 3
+    queries = [query(QUERIES.get("typed_neighbours"), node=node_id, relation=graph.edges[0].relation,
+                     direction="both") for node_id in named]
+    options = SweepOptions(formats=FORMATS.names(), policies=("raw", "record"), budgets=(60, 100_000), marker=True)
+    contexts, _ = sweep_contexts(graph, queries, options, seeds=named[:1])
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        run_id, progress = evaluate(graph, contexts, RunSettings(endpoint(server.url), concurrency=4), store)
+        rows = store.results(run_id)
+    assert progress.failed == 0 and len(rows) == len(contexts)
+    assert all(row["exact_match"] == row["traversal_accuracy"] for row in rows)
+    assert {row["exact_match"] for row in rows} == {0, 1}
