@@ -26,6 +26,10 @@ from core.token_anatomy import Anatomy, cut_anatomy, rendering_anatomy
 DEFAULT_BUDGET_LIST = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 MAX_BUDGETS = 24
 ACCURACIES = {"traversal accuracy": "traversal_accuracy", "evidence survival": "evidence_survival"}
+SURVIVAL_METRICS = {"evidence survival": "evidence_survival", "traversal accuracy": "traversal_accuracy",
+                    "parse ok": "parse_ok"}
+CURVE_DETAILS = ["budgeted_tokens", "records_kept", "records_total", "first_dropped_record", "first_dropped_keys",
+                 "explanation"]
 
 
 def parse_budgets(text: str) -> tuple[int, ...]:
@@ -109,6 +113,15 @@ def format_anatomies(graph: Graph, query: Query, seeds: Seeds, *, formats: Seque
         else:
             anatomies.append(cut_anatomy(cut(accounting, format_, policy, budget, marker=marker), format_, encoder))
     return anatomies
+
+
+def survival_curves(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (format, ordering, policy, budget, metric) with its value and the cut's boundary record."""
+    keys = ["format", "lossless", "ordering", "layout", "policy", "budget"]
+    long = frame[keys + CURVE_DETAILS + list(SURVIVAL_METRICS.values())].melt(
+        id_vars=keys + CURVE_DETAILS, value_vars=list(SURVIVAL_METRICS.values()), var_name="metric", value_name="value")
+    names = {column: label for label, column in SURVIVAL_METRICS.items()}
+    return long.assign(metric=long["metric"].map(names), value=long["value"].astype(float))
 
 
 def pareto_points(frame: pd.DataFrame, accuracy: str) -> pd.DataFrame:

@@ -20,6 +20,9 @@ PAGES = [
     st.Page("screens/walkthrough.py", title="Walkthrough", icon=":material/school:", url_path="walkthrough"),
     st.Page("screens/token_anatomy.py", title="Token anatomy", icon=":material/stacked_bar_chart:",
             url_path="token-anatomy"),
+    st.Page("screens/budget_survival.py", title="Budget survival", icon=":material/show_chart:",
+            url_path="budget-survival"),
+    st.Page("screens/orderings.py", title="Orderings", icon=":material/sort:", url_path="orderings"),
     st.Page("screens/model_answers.py", title="Model answers", icon=":material/forum:", url_path="model-answers"),
 ]
 

@@ -8,14 +8,14 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import format_anatomies
-from core.registry import FORMATS
+from core.analysis import DEFAULT_BUDGET_LIST, budget_sweep, format_anatomies, format_markers
+from core.registry import FORMATS, ORDERINGS
 from core.samples import default_sample, load_sample, sample_names
 from core.seeds import Seeds
 from core.token_anatomy import CATEGORIES, anatomy_table
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
-PAGES = ("token_anatomy",)
+PAGES = ("token_anatomy", "budget_survival", "orderings")
 SAMPLE = default_sample()
 
 
@@ -68,3 +68,44 @@ def test_the_anatomy_of_cuts_with_a_marker_equals_core_for_both_tokenizers():
         pd.testing.assert_frame_equal(shown, expected, check_dtype=False)
         assert shown["truncation marker"].sum() > 0
     assert any("approximated" in item.value for item in app.caption)
+
+
+def sidebar_choices(app: AppTest) -> dict:
+    return {"formats": list(app.sidebar.multiselect(key="formats").value),
+            "ordering": app.sidebar.selectbox(key="ordering").value,
+            "layout": app.sidebar.selectbox(key="layout").value}
+
+
+def test_the_survival_tables_equal_core_for_the_sidebar_settings():
+    app = on_page(started(budgets="300, 2000,9000", formats=["typed_edges", "pretty_json"], ordering="bfs_from_seeds"),
+                  "budget_survival")
+    chosen = sidebar_choices(app)
+    assert chosen["formats"] == ["typed_edges", "pretty_json"] and chosen["ordering"] == "bfs_from_seeds"
+    expected = budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
+                            formats=chosen["formats"], orderings=[chosen["ordering"]], layout=chosen["layout"],
+                            budgets=(300, 2000, 9000))
+    shown = app.dataframe[1].value
+    pd.testing.assert_frame_equal(shown.reset_index(drop=True),
+                                  expected[shown.columns].reset_index(drop=True), check_dtype=False)
+    markers = format_markers(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
+                             formats=chosen["formats"], ordering=chosen["ordering"], layout=chosen["layout"])
+    assert app.dataframe[0].value["full_tokens"].tolist() == markers["full_tokens"].tolist()
+    assert app.dataframe[0].value["coverage_tokens"].tolist() == markers["coverage_tokens"].tolist()
+
+
+def test_a_bad_budget_list_is_explained_and_the_default_used():
+    app = on_page(started(budgets="12, lots"), "budget_survival")
+    assert any("lots" in item.value for item in app.sidebar.error)
+    assert sorted(set(app.dataframe[1].value["budget"])) == list(DEFAULT_BUDGET_LIST)
+
+
+def test_the_orderings_table_equals_core_for_every_ordering():
+    app = on_page(started(budgets="256,1024", orderings_format="csv", policy="record"), "orderings")
+    chosen = sidebar_choices(app)
+    expected = budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
+                            formats=["csv"], orderings=ORDERINGS.names(), layout=chosen["layout"],
+                            policies=["record"], budgets=(256, 1024))
+    shown = app.dataframe[0].value
+    assert list(shown.columns) == ORDERINGS.names()
+    for ordering in ORDERINGS.names():
+        assert shown[ordering].tolist() == expected[expected["ordering"] == ordering]["evidence_survival"].tolist()
