@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 FieldKind = Literal["set", "mapping", "sequence", "value"]
-FIELD_KINDS: tuple[FieldKind, ...] = ("set", "mapping", "sequence", "value")
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,6 @@ class AnswerSchema:
     # key per field) or "positions" (a list, one position per field; an empty list leaves every field null).
     split: str = "whole"
     keys: tuple[str, ...] = ()  # with split="keys": the solver's key for each field, in field order
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(field.name for field in self.fields)
 
     def example_json(self) -> str:
         """The JSON shape shown in the prompt, laid out like the seed's template (lists on one line)."""
@@ -75,8 +70,9 @@ _IDS = ["node-id"]
 _OWNERS = {"service-id": ["team-id"]}
 _LABELS = ["concept label"]  # the CKG queries answer with labels, as its ground truth does
 
-# Explicit schemas for the templates whose answer needs a name or an order; the seed's reference
-# question (impact_owners) uses the seed's own field names.
+# One schema per registered query template (a test checks that none is missing: the shape rule of
+# `schema_for` cannot know that a list is an ordered path); the seed's reference question
+# (impact_owners) uses the seed's own field names.
 _SCHEMAS: dict[str, AnswerSchema] = {
     "dependencies_within": _single("dependencies", "set", _IDS),
     "impact": _single("affected_services", "set", ["service-id"]),
@@ -96,14 +92,6 @@ _SCHEMAS: dict[str, AnswerSchema] = {
 }
 
 
-def register_schema(template_name: str, schema: AnswerSchema) -> AnswerSchema:
-    """Name the answer fields of a template that the shape rule below would get wrong (an ordered path)."""
-    if template_name in _SCHEMAS:
-        raise ValueError(f"an answer schema for {template_name!r} is already registered")
-    _SCHEMAS[template_name] = schema
-    return schema
-
-
 def _kind_of(value: object) -> FieldKind:
     if isinstance(value, dict):
         return "mapping"
@@ -117,7 +105,7 @@ _EXAMPLES: dict[FieldKind, object] = {"set": _IDS, "mapping": {"node-id": _IDS},
 
 
 def schema_for(template_name: str, gold_answer: object) -> AnswerSchema:
-    """The registered schema of a template, or one derived from the shape of its gold answer.
+    """The schema of a template, or for a template without one, a schema derived from its gold answer.
 
     Derived: a list is one set field "answer"; a dict whose values are all lists is one mapping
     field "answer"; any other dict gives one field per key, each by its value's shape; anything

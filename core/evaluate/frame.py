@@ -9,7 +9,6 @@ reported apart. The template text and its version are stored with every run.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Mapping
@@ -54,8 +53,6 @@ _PIECES = re.split(r"\{(\w+)\}", TEMPLATE)
 _LITERALS = _PIECES[0::2]
 assert tuple(_PIECES[1::2]) == SLOTS, "the template's slots are out of order"
 
-TEMPLATE_SHA256 = hashlib.sha256(TEMPLATE.encode("utf-8")).hexdigest()
-
 
 @dataclass(frozen=True)
 class PromptParts:
@@ -64,25 +61,6 @@ class PromptParts:
     format_name: str
     grammar: str
     graph_data: str
-
-
-@dataclass(frozen=True)
-class PromptTokens:
-    """Exact counts: the whole prompt, the frame alone (grammar and data empty), the grammar, the data.
-
-    `total` is the tokenizer's count of the full text. The parts are each counted on their own, so
-    frame + grammar + data can differ from total by the few tokens that merge across a slot edge.
-    """
-
-    total: int
-    frame: int
-    grammar: int
-    data: int
-
-    @property
-    def measured(self) -> int:
-        """The tokens a format is charged for: its grammar and its data."""
-        return self.grammar + self.data
 
 
 def fill(parts: PromptParts) -> str:
@@ -96,13 +74,13 @@ def build_prompt(schema: AnswerSchema, question: str, format_name: str, grammar:
 
 
 def frame_tokens(parts: PromptParts, tokenizer: Tokenizer) -> int:
-    """Tokens of the frame alone: the prompt with its grammar and data slots empty."""
+    """Tokens of the frame alone: the prompt with its grammar and data slots empty.
+
+    The grammar and the data are counted on their own (they are what a format is charged for), so
+    frame + grammar + data can differ from the whole prompt's count by the few tokens that merge
+    across a slot's edge; the whole prompt is counted too.
+    """
     return tokenizer.count(fill(PromptParts(parts.answer_schema, parts.question, parts.format_name, "", "")))
-
-
-def prompt_tokens(text: str, parts: PromptParts, tokenizer: Tokenizer) -> PromptTokens:
-    return PromptTokens(tokenizer.count(text), frame_tokens(parts, tokenizer), tokenizer.count(parts.grammar),
-                        tokenizer.count(parts.graph_data))
 
 
 def parse_prompt(text: str, grammars: Mapping[str, str]) -> PromptParts:

@@ -18,7 +18,6 @@ question again from them).
 from __future__ import annotations
 
 import ast
-import inspect
 import json
 import re
 import string
@@ -44,16 +43,12 @@ def _pattern(template: QueryTemplate) -> re.Pattern:
     return re.compile("".join(parts) + r"\Z", re.DOTALL)
 
 
-def _converter(template: QueryTemplate, name: str) -> Callable[[str], object]:
-    parameter = inspect.signature(template.solve).parameters.get(name)
-    annotation = str(parameter.annotation) if parameter is not None else "str"
-    if annotation.startswith(("int", "<class 'int'>")):
-        return int
-    if annotation.startswith(("float", "<class 'float'>")):
-        return float
-    if annotation.startswith(("tuple", "list")):
-        return lambda text: tuple(ast.literal_eval(text))
-    return str
+def _value(template: QueryTemplate, name: str, text: str) -> object:
+    """A parameter read back from question text: a number where the solver's default is one, else text."""
+    default = template.defaults().get(name)
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        return type(default)(text)
+    return text
 
 
 def _literal_length(template: QueryTemplate) -> int:
@@ -74,17 +69,15 @@ def _names(graph: Graph) -> dict[str, str]:
 
 
 def _arguments(template: QueryTemplate, match: re.Match, names: dict[str, str]) -> dict[str, object]:
-    arguments = {}
+    arguments: dict[str, object] = {}
     for name, text in match.groupdict().items():
-        convert = _converter(template, name)
-        if name in template.node_parameters:
-            if convert is str:
-                arguments[name] = names.get(text, text)
-            else:  # a list of nodes: "a, b, c" by label, "('a', 'b', 'c')" by id
-                parts = ast.literal_eval(text) if text.startswith("(") else text.split(", ")
-                arguments[name] = tuple(names.get(part, part) for part in parts)
+        if name not in template.node_parameters:
+            arguments[name] = _value(template, name, text)
+        elif template.collects_seeds:  # a list of nodes: "a, b, c" by label, "('a', 'b', 'c')" by id
+            parts = ast.literal_eval(text) if text.startswith("(") else text.split(", ")
+            arguments[name] = tuple(names.get(part, part) for part in parts)
         else:
-            arguments[name] = convert(text)
+            arguments[name] = names.get(text, text)
     return arguments
 
 

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.evaluate.answers import schema_for
-from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, build_prompt, fill, parse_prompt, prompt_tokens
+from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, build_prompt, fill, frame_tokens, parse_prompt
 from core.generate import service_graph
 from core.queries import reference_suite
 from core.registry import FORMATS, TOKENIZERS
@@ -67,11 +67,10 @@ def test_token_accounting_reports_the_frame_apart_from_grammar_and_data():
     graph = service_graph(12, 10, 7)
     data = FORMATS.get("typed_edges").render(graph, graph_units(graph)).text
     text = build_prompt(SCHEMA, query.question, "typed_edges", GRAMMARS["typed_edges"], data)
-    counts = prompt_tokens(text, parse_prompt(text, GRAMMARS), tokenizer)
-    assert counts.total == tokenizer.count(text)
-    assert counts.data == tokenizer.count(data) and counts.grammar == tokenizer.count(GRAMMARS["typed_edges"])
-    assert counts.measured == counts.grammar + counts.data
-    assert abs(counts.frame + counts.measured - counts.total) <= 3  # merges across a slot edge only
+    frame = frame_tokens(parse_prompt(text, GRAMMARS), tokenizer)
+    assert frame == tokenizer.count(text.split("GRAPH_GRAMMAR:\n")[0] + "GRAPH_GRAMMAR:\n\n\nGRAPH_DATA:\n")
+    measured = tokenizer.count(GRAMMARS["typed_edges"]) + tokenizer.count(data)
+    assert abs(frame + measured - tokenizer.count(text)) <= 3  # merges across a slot edge only
 
 
 def test_the_template_is_versioned():
