@@ -23,6 +23,7 @@ PAGES = [
     st.Page("screens/budget_survival.py", title="Budget survival", icon=":material/show_chart:",
             url_path="budget-survival"),
     st.Page("screens/orderings.py", title="Orderings", icon=":material/sort:", url_path="orderings"),
+    st.Page("screens/pareto.py", title="Pareto", icon=":material/scatter_plot:", url_path="pareto"),
     st.Page("screens/model_answers.py", title="Model answers", icon=":material/forum:", url_path="model-answers"),
 ]
 

@@ -8,14 +8,15 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import DEFAULT_BUDGET_LIST, budget_sweep, format_anatomies, format_markers
+from core.analysis import (DEFAULT_BUDGET_LIST, best_lossless, budget_sweep, dominated_formats, efficiency_table,
+                           format_anatomies, format_markers, pareto_points)
 from core.registry import FORMATS, ORDERINGS
 from core.samples import default_sample, load_sample, sample_names
 from core.seeds import Seeds
 from core.token_anatomy import CATEGORIES, anatomy_table
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
-PAGES = ("token_anatomy", "budget_survival", "orderings")
+PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto")
 SAMPLE = default_sample()
 
 
@@ -109,3 +110,37 @@ def test_the_orderings_table_equals_core_for_every_ordering():
     assert list(shown.columns) == ORDERINGS.names()
     for ordering in ORDERINGS.names():
         assert shown[ordering].tolist() == expected[expected["ordering"] == ordering]["evidence_survival"].tolist()
+
+
+def core_pareto_sweep(chosen: dict, policy: str, budgets):
+    return budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
+                        formats=FORMATS.names(), orderings=[chosen["ordering"]], layout=chosen["layout"],
+                        policies=[policy], budgets=budgets)
+
+
+@pytest.mark.parametrize("accuracy", ["traversal accuracy", "evidence survival"])
+def test_the_pareto_tables_equal_core(accuracy):
+    app = on_page(started(budgets="512,2048,8192", pareto_budget="2048", pareto_accuracy=accuracy, policy="record",
+                          ordering="hop_tiers"), "pareto")
+    frame = core_pareto_sweep(sidebar_choices(app), "record", (512, 2048, 8192))
+    points, dominated, efficiency = (item.value for item in app.dataframe)
+    expected = pareto_points(frame, accuracy)
+    expected = expected[expected["budget"] == 2048][points.columns].reset_index(drop=True)
+    pd.testing.assert_frame_equal(points, expected, check_dtype=False)
+    expected_dominated = dominated_formats(frame, accuracy)
+    pd.testing.assert_frame_equal(dominated, expected_dominated[dominated.columns], check_dtype=False)
+    pd.testing.assert_frame_equal(efficiency, efficiency_table(frame, accuracy), check_dtype=False)
+    best = best_lossless(efficiency_table(frame, accuracy))
+    assert any(best in item.value and "Most efficient lossless" in item.value for item in app.markdown)
+    assert points["pareto_optimal"].any() and not dominated["dominated_by"].eq("").any()
+
+
+def test_a_clicked_point_opens_its_cut_on_the_contexts_page():
+    app = on_page(started(budgets="512,2048"), "pareto")
+    app.session_state["formats"] = ["csv"]
+    app.session_state["budget"] = 512
+    app.session_state["pareto_open_contexts"] = True  # what the chart's click callback leaves
+    app.run()
+    assert not app.exception
+    assert any(item.value == "Contexts" for item in app.title)
+    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.sidebar.slider(key="budget").value == 512

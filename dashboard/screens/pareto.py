@@ -1,0 +1,114 @@
+"""Pareto page: tokens against accuracy per budget, the non-dominated front, dominated formats and efficiency."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.analysis import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
+from core.errors import GraphContextError
+from core.registry import FORMATS
+from dashboard import analysis_cache
+from dashboard.analysis_controls import budget_list, show_error
+from dashboard.sidebar import Selection, current
+from dashboard.views.markdown_text import escape_markdown
+
+HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
+OPEN_REQUEST = "pareto_open_contexts"
+
+
+def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
+    """Every registered format under the sidebar's ordering, layout and policy, at every budget of the list."""
+    return analysis_cache.sweep(selection, tuple(FORMATS.names()), (selection.ordering,), selection.layout,
+                                (selection.policy,), budgets)
+
+
+def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int) -> go.Figure:
+    """Formats as points (lossy: crosses), the front as a line through its points in token order."""
+    figure = go.Figure()
+    for optimal, lossless in ((True, True), (True, False), (False, True), (False, False)):
+        part = points[(points["pareto_optimal"] == optimal) & (points["lossless"] == lossless)]
+        if part.empty:
+            continue
+        figure.add_scatter(
+            x=part["tokens"], y=part["accuracy"], mode="markers+text", text=part["format"], textposition="top center",
+            customdata=part[["format", "dominated_by"]].values, name=("front" if optimal else "dominated")
+            + ("" if lossless else ", lossy"),
+            marker={"size": 12, "symbol": "circle" if lossless else "x",
+                    "color": "#16a34a" if optimal else "#9ca3af"},
+            hovertemplate="%{customdata[0]}<br>%{x:,.0f} tokens<br>" + accuracy + " %{y:.3f}"
+                          "<br>dominated by: %{customdata[1]}<extra></extra>")
+    front = points[points["pareto_optimal"]].sort_values("tokens")
+    figure.add_scatter(x=front["tokens"], y=front["accuracy"], mode="lines", name="non-dominated front",
+                       line={"color": "#16a34a", "dash": "dash"}, hoverinfo="skip")
+    figure.update_layout(title=f"Tokens used against {accuracy} at a budget of {budget:,} tokens",
+                         xaxis_title="budgeted tokens used", yaxis_title=accuracy, legend_title=None,
+                         clickmode="event+select")
+    return figure
+
+
+def open_on_contexts(budget: int, limit: int) -> None:
+    """Chart click: show the clicked format's cut at this budget on the Contexts page (runs before the rerun)."""
+    chosen = st.session_state.get("pareto_chart")
+    points = chosen.selection.points if chosen else []
+    if points and points[0].get("customdata"):
+        st.session_state["formats"] = [str(points[0]["customdata"][0])]
+        st.session_state["budget"] = min(budget, limit)
+        st.session_state[OPEN_REQUEST] = True
+
+
+def unbound_query_params() -> dict[str, str]:
+    """The URL parameters no widget is bound to (switch_page may only carry those; bound widgets write theirs back)."""
+    from streamlit.runtime.state.session_state_proxy import get_session_state  # noqa: PLC0415 (internal API)
+
+    with get_session_state().query_params() as params:
+        return {key: value for key, value in st.query_params.to_dict().items() if not params.is_bound(key)}
+
+
+def show() -> None:
+    if st.session_state.pop(OPEN_REQUEST, False):  # before this page binds any widget to the URL
+        st.switch_page("screens/contexts.py", query_params=unbound_query_params())
+    selection = current()
+    budgets = budget_list()
+    st.title("Pareto")
+    st.caption(f"{escape_markdown(selection.loaded.label)} · ordering {selection.ordering} · policy "
+               f"{selection.policy} · layout {selection.layout} · {selection.tokenizer}. Query: "
+               f"*{escape_markdown(selection.query.question)}*")
+    controls = st.columns(2)
+    accuracy = controls[0].selectbox("Accuracy", list(ACCURACIES), key="pareto_accuracy", bind="query-params")
+    budget = controls[1].selectbox("Budget", budgets, index=len(budgets) // 2, format_func="{:,} tokens".format,
+                                   key="pareto_budget", bind="query-params")
+    try:
+        frame = pareto_sweep(selection, budgets)
+    except GraphContextError as error:
+        show_error(error)
+        return
+    points = pareto_points(frame, accuracy)
+    shown = points[points["budget"] == budget][["format", "lossless", "tokens", "accuracy", "pareto_optimal",
+                                                 "dominated_by", "efficiency"]].reset_index(drop=True)
+    st.plotly_chart(pareto_figure(shown, accuracy, budget), width="stretch", key="pareto_chart", on_select=lambda:
+                    open_on_contexts(budget, selection.budget_limit), selection_mode="points")
+    st.caption("Click a point to open that format's cut at this budget on the Contexts page. Crosses are lossy "
+               "formats (they drop information by design).")
+    st.dataframe(shown, hide_index=True, width="stretch", key="pareto_points")
+    st.subheader("Dominated across budgets")
+    st.caption("A format is dominated when another uses no more tokens and is at least as accurate at every "
+               "tested budget, and is strictly better at one of them at least.")
+    dominated = dominated_formats(frame, accuracy)
+    st.dataframe(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]], hide_index=True,
+                 width="stretch", key="pareto_dominated")
+    st.subheader("Efficiency")
+    table = efficiency_table(frame, accuracy)
+    best = best_lossless(table)
+    if best is not None:
+        st.markdown(f"Most efficient lossless format: **{best}** (highlighted). RDS, after the CKG benchmark's "
+                    "Reasoning Density Score: mean accuracy divided by mean tokens.")
+    styled = table.style.apply(lambda row: [HIGHLIGHT if row["format"] == best else ""] * len(row), axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch", key="pareto_efficiency", column_config={
+        "efficiency": st.column_config.NumberColumn("accuracy per 1,000 tokens", format="%.4f"),
+        "rds": st.column_config.NumberColumn("RDS", format="%.3e")})
+
+
+if __name__ == "__main__":  # run as a page by st.navigation
+    show()
