@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import (DEFAULT_BUDGET_LIST, best_lossless, budget_sweep, dominated_formats, efficiency_table,
+from core.analysis import (DEFAULT_BUDGET_LIST, best_lossless, budget_sweep, dominated_formats, effective_layout,
+                           efficiency_table,
                            format_anatomies, format_markers, pareto_points)
-from core.registry import FORMATS, ORDERINGS
+from core.budget import POLICIES, cut
+from core.exports import SEED_FIELDS, context_name
+from core.hops import hop_units
+from core.ordering import OrderingInputs, order_units
+from core.prefix_tokens import prefix_tokens
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
 from core.seeds import Seeds
 from core.token_anatomy import CATEGORIES, anatomy_table
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
-PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto")
+PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto", "exports")
 SAMPLE = default_sample()
 
 
@@ -144,3 +153,52 @@ def test_a_clicked_point_opens_its_cut_on_the_contexts_page():
     assert not app.exception
     assert any(item.value == "Contexts" for item in app.title)
     assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.sidebar.slider(key="budget").value == 512
+
+
+def test_exports_parse_back_and_equal_core():
+    from dashboard.screens import exports  # the page's own builders, called with the selection it ran with
+
+    app = on_page(started(budgets="400,3000", formats=["typed_edges", "pretty_json"], budget="700",
+                          ordering="hop_tiers"), "exports")
+    assert [item.proto.label for item in app.get("download_button")] == [
+        "Results as CSV", "Results as JSON records", "Contexts as a zip", "Budget survival chart (HTML)",
+        "Orderings chart (HTML)", "Pareto chart (HTML)", "Token anatomy chart (HTML)", "One-page report (HTML)"]
+    selection = app.session_state["selection"]
+    chosen = sidebar_choices(app)
+    frame = exports.sweep_results(selection, (400, 3000))
+    expected = budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
+                            formats=chosen["formats"], orderings=[chosen["ordering"]], layout=chosen["layout"],
+                            budgets=(400, 3000))
+    csv = pd.read_csv(io.StringIO(exports.results_csv(frame)))
+    assert csv["budgeted_tokens"].tolist() == expected["budgeted_tokens"].tolist()
+    assert csv["evidence_survival"].tolist() == expected["evidence_survival"].tolist()
+    records = json.loads(exports.results_json(frame))
+    assert len(records) == len(expected) and all(set(SEED_FIELDS) <= set(record) for record in records)
+    assert [record["budget_tokens"] for record in records] == expected["budget"].tolist()
+    assert {record["model"] for record in records} == {None} and len({record["run_id"] for record in records}) == 1
+    archive = zipfile.ZipFile(io.BytesIO(exports.contexts_zip(exports.current_cuts(selection))))
+    graph = load_sample(SAMPLE.name)
+    for name in chosen["formats"]:
+        format_ = FORMATS.get(name)
+        arranged = effective_layout(name, chosen["layout"])
+        ordered = order_units(graph, hop_units(graph, SAMPLE.seeds), ORDERINGS.get("hop_tiers"), arranged,
+                              OrderingInputs(seeds=tuple(SAMPLE.seeds)))
+        accounting = prefix_tokens(format_.render(graph, ordered), TOKENIZERS.get("o200k_base"))
+        for policy in POLICIES:
+            result = cut(accounting, format_, policy, 700)
+            assert archive.read(context_name(result)).decode("utf-8") == result.text
+    assert len(archive.namelist()) == 2 * len(POLICIES)
+    page = exports.report(selection, (400, 3000), "http://localhost:8501/exports?budget=700")
+    assert "http://localhost:8501/exports?budget=700" in page and graph.sha256 in page
+    assert page.count("<table") == 3 and page.count("plotly-graph-div") == 4
+
+
+def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
+    from dashboard.screens import exports
+
+    app = on_page(started(sample="adversarial"), "exports")
+    if app.warning:  # nothing to sweep (no seeds for a seed ordering): the page says so and offers nothing
+        assert not app.get("download_button")
+        return
+    page = exports.report(app.session_state["selection"], (256, 4096), "http://localhost:8501/?a=<b>")
+    assert "<img src=x" not in page and "?a=&lt;b&gt;" in page

@@ -1,0 +1,128 @@
+"""Exports page: the sweep as CSV and JSON, the contexts as a zip, the charts as HTML, and a one-page report."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.analysis import efficiency_table, pareto_points
+from core.budget import POLICIES, Cut, cut
+from core.errors import GraphContextError
+from core.exports import contexts_zip, report_html, results_csv, results_json
+from core.registry import FORMATS
+from dashboard import analysis_cache
+from dashboard.analysis_controls import budget_list, show_error
+from dashboard.screens.budget_survival import survival_figure, survival_sweep
+from dashboard.screens.contexts import accounting_for
+from dashboard.screens.orderings import orderings_figure, orderings_sweep
+from dashboard.screens.pareto import pareto_figure, pareto_sweep
+from dashboard.screens.token_anatomy import SCOPES, anatomy_chart, anatomy_frame
+from dashboard.sidebar import Selection, current
+from dashboard.views.markdown_text import escape_markdown
+
+REPORT_ACCURACY = "traversal accuracy"
+
+
+def sweep_results(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
+    """The Budget survival page's sweep: the chosen formats, the chosen ordering, both policies."""
+    return survival_sweep(selection, budgets)
+
+
+def current_cuts(selection: Selection) -> list[Cut]:
+    """Every context the current settings render: each chosen format at the budget, under both policies."""
+    return [cut(accounting_for(selection, name), FORMATS.get(name), policy, selection.budget)
+            for name in selection.formats for policy in POLICIES]
+
+
+def charts(selection: Selection, budgets: tuple[int, ...]) -> dict[str, go.Figure]:
+    """The analysis pages' charts for the current settings, drawn by the pages' own functions."""
+    frame = sweep_results(selection, budgets)
+    key = analysis_cache.settings_key(selection, "markers", selection.formats, selection.ordering, selection.layout)
+    markers = analysis_cache.markers(key, selection, selection.formats, selection.ordering, selection.layout)
+    budget = budgets[len(budgets) // 2]
+    points = pareto_points(pareto_sweep(selection, budgets), REPORT_ACCURACY)
+    first = selection.formats[0]
+    return {
+        "budget survival": survival_figure(frame, markers, "Survival against the budget"),
+        "orderings": orderings_figure(orderings_sweep(selection, first, budgets), first, selection.policy),
+        "pareto": pareto_figure(points[points["budget"] == budget], REPORT_ACCURACY, budget),
+        "token anatomy": anatomy_chart(anatomy_frame(selection, selection.tokenizer, SCOPES[0], False),
+                                       selection.tokenizer)}
+
+
+def view_url(base: str) -> str:
+    """The URL that reproduces the current view: this app with every URL-bound setting."""
+    parameters = st.query_params.to_dict()
+    for key in ("formats",):  # several values: all of them, not the last
+        if key in st.query_params:
+            parameters[key] = st.query_params.get_all(key)
+    return base.split("?")[0] + ("?" + urlencode(parameters, doseq=True) if parameters else "")
+
+
+def report(selection: Selection, budgets: tuple[int, ...], url: str) -> str:
+    """One HTML page: the graph, the settings, the tables and the charts of the current view."""
+    graph = selection.graph
+    figures = charts(selection, budgets)
+    facts = [("Graph", selection.loaded.label), ("Graph hash", graph.sha256),
+             ("Size", f"{len(graph.nodes):,} nodes, {len(graph.edges):,} edges"),
+             ("Query", selection.query.question), ("Seeds", ", ".join(selection.seeds.node_ids) or "(none)"),
+             ("Tokenizer", selection.tokenizer), ("Formats", ", ".join(selection.formats)),
+             ("Ordering", selection.ordering), ("Layout", selection.layout), ("Policy", selection.policy),
+             ("Budget inspected", f"{selection.budget:,}"), ("Budgets swept", ", ".join(f"{b:,}" for b in budgets))]
+    frame = sweep_results(selection, budgets)
+    tables = [("Every cut (formats x policies x budgets)",
+               frame[["format", "policy", "budget", "budgeted_tokens", "records_kept", "records_total", "parse_ok",
+                      "evidence_survival", "traversal_accuracy", "coverage_tokens"]]),
+              (f"Efficiency ({REPORT_ACCURACY}, {selection.policy} policy)",
+               efficiency_table(pareto_sweep(selection, budgets), REPORT_ACCURACY)),
+              ("Token anatomy (complete texts)",
+               anatomy_frame(selection, selection.tokenizer, SCOPES[0], False).reset_index())]
+    fragments = [(title, figure.to_html(include_plotlyjs=False, full_html=False)) for title, figure in figures.items()]
+    script = go.Figure().to_html(include_plotlyjs=True, full_html=False).split("</script>")[0] + "</script>"
+    return report_html(f"Graph Context Lab report: {selection.loaded.label}", url, facts, tables, fragments, script)
+
+
+def show() -> None:
+    selection = current()
+    budgets = budget_list()
+    st.title("Exports")
+    st.caption(f"{escape_markdown(selection.loaded.label)} · formats {', '.join(selection.formats)} · ordering "
+               f"{selection.ordering} · budgets {', '.join(f'{b:,}' for b in budgets)}")
+    try:
+        frame = sweep_results(selection, budgets)
+    except GraphContextError as error:
+        show_error(error)
+        return
+    url = view_url(st.context.url or "http://localhost:8501/")
+    st.markdown("This view is reproduced by the URL below (the report prints it too):")
+    st.code(url, language=None)
+    st.subheader("Sweep results")
+    st.caption(f"{len(frame):,} cuts: the chosen formats under the chosen ordering and both policies, at every "
+               "budget of the sidebar's list. JSON records follow the seed's result schema; model fields are empty.")
+    left, right = st.columns(2)
+    left.download_button("Results as CSV", lambda: results_csv(frame), file_name="sweep.csv", mime="text/csv",
+                         key="export_csv", on_click="ignore")
+    right.download_button("Results as JSON records", lambda: results_json(frame), file_name="sweep.json",
+                          mime="application/json", key="export_json", on_click="ignore")
+    st.subheader("Contexts")
+    st.caption(f"Every chosen format cut at {selection.budget:,} tokens under each policy, exactly as sent.")
+    st.download_button("Contexts as a zip", lambda: contexts_zip(current_cuts(selection)), file_name="contexts.zip",
+                       mime="application/zip", key="export_zip", on_click="ignore")
+    st.subheader("Charts and report")
+    columns = st.columns(5)
+    for column, name in zip(columns, ("budget survival", "orderings", "pareto", "token anatomy")):
+        column.download_button(f"{name.capitalize()} chart (HTML)",
+                               lambda name=name: charts(selection, budgets)[name].to_html(include_plotlyjs=True),
+                               file_name=f"{name.replace(' ', '_')}.html", mime="text/html",
+                               key=f"export_chart_{name}", on_click="ignore")
+    columns[4].download_button("One-page report (HTML)", lambda: report(selection, budgets, url),
+                               file_name="report.html", mime="text/html", key="export_report", on_click="ignore",
+                               type="primary")
+    st.caption("The charts and the report embed plotly.js, so they open offline.")
+
+
+if __name__ == "__main__":  # run as a page by st.navigation
+    show()
