@@ -22,6 +22,7 @@ from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
 from core.sweep import Progress, accounted_rendering, sweep
 from core.token_anatomy import Anatomy, cut_anatomy, rendering_anatomy
+from core.units import graph_units
 
 DEFAULT_BUDGET_LIST = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 MAX_BUDGETS = 24
@@ -122,6 +123,20 @@ def survival_curves(frame: pd.DataFrame) -> pd.DataFrame:
         id_vars=keys + CURVE_DETAILS, value_vars=list(SURVIVAL_METRICS.values()), var_name="metric", value_name="value")
     names = {column: label for label, column in SURVIVAL_METRICS.items()}
     return long.assign(metric=long["metric"].map(names), value=long["value"].astype(float))
+
+
+def tokenizer_comparison(graph: Graph, tokenizers: Sequence[str], formats: Sequence[str] | None = None
+                         ) -> pd.DataFrame:
+    """Tokens of each format's complete text (canonical order) under each tokenizer, with the second's ratio."""
+    units = graph_units(graph)
+    texts = {name: FORMATS.get(name).render(graph, units).text for name in formats or FORMATS.names()}
+    table = pd.DataFrame({tokenizer: [TOKENIZERS.get(tokenizer).count(text) for text in texts.values()]
+                          for tokenizer in tokenizers}, index=pd.Index(list(texts), name="format"))
+    if len(tokenizers) > 1:
+        first, second = tokenizers[0], tokenizers[1]
+        table[f"{second} - {first}"] = table[second] - table[first]
+        table[f"{second} / {first}"] = table[second] / table[first].where(table[first] > 0)
+    return table
 
 
 def pareto_points(frame: pd.DataFrame, accuracy: str) -> pd.DataFrame:

@@ -6,7 +6,9 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from core.analysis import tokenizer_comparison
 from dashboard import cache
+from dashboard.analysis_controls import tokenizers_to_show
 from dashboard.sidebar import current
 from dashboard.views.markdown_text import escape_markdown
 
@@ -61,6 +63,15 @@ def show() -> None:
                     title=f"Tokens per format ({selection.tokenizer}), whole graph")
     figure.update_layout(xaxis_title=None, legend_title=None)
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
+    tokenizers = tokenizers_to_show(selection.tokenizer)
+    if len(tokenizers) > 1:
+        comparison = tokenizer_comparison(graph, tokenizers)
+        st.dataframe(comparison, width="stretch", key="tokenizer_table")
+        st.plotly_chart(px.bar(comparison[list(tokenizers)].reset_index().melt(id_vars="format", var_name="tokenizer",
+                                                                               value_name="tokens"),
+                               x="format", y="tokens", color="tokenizer", barmode="group",
+                               title="Tokens of the complete text per tokenizer"),
+                        width="stretch", key="tokenizer_chart")
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

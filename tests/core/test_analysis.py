@@ -63,3 +63,14 @@ def test_the_efficiency_table_names_the_best_lossless_format_and_its_rds():
     assert set(dominated_formats(frame, "evidence survival")["format"]) == set(table[table["dominated"]]["format"])
     points = pareto_points(frame, "traversal accuracy")
     assert set(points["budget"]) == {512, 4096} and points.groupby("budget")["pareto_optimal"].any().all()
+
+
+def test_tokenizers_side_by_side_count_each_complete_text_exactly():
+    from core.analysis import tokenizer_comparison
+    from core.units import graph_units
+
+    table = tokenizer_comparison(GRAPH, ["o200k_base", "cl100k_base"], ["csv", "pretty_json"])
+    text = FORMATS.get("csv").render(GRAPH, graph_units(GRAPH)).text
+    assert table.loc["csv", "cl100k_base"] == TOKENIZERS.get("cl100k_base").count(text)
+    assert table.loc["csv", "o200k_base"] == TOKENIZERS.get("o200k_base").count(text)
+    assert table.loc["csv", "cl100k_base - o200k_base"] == table.loc["csv", "cl100k_base"] - table.loc["csv", "o200k_base"]

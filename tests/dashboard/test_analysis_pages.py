@@ -202,3 +202,13 @@ def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
         return
     page = exports.report(app.session_state["selection"], (256, 4096), "http://localhost:8501/?a=<b>")
     assert "<img src=x" not in page and "?a=&lt;b&gt;" in page
+
+
+def test_the_overview_shows_both_tokenizers_side_by_side_with_the_note():
+    from core.analysis import tokenizer_comparison
+
+    app = on_page(started(compare_tokenizers="true"), "overview")
+    shown = app.dataframe[1].value
+    pd.testing.assert_frame_equal(shown, tokenizer_comparison(load_sample(SAMPLE.name), ["o200k_base", "cl100k_base"]),
+                                  check_dtype=False)
+    assert any("approximated" in item.value for item in app.caption)
