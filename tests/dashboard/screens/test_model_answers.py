@@ -11,6 +11,7 @@ from core.evaluate.pricing import PriceTable
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.store import RunStore
 from core.evaluate.summary import summarise
+from core.samples import sample_names
 from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
 
 APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
@@ -90,3 +91,15 @@ def test_bad_settings_show_a_clear_error_and_no_run_button(tmp_path, widget, val
     app.text_input(key=widget).set_value(value).run()
     assert not app.exception and any(message in item.value for item in app.error)
     assert not [button for button in app.button if button.key == "answers_run"]
+
+
+@pytest.mark.parametrize("sample", sample_names())
+def test_the_page_plans_a_run_on_every_sample(sample, tmp_path):
+    app = AppTest.from_file(APP, default_timeout=180)
+    app.query_params["sample"] = sample
+    app.run()
+    app.switch_page("screens/model_answers.py").run()
+    assert not app.exception, [item.value for item in app.exception]
+    app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite")).run()
+    planned = [item.value for item in app.markdown if "trial(s)** for the question" in item.value]
+    assert len(planned) == 1 and not app.error
