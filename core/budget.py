@@ -1,7 +1,8 @@
 """Budget policies: what of a rendering survives B tokens, as raw token slicing or whole records.
 
-- `raw`: encode the complete text, keep its first tokens, decode them with replacement. The cut
-  can end inside a record (or a character) and the document may not parse.
+- `raw`: encode the complete text, keep its first B tokens (fewer when the decoded text would
+  re-encode to more than B), decode them with replacement. The cut can end inside a record (or a
+  character) and the document may not parse.
 - `record`: append whole records while the next one still fits, closing included, so every cut
   is a valid document (for monolithic JSON: the largest valid object that fits).
 
@@ -116,9 +117,9 @@ def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, 
 
 def _empty(accounting: PrefixTokens, format_: Format, policy: str, budget: int, grammar: int, count_grammar: bool,
            needed: int, what: str) -> Cut:
-    grammar_part = f" plus its {grammar}-token grammar" if count_grammar else ""
-    explanation = (f"nothing fits: the budget of {budget} tokens is smaller than the {needed} tokens of "
-                   f"{what} in {format_.name}{grammar_part}")
+    grammar_part = f" plus the format's grammar ({grammar} tokens)" if count_grammar else ""
+    explanation = (f"nothing fits: a budget of {budget} tokens cannot hold {what} of {format_.name} "
+                   f"({needed} tokens){grammar_part}")
     return Cut(format_.name, policy, budget, "", "", 0, grammar, count_grammar, 0, accounting.records, None,
                explanation, accounting.rendering)
 

@@ -7,6 +7,9 @@ encoding of the complete text up to that point, so each prefix count is
     tokens of the complete text before the last forced boundary inside the prefix's records
     + a fresh encode of the short tail after it, with the prefix's closing (and any suffix).
 
+(A prefix whose closing is empty can also split at the end of its records, when the complete text
+is forced to split there: its count is then read off the complete encoding directly.)
+
 Only those tails are re-encoded; they repeat (`"}`, or `"\\n    }` plus a closing), so each distinct
 tail is encoded once. The result is exact: `counts[k] == len(encode_ordinary(prefix_text(k)))` for
 every k, which the property tests check against direct encodes. For a tokenizer whose
@@ -87,7 +90,7 @@ class PrefixTokens:
         return len(self.full_tokens)
 
     @property
-    def characters(self) -> int:
+    def text_bytes(self) -> int:
         return len(self._text)
 
     def prefix_text(self, count: int) -> str:
@@ -209,9 +212,9 @@ def _tail_tokens(tokenizer: Tokenizer, text: bytes, anchors: np.ndarray, ends: n
     64-bit words; longer ones are compared as bytes.
     """
     lengths = ends - anchors
-    data = np.frombuffer(text, dtype=np.uint8)
+    data = np.frombuffer(text or b"\0", dtype=np.uint8)  # one byte to index into when the text is empty
     positions = ends[:, None] - _WINDOW + np.arange(_WINDOW)[None, :]
-    window = np.where(positions >= anchors[:, None], data[np.clip(positions, 0, max(len(data) - 1, 0))], 0)
+    window = np.where(positions >= anchors[:, None], data[np.clip(positions, 0, len(data) - 1)], 0)
     packed = np.ascontiguousarray(window.astype(np.uint8)).view(np.uint64)
     keys = np.column_stack([packed, lengths.astype(np.uint64) | (closing_ids.astype(np.uint64) << np.uint64(8))])
     short = lengths <= _WINDOW
@@ -276,12 +279,12 @@ class TokenCache:
                 return self._entries[key]
         built = build()
         with self._lock:
-            if key not in self._entries and built.characters <= self.max_bytes:
+            if key not in self._entries and built.text_bytes <= self.max_bytes:
                 self._entries[key] = built
-                self._bytes += built.characters
+                self._bytes += built.text_bytes
                 while self._bytes > self.max_bytes:
                     _, dropped = self._entries.popitem(last=False)
-                    self._bytes -= dropped.characters
+                    self._bytes -= dropped.text_bytes
         return built
 
     def clear(self) -> None:

@@ -33,7 +33,8 @@ from core.seeds import Seeds
 from core.tokens import Tokenizer
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
-DEFAULT_CACHE = TokenCache()
+# Bounded by rendering text bytes; the records and token arrays behind them take several times more.
+DEFAULT_CACHE = TokenCache(max_bytes=10_000_000)
 Progress = Callable[[int, int, str], None]  # (cuts done, cuts in total, what is being cut)
 
 
@@ -120,6 +121,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     region = seed_region(graph, seed_ids, direction)
     candidates = region.candidate_keys(hops)
     gold = {name: query.solve(graph) for name, query in named.items()}
+    questions = {name: query.question_on(graph) for name, query in named.items()}  # nodes named by label
     plan = [(format_, layout, ordering) for format_ in format_list for layout in layouts_for(format_)
             if layout in layout_list for ordering in ordering_list]
     total = len(plan) * len(named) * len(policy_list) * len(budget_list)
@@ -143,8 +145,8 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
                 "full_recall_budget": full_recall_budget(
                     accounting, candidates, grammar_tokens(format_, encoder) if count_grammar else 0)
                 if seed_ids else None}
-            for row in _cut_rows(accounting, format_, group, named, gold, candidates, policy_list, budget_list,
-                                 count_grammar, marker):
+            for row in _cut_rows(accounting, format_, group, named, questions, gold, candidates, policy_list,
+                                 budget_list, count_grammar, marker):
                 rows.append({**context, **row})
                 if progress is not None:
                     progress(len(rows), total, f"{format_.name} / {ordering.name} / {layout}")
@@ -152,12 +154,14 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     frame.insert(0, "graph_hash", graph.sha256)
     frame.insert(1, "tokenizer", tokenizer)
     frame.insert(2, "hops", hops)
+    if not seed_ids:  # without seeds there is no candidate region to recall
+        frame["candidate_recall"] = float("nan")
     for column in ("shuffle_seed", "coverage_tokens", "full_recall_budget", "first_dropped_record", "next_tokens"):
         frame[column] = frame[column].astype("Int64")  # whole numbers that may be missing
     frame.attrs["parameters"] = {
         "seeds": list(seed_ids), "direction": direction, "hops": hops, "radius": radius,
         "shuffle_seed": shuffle_seed, "count_grammar": count_grammar, "marker": marker, "budgets": list(budget_list),
-        "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": {name: q.question for name, q in named.items()}}
+        "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions}
     return frame
 
 
@@ -172,7 +176,7 @@ COLUMNS = [
 
 
 def _cut_rows(accounting: PrefixTokens, format_: Format, group: list[str], named: dict[str, Query],
-              gold: dict[str, Solution], candidates: frozenset[str], policies: list[str], budgets: tuple[int, ...],
+              questions: dict[str, str], gold: dict[str, Solution], candidates: frozenset[str], policies: list[str], budgets: tuple[int, ...],
               count_grammar: bool, marker: bool) -> Iterable[dict]:
     decoded_prefixes: dict[int, DecodedCut] = {}  # record cuts with equal record counts decode alike
     node_counts, edge_counts = accounting.kept_node_and_edge_counts
@@ -191,7 +195,7 @@ def _cut_rows(accounting: PrefixTokens, format_: Format, group: list[str], named
                 metrics = measure_cut(result, named[name], gold[name], decoded, candidates=candidates, kept=kept,
                                       node_and_edge_counts=counts)
                 yield {
-                    "query": name, "template": named[name].name, "question": named[name].question,
+                    "query": name, "template": named[name].name, "question": questions[name],
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
                     "empty": result.empty}

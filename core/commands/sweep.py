@@ -187,7 +187,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     chosen.add_argument("--question", metavar="TEXT", help="a question whose named nodes become the seeds")
     anchor.add_argument("--query", action="append", metavar="NAME[:PARAM=VALUE,...]",
                         help=f"a query template ({', '.join(QUERIES.names())}); node parameters not given come "
-                             f"from the seeds in order; repeat for several (default {DEFAULT_QUERY})")
+                             f"from the seeds in order, a list of nodes is written a+b+c; repeat for several "
+                             f"(default {DEFAULT_QUERY})")
     anchor.add_argument("--hops", type=non_negative, default=2, help="k for candidate recall and D_k(S) (default 2)")
     anchor.add_argument("--direction", choices=DIRECTIONS, default="both",
                         help="edges followed for hop levels (default both)")

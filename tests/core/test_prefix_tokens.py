@@ -105,3 +105,12 @@ def test_the_cache_returns_the_same_accounting_and_stays_within_its_size():
     assert len(cache) == 1  # the older entry made room
     cache.clear()
     assert len(cache) == 0
+
+
+@pytest.mark.parametrize("name", FORMATS.names())
+def test_an_empty_graph_is_accounted_in_every_format(name):
+    from core.graph import Graph
+    empty = Graph.build([], [])
+    rendering = FORMATS.get(name).render(empty, graph_units(empty))
+    accounting = prefix_tokens(rendering, O200K)
+    assert accounting.counts.tolist() == [O200K.count(rendering.text)] and accounting.records == 0

@@ -12,6 +12,7 @@ from core.generate import service_graph
 from core.prefix_tokens import TokenCache
 from core.queries import DEPENDENCIES, IMPACT_OWNERS, query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.registry import QUERIES as QUERIES_BY_NAME
 from core.seeds import seeds_from_question
 from core.sweep import COLUMNS, accounted_rendering, rendering_summary, sweep
 from core.ordering import OrderingInputs
@@ -115,3 +116,12 @@ def test_the_summary_describes_each_untruncated_rendering():
     lossless = summary[summary["lossless"]]
     assert lossless["round_trip"].all() and (lossless["traversal_accuracy"] == 1.0).all()
     assert (summary["total_tokens"] == summary["tokens"] + summary["grammar_tokens"]).all()
+
+
+def test_without_seeds_only_orderings_that_need_none_run_and_no_recall_is_claimed():
+    members = {"services": query(QUERIES_BY_NAME.get("t4_taxonomy_members"), taxonomy="service")}
+    frame = sweep(GRAPH, members, formats=["jsonl"], orderings=["canonical", "shuffled"], budgets=[500], cache=None)
+    assert frame["candidate_recall"].isna().all() and frame["coverage_tokens"].isna().all()
+    with pytest.raises(ParameterError) as raised:
+        sweep(GRAPH, members, formats=["jsonl"], orderings=["hop_tiers"], budgets=[500], cache=None)
+    assert "no seeds" in str(raised.value)
