@@ -18,7 +18,7 @@ from core.hops import DIRECTIONS
 from core.io.spreadsheet import spreadsheet_csv
 from core.ordering import LAYOUTS
 from core.pareto import dominance_across_budgets
-from core.queries import Query, query_from_seeds
+from core.queries import Query, QueryTemplate, query_from_seeds
 from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
@@ -55,7 +55,6 @@ def parse_query(text: str, seeds: tuple[str, ...]) -> Query:
     """`NAME[:PARAM=VALUE,...]`; node parameters not given are taken from the seeds in order."""
     name, _, given = text.partition(":")
     template = QUERIES.get(name.strip())
-    defaults = template.defaults()
     arguments: dict[str, object] = {}
     for pair in filter(None, (part.strip() for part in given.split(","))):
         key, separator, value = pair.partition("=")
@@ -63,17 +62,21 @@ def parse_query(text: str, seeds: tuple[str, ...]) -> Query:
         if not separator or key not in template.parameters:
             raise ParameterError(f"{pair!r} is not PARAM=VALUE for a parameter of {template.name}",
                                  f"--query {text}", f"parameters of {template.name}: {', '.join(template.parameters)}")
-        arguments[key] = _typed(value, defaults.get(key), key, template.name)
+        arguments[key] = _typed(template, key, value.strip())
     return query_from_seeds(template, seeds, **arguments)
 
 
-def _typed(value: str, default: object, key: str, template: str) -> object:
+def _typed(template: QueryTemplate, key: str, value: str) -> object:
+    """A parameter's value as its solver takes it: a whole number, a list of nodes (a+b+c) or text."""
+    default = template.defaults().get(key)
+    if template.collects_seeds and key == template.node_parameters[-1]:
+        return tuple(part for part in value.split("+") if part)
     if isinstance(default, bool) or not isinstance(default, int):
-        return tuple(part for part in value.split("+") if part) if key == "nodes" else value
+        return value
     try:
         return int(value)
     except ValueError:
-        raise ParameterError(f"{key}={value!r} is not a whole number", f"query {template}",
+        raise ParameterError(f"{key}={value!r} is not a whole number", f"query {template.name}",
                              f"give {key} as a whole number, e.g. {key}={default}") from None
 
 
