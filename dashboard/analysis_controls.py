@@ -26,9 +26,12 @@ def budget_list() -> tuple[int, ...]:
         return DEFAULT_BUDGET_LIST
 
 
-def tokenizers_to_show(tokenizer: str) -> tuple[str, ...]:
-    """The sidebar's tokenizer, and the other one when the reader asks for a side-by-side comparison."""
-    side_by_side = st.toggle("Compare tokenizers side by side", value=False, key="compare_tokenizers",
+def tokenizers_to_show(tokenizer: str, key: str) -> tuple[str, ...]:
+    """The sidebar's tokenizer, and the other one when the reader asks for a side-by-side comparison.
+
+    Each page has its own `key` (URL parameter): a parameter bound on one page is not carried to another.
+    """
+    side_by_side = st.toggle("Compare tokenizers side by side", value=False, key=key,
                              bind="query-params", help=APPROXIMATION_NOTE)
     if not side_by_side:
         return (tokenizer,)

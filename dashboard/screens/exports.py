@@ -55,10 +55,7 @@ def charts(selection: Selection, budgets: tuple[int, ...]) -> dict[str, go.Figur
 
 def view_url(base: str) -> str:
     """The URL that reproduces the current view: this app with every URL-bound setting."""
-    parameters = st.query_params.to_dict()
-    for key in ("formats",):  # several values: all of them, not the last
-        if key in st.query_params:
-            parameters[key] = st.query_params.get_all(key)
+    parameters = {key: st.query_params.get_all(key) for key in st.query_params}  # every value of a list
     return base.split("?")[0] + ("?" + urlencode(parameters, doseq=True) if parameters else "")
 
 
@@ -93,6 +90,9 @@ def show() -> None:
                f"{selection.ordering} · budgets {', '.join(f'{b:,}' for b in budgets)}")
     try:
         frame = sweep_results(selection, budgets)
+        # The charts need these sweeps too: compute them now, with their progress bars, not on a download.
+        pareto_sweep(selection, budgets)
+        orderings_sweep(selection, selection.formats[0], budgets)
     except GraphContextError as error:
         show_error(error)
         return

@@ -63,7 +63,7 @@ def show() -> None:
                     title=f"Tokens per format ({selection.tokenizer}), whole graph")
     figure.update_layout(xaxis_title=None, legend_title=None)
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
-    tokenizers = tokenizers_to_show(selection.tokenizer)
+    tokenizers = tokenizers_to_show(selection.tokenizer, "overview_tokenizers")
     if len(tokenizers) > 1:
         comparison = tokenizer_comparison(graph, tokenizers)
         st.dataframe(comparison, width="stretch", key="tokenizer_table")

@@ -53,7 +53,7 @@ def show() -> None:
                                 help="Write [k of n records shown] after a cut document",
                                 disabled=scope == SCOPES[0])
     with controls[2]:
-        tokenizers = tokenizers_to_show(selection.tokenizer)
+        tokenizers = tokenizers_to_show(selection.tokenizer, "anatomy_tokenizers")
     if scope == SCOPES[1]:
         st.markdown(f"Each format cut at **{selection.budget:,}** tokens under the **{selection.policy}** policy.")
     st.caption(RULE)

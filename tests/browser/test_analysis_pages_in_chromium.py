@@ -20,7 +20,7 @@ def wait_for_chart(page) -> None:
 
 def test_every_analysis_page_draws_offline(dashboard_url, guarded_page):
     page, guard = guarded_page
-    visit(page, f"{dashboard_url}/?compare_tokenizers=true", "Overview")
+    visit(page, f"{dashboard_url}/?overview_tokenizers=true", "Overview")
     wait_for_chart(page)
     shot(page, "page-overview-tokenizers")
     for path, title in PAGES.items():

@@ -69,7 +69,7 @@ def test_the_anatomy_table_equals_core_and_sums_to_the_total():
 
 def test_the_anatomy_of_cuts_with_a_marker_equals_core_for_both_tokenizers():
     app = started(budget="300", policy="record", anatomy_scope="cut at the budget", marker="true",
-                  compare_tokenizers="true")
+                  anatomy_tokenizers="true")
     app = on_page(app, "token_anatomy")
     ordering, layout = app.sidebar.selectbox(key="ordering").value, app.sidebar.selectbox(key="layout").value
     for index, tokenizer in enumerate(("o200k_base", "cl100k_base")):  # side by side, left to right
@@ -207,7 +207,7 @@ def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
 def test_the_overview_shows_both_tokenizers_side_by_side_with_the_note():
     from core.analysis import tokenizer_comparison
 
-    app = on_page(started(compare_tokenizers="true"), "overview")
+    app = on_page(started(overview_tokenizers="true"), "overview")
     shown = app.dataframe[1].value
     pd.testing.assert_frame_equal(shown, tokenizer_comparison(load_sample(SAMPLE.name), ["o200k_base", "cl100k_base"]),
                                   check_dtype=False)
