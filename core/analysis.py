@@ -78,13 +78,19 @@ def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[
     return frame
 
 
+def ordering_inputs(graph: Graph, query: Query, seeds: Seeds, ordering: str) -> OrderingInputs:
+    """What the ordering looks at: the seeds, and the query's evidence when the ordering uses it."""
+    uses_evidence = ORDERINGS.get(ordering).uses_evidence
+    return OrderingInputs(seeds.node_ids, query.solve(graph).evidence if uses_evidence else frozenset())
+
+
 def format_markers(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], ordering: str, layout: str,
                    tokenizer: str = "o200k_base", hops: int = 2) -> pd.DataFrame:
     """Per format: D_k(S) (the budget that holds every unit within k hops) and the full text's budgeted tokens."""
     encoder = TOKENIZERS.get(tokenizer)
     region = seed_region(graph, seeds.node_ids)
     ordering_ = ORDERINGS.get(ordering)
-    inputs = OrderingInputs(seeds.node_ids, query.solve(graph).evidence if ordering_.uses_evidence else frozenset())
+    inputs = ordering_inputs(graph, query, seeds, ordering)
     rows = []
     for name in formats:
         format_ = FORMATS.get(name)
@@ -103,8 +109,7 @@ def format_anatomies(graph: Graph, query: Query, seeds: Seeds, *, formats: Seque
     """Each format's token anatomy: of its complete text (budget None) or of its cut at the budget."""
     encoder = TOKENIZERS.get(tokenizer)
     ordering_ = ORDERINGS.get(ordering)
-    evidence = query.solve(graph).evidence if ordering_.uses_evidence else frozenset()
-    inputs = OrderingInputs(seeds.node_ids, evidence)
+    inputs = ordering_inputs(graph, query, seeds, ordering)
     anatomies = []
     for name in formats:
         format_ = FORMATS.get(name)

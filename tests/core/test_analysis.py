@@ -74,3 +74,14 @@ def test_tokenizers_side_by_side_count_each_complete_text_exactly():
     assert table.loc["csv", "cl100k_base"] == TOKENIZERS.get("cl100k_base").count(text)
     assert table.loc["csv", "o200k_base"] == TOKENIZERS.get("o200k_base").count(text)
     assert table.loc["csv", "cl100k_base - o200k_base"] == table.loc["csv", "cl100k_base"] - table.loc["csv", "o200k_base"]
+
+
+def test_survival_curves_hold_every_metric_of_every_cut():
+    from core.analysis import SURVIVAL_METRICS, survival_curves
+
+    frame = budget_sweep(GRAPH, QUERY, SEEDS, formats=["csv"], orderings=["canonical"], layout="interleaved",
+                         budgets=(256, 2048))
+    curves = survival_curves(frame)
+    assert len(curves) == len(SURVIVAL_METRICS) * len(frame)
+    parse = curves[curves["metric"] == "parse ok"]
+    assert parse["value"].tolist() == frame["parse_ok"].astype(float).tolist()
