@@ -6,6 +6,10 @@ from typing import Generic, Iterable, Iterator, TypeVar
 
 from core.errors import UnknownNameError
 from core.formats import compact_json, csv_records, jsonl, pretty_json, typed_edges
+from core.formats import (arrows, ckg_lines, edge_tuples, incident_text, local_ids, semantic_text,
+                          typed_edges_dict, untyped_pairs)
+from core.formats import (graphml, graphrag_tables, markdown_tables, structured_json, toon, turtle,
+                          yaml_format)
 from core.ordering import ORDERING_LIST
 from core.queries import TEMPLATES
 from core.tokens import TOKENIZER_NAMES, Tokenizer
@@ -59,6 +63,21 @@ FORMATS = Registry("format", _formats(
     jsonl,
     csv_records,
     typed_edges,
+    typed_edges_dict,
+    local_ids,
+    semantic_text,
+    ckg_lines,
+    edge_tuples,
+    arrows,
+    incident_text,
+    untyped_pairs,
+    toon,
+    yaml_format,
+    structured_json,
+    turtle,
+    graphml,
+    markdown_tables,
+    graphrag_tables,
 ))
 
 

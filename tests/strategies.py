@@ -11,6 +11,12 @@ ADVERSARIAL = [
     "|", "\\", "\\p", "\n", "\r", "\r\n", "\t", ",", '"', "'", " ", "  lead", "trail  ", "", "é", "日本",
     "🕸️", "->", "#", "#graph-v1", "@0", "[", "]", ":", "|x|", "<|endoftext|>", "N", "E", "k", "=", "{}",
     "\u2028", "\x85", "\x0b", "\x00", "<img src=x onerror=alert(1)>", "null", "true", "1", "-",
+    # prose and line formats: list words and separators, local ids, dictionary and section syntax
+    " and ", "and", ", ", "(", ")", "@1", "a: b", "d=x, y", "x.", "is a", " — a ", "This", "has", "has link 1 to",
+    "## edges", "[T]",
+    # structured, RDF, XML and table formats: reserved keys, escape look-alikes, headers, markup
+    "type", "properties", "target", "relation", "~type", "~", "%", "%41", "\\u000d", "\\s", "\ufffe", "\x0c",
+    "yes", "1.0", "nodes[1]{id,type}:", "-----Entities-----", "|---|", "&amp;", "]]>",
 ]
 
 texts = st.one_of(

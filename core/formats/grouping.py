@@ -1,0 +1,31 @@
+"""Records that carry several units (a node with its edges): grouping that keeps every prefix consistent.
+
+A format whose record covers a node and some of its edges groups the given units by a carrier key
+and orders the groups by the first position of any unit they hold. Rendering any in-order subset of
+whole groups then yields the same groups in the same order, which is what makes every prefix of
+records equal to the rendering of its own units.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Hashable, Sequence
+
+from core.units import Unit
+
+
+def grouped(units: Sequence[Unit], carrier: Callable[[Unit], Hashable]) -> list[tuple[Hashable, list[Unit]]]:
+    """(carrier key, units in their given order) per carrier, ordered by each group's first unit."""
+    groups: dict[Hashable, list[Unit]] = {}
+    for unit in units:
+        groups.setdefault(carrier(unit), []).append(unit)
+    return list(groups.items())
+
+
+def node_positions(units: Sequence[Unit]) -> dict[str, int]:
+    """Node id -> position of its node unit among the given units."""
+    return {unit.node.id: index for index, unit in enumerate(units) if unit.is_node}
+
+
+def split_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, line) pairs; a trailing carriage return (a CRLF copy) is dropped."""
+    return [(number, line.removesuffix("\r")) for number, line in enumerate(text.split("\n"), start=1)]

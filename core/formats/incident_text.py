@@ -1,0 +1,111 @@
+"""incident_text: GraphQA's "incident" encoding with direction and relation stated, plus type lines.
+
+    svc-api is a service.
+    svc-api depends_on: svc-auth, db-identity; owned_by: team-core.
+
+A node's line states its type. An incidence line gathers the edges of one source node: for each
+relation (in relation order) its targets (in the given order), so it reads source --relation-->
+target. Lines come in the order of their first unit, so every prefix of lines is the rendering of
+its own units. A name is written bare when it is a plain word (letters, digits, `_`, then also
+`-/+@'`) and as a JSON string otherwise, so `.`, `,`, `;` and `:` inside names stay unambiguous;
+properties follow the type or a target as a compact JSON object.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Sequence
+
+from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.decoding import decoded_graph
+from core.formats.grouping import grouped, split_lines
+from core.formats.quoting import Cursor, Names, add_properties
+from core.graph import Edge, Graph, Node
+from core.units import Unit
+
+NAME = "incident_text"
+NAMES = Names(extra="-/+@'")
+
+GRAMMAR = """\
+One sentence per line. "id is a type." gives a node's type. "s r1: a, b; r2: c." states the edges \
+s --r1--> a, s --r1--> b and s --r2--> c. Names that are not plain words are JSON strings; a JSON \
+object after a type or a target holds that node's or edge's properties."""
+
+_FIX = 'write "id is a type." or "source relation: a, b; relation2: c."'
+
+
+def _article(written: str) -> str:
+    return "an" if written[0].lower() in "aeiou" else "a"
+
+
+def _type_line(node: Node, lead: str, key: str) -> Record:
+    written = NAMES.write(node.type)
+    record = RecordText().add(lead).add(NAMES.write(node.id), "node_id").add(f" is {_article(written)} ")
+    record.add(written, "node_type")
+    add_properties(record, node.properties)
+    return record.add(".").build(key)
+
+
+def _incidence_line(source: str, edges: list[Edge], lead: str, keys: list[str]) -> Record:
+    record = RecordText().add(lead).add(NAMES.write(source), "node_id").add(" ")
+    for group, relation in enumerate(sorted({edge.relation for edge in edges})):
+        record.add("; " if group else "").add(NAMES.write(relation), "relation").add(": ")
+        for index, edge in enumerate(edge for edge in edges if edge.relation == relation):
+            record.add(", " if index else "").add(NAMES.write(edge.target), "node_id")
+            add_properties(record, edge.properties)
+    return record.add(".").build(*keys)
+
+
+def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    def carrier(unit: Unit) -> Hashable:
+        return ("node", unit.node.id) if unit.is_node else ("edges", unit.edge.source)
+
+    records = []
+    for index, ((kind, node_id), members) in enumerate(grouped(units, carrier)):
+        lead = "\n" if index else ""
+        if kind == "node":
+            records.append(_type_line(members[0].node, lead, members[0].key))
+        else:
+            records.append(_incidence_line(node_id, [unit.edge for unit in members], lead,
+                                           [unit.key for unit in members]))
+    return Rendering(NAME, "", tuple(records), ("",) * (len(records) + 1))
+
+
+def _decode_line(cursor: Cursor, nodes: list[Node], edges: list[Edge]) -> None:
+    source = cursor.name(NAMES, "a node id")
+    if cursor.take(" is a ") or cursor.take(" is an "):
+        node_type = cursor.name(NAMES, "a node type")
+        nodes.append(Node(source, node_type, cursor.optional_properties()))
+    else:
+        cursor.expect(" ", _FIX)
+        while True:
+            relation = cursor.name(NAMES, "a relation")
+            cursor.expect(": ", _FIX)
+            while True:
+                target = cursor.name(NAMES, "a node id")
+                edges.append(Edge(source, relation, target, cursor.optional_properties()))
+                if not cursor.take(", "):
+                    break
+            if not cursor.take("; "):
+                break
+    cursor.expect(".", _FIX)
+    cursor.end(_FIX)
+
+
+def decode(text: str) -> Graph:
+    nodes: list[Node] = []
+    edges: list[Edge] = []
+    for number, line in split_lines(text):
+        if line:
+            _decode_line(Cursor(line, number), nodes, edges)
+    return decoded_graph(nodes, edges)
+
+
+FORMAT = Format(
+    name=NAME,
+    title="Incident text (GraphQA style, relations stated)",
+    lossless=True,
+    grammar=GRAMMAR,
+    render=render,
+    decode=decode,
+    example="svc-api depends_on: svc-auth, db-identity; owned_by: team-core.",
+)

@@ -1,0 +1,174 @@
+"""structured_json: KG-LLM-Bench's structured JSON, subject -> relation -> [objects], with node types.
+
+The full rendering is exactly `json.dumps(document, indent=2, ensure_ascii=False)` of
+
+    {"svc-api": {"type": "service", "depends_on": ["svc-auth", "db-identity"], ...}, ...}
+
+A node's mapping holds its "type", its "properties" (when it has any) and one list of targets per
+relation; an edge with properties is listed as {"target": ..., "properties": {...}}; a parallel
+edge repeats its target. Relation keys that collide with the node's own fields are escaped as the
+shared subject grouping says.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from core.errors import FormatError
+from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, properties_from
+from core.formats.json_writing import add_scalar
+from core.formats.subject_groups import escape_key, subject_groups, unescape_key
+from core.graph import Edge, Graph, Node, Properties
+from core.units import Unit
+
+NAME = "structured_json"
+RESERVED = ("type", "properties")
+_SUBJECT = "\n  "
+_KEY = "\n    "
+_ITEM = "\n      "
+_CLOSE_NODE = "\n  }"  # a subject whose last record is its node
+_CLOSE_LIST = "\n    ]\n  }"  # a subject whose last record is an edge
+
+GRAMMAR = """\
+One JSON object: each key is a node id (the subject), its value an object with the node's "type", \
+its "properties" object if any, and per relation a list of target ids: "a": {"r": ["b"]} means \
+a --r--> b. A repeated target is a parallel edge; {"target": id, "properties": {...}} is an edge \
+with properties. A relation named type or properties, or starting with ~, gets an extra leading ~."""
+
+
+def _add_properties(record: RecordText, properties: Properties, indent: str) -> None:
+    record.add("{")
+    for index, (key, value) in enumerate(properties):
+        record.add(("," if index else "") + indent + "  ")
+        add_scalar(record, key, "property_key")
+        record.add(": ")
+        add_scalar(record, value, "property_value")
+    record.add(indent + "}")
+
+
+def _add_target(record: RecordText, edge: Edge) -> None:
+    if not edge.properties:
+        add_scalar(record, edge.target, "node_id")
+        return
+    record.add("{" + _ITEM + '  "target": ')
+    add_scalar(record, edge.target, "node_id")
+    record.add("," + _ITEM + '  "properties": ')
+    _add_properties(record, edge.properties, _ITEM + "  ")
+    record.add(_ITEM + "}")
+
+
+def _open_subject(record: RecordText, subject: str, lead: str) -> None:
+    record.add(lead + _SUBJECT)
+    add_scalar(record, subject, "node_id")
+    record.add(": {" + _KEY)
+
+
+def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    records: list[Record] = []
+    closings = ["}"]
+    close_previous = ""  # what ends the previous subject before a "," and the next one
+    for group in subject_groups(units):
+        lead = close_previous + ("," if records else "")
+        if group.node is not None:
+            node = group.node.node
+            record = RecordText()
+            _open_subject(record, group.subject, lead)
+            record.add('"type": ')
+            add_scalar(record, node.type, "node_type")
+            if node.properties:
+                record.add("," + _KEY + '"properties": ')
+                _add_properties(record, node.properties, _KEY)
+            records.append(record.build(group.node.key))
+            closings.append(_CLOSE_NODE + "\n}")
+        for relation_index, (relation, edges) in enumerate(group.relations.items()):
+            for edge_index, unit in enumerate(edges):
+                record = RecordText()
+                if edge_index:
+                    record.add("," + _ITEM)
+                else:
+                    if group.node is None and relation_index == 0:
+                        _open_subject(record, group.subject, lead)
+                    else:
+                        record.add(("\n    ]," if relation_index else ",") + _KEY)
+                    add_scalar(record, escape_key(relation, RESERVED), "relation")
+                    record.add(": [" + _ITEM)
+                _add_target(record, unit.edge)
+                records.append(record.build(unit.key))
+                closings.append(_CLOSE_LIST + "\n}")
+        close_previous = _CLOSE_LIST if group.relations else _CLOSE_NODE
+    return Rendering(NAME, "{", tuple(records), tuple(closings))
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise FormatError(f"the key {key!r:.60} appears twice in one object", f"key {key!r:.60}",
+                              "give each subject, relation and field once; list every target of a "
+                              "relation in its one list")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _parse(text: str) -> object:
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"invalid JSON: {error.msg}", f"line {error.lineno} column {error.colno}",
+                          "check the brackets, quotes and commas", line=error.lineno,
+                          offset=error.pos) from None
+    except RecursionError:
+        raise FormatError("JSON nested too deeply", "document",
+                          "a subject nests at most four levels") from None
+
+
+def _edge(subject: str, relation: str, item: object, where: str) -> Edge:
+    if isinstance(item, str):
+        return Edge(subject, relation, item)
+    item = expect_object(item, where)
+    if set(item) not in ({"target"}, {"target", "properties"}):
+        raise FormatError(f"an edge object has the keys {sorted(item)!r:.80}", where,
+                          'write a target id, or {"target": id, "properties": {...}}')
+    return Edge(subject, relation, expect_string(item["target"], f"{where}.target"),
+                properties_from(item.get("properties", {}), f"{where}.properties"))
+
+
+def graph_from_document(document: object) -> Graph:
+    """The graph a subject -> relation -> [objects] document describes (shared with the yaml format)."""
+    nodes: list[Node] = []
+    edges: list[Edge] = []
+    for subject, body in expect_object(document, "document").items():
+        where = f"subject {subject!r:.60}"
+        subject = expect_string(subject, where)
+        body = expect_object(body, where)
+        if "type" in body:
+            nodes.append(Node(subject, expect_string(body["type"], f"{where}.type"),
+                              properties_from(body.get("properties", {}), f"{where}.properties")))
+        elif "properties" in body:
+            raise FormatError("a subject has properties but no type", where,
+                              "give the node its type next to its properties")
+        for key, targets in body.items():
+            key = expect_string(key, f"{where} key")
+            if key in RESERVED:
+                continue
+            relation = unescape_key(key)
+            for index, item in enumerate(expect_list(targets, f"{where}.{key}")):
+                edges.append(_edge(subject, relation, item, f"{where}.{key}[{index}]"))
+    return decoded_graph(nodes, edges)
+
+
+def decode(text: str) -> Graph:
+    return graph_from_document(_parse(text))
+
+
+FORMAT = Format(
+    name=NAME,
+    title="Structured JSON (subject → relation → objects)",
+    lossless=True,
+    grammar=GRAMMAR,
+    render=render,
+    decode=decode,
+    example='{"svc-api": {"type": "service", "depends_on": ["svc-auth"], "owned_by": ["team-core"]}} (indented)',
+)

@@ -1,0 +1,172 @@
+"""toon: TOON (Token-Oriented Object Notation) tabular arrays, through the official toon-format package.
+
+    nodes[43]{id,type}:
+      db-identity,database
+      ...
+    edges[88]{source,relation,target}:
+      svc-web,depends_on,svc-api
+
+Rendering the whole graph gives exactly `toon_format.dumps({"nodes": [...], "edges": [...]})` (a
+graph with properties gains a "properties" column holding a JSON object text, or null). Each row
+is a record; every cell is written by the package.
+
+TOON array headers declare a length, and a header precedes its rows, so a header cannot count the
+rows of every prefix. Here `[N]` is the number of nodes (edges) in the whole graph the context was
+taken from: the full rendering is strict TOON, and a cut or selected context lists fewer rows than
+its header says, which TOON's non-strict decoding accepts (declared lengths are advisory, spec
+§14.4) and which tells a reader how much is missing. The decoder reads with strict=False and then
+checks that no array holds more rows than its header declares and that no key is repeated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Sequence
+
+import toon_format
+
+from core.errors import FormatError
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, properties_from
+from core.graph import Edge, Graph, Node, Properties, properties_json
+from core.units import Unit
+
+NAME = "toon"
+NODE_FIELDS = ("id", "type")
+EDGE_FIELDS = ("source", "relation", "target")
+PROPERTIES_FIELD = "properties"
+_ROW = "\n  "
+_TOP_LINE = re.compile(r"(nodes|edges)(?:\[(\d+)[^\]]*\])?")
+
+GRAMMAR = """\
+TOON. nodes[N]{id,type}: then one indented row per node; edges[M]{source,relation,target}: then \
+one row per edge: source --relation--> target. N and M count the whole graph; fewer rows mean \
+the list was cut. Cells are comma-separated; a quoted cell is a string with JSON escapes. A \
+properties column holds a JSON object text, or null."""
+
+
+def cell(value: str | None) -> str:
+    """One cell as the package writes it in a comma-delimited row."""
+    return toon_format.dumps([value])[len("[1]: "):]
+
+
+def header(section: str, count: int, with_properties: bool) -> str:
+    fields = NODE_FIELDS if section == "nodes" else EDGE_FIELDS
+    fields += (PROPERTIES_FIELD,) if with_properties else ()
+    return f"{section}[{count}]{{{','.join(fields)}}}:"
+
+
+def _row(lead: str, cells: list[tuple[str, AtomKind]], properties: Properties, with_properties: bool,
+         key: str) -> Record:
+    record = RecordText().add(lead + _ROW)
+    for index, (value, kind) in enumerate(cells):
+        record.add("," if index else "").add(cell(value), kind)
+    if with_properties:
+        record.add(",")
+        if properties:
+            record.add(cell(properties_json(properties)), "property_value")
+        else:
+            record.add(cell(None))
+    return record.build(key)
+
+
+def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    with_properties = graph.has_properties
+    edges_header = "\n" + header("edges", len(graph.edges), with_properties)
+    records: list[Record] = []
+    closings = [edges_header]
+    in_edges = False
+    for unit in nodes_then_edges(units):
+        if unit.is_node:
+            node = unit.node
+            records.append(_row("", [(node.id, "node_id"), (node.type, "node_type")], node.properties,
+                                with_properties, unit.key))
+            closings.append(edges_header)
+        else:
+            edge = unit.edge
+            lead = "" if in_edges else edges_header
+            in_edges = True
+            cells = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+            records.append(_row(lead, cells, edge.properties, with_properties, unit.key))
+            closings.append("")
+    preamble = header("nodes", len(graph.nodes), with_properties)
+    return Rendering(NAME, preamble, tuple(records), tuple(closings))
+
+
+def _declared_lengths(text: str) -> dict[str, int | None]:
+    """The top-level lines (which the decoder has accepted) and the length each one declares."""
+    declared: dict[str, int | None] = {}
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        if not line.strip(" \t\r") or line[0] in " \t#":
+            continue
+        match = _TOP_LINE.match(line)
+        if match is None:
+            raise FormatError(f"unexpected top-level line {line[:60]!r}", f"line {number}",
+                              "write the nodes[N]{...}: table, then the edges[M]{...}: table", line=number)
+        section = match.group(1)
+        if section in declared:
+            raise FormatError(f"a second {section} table", f"line {number}",
+                              f"write all {section} rows under one {section} header", line=number)
+        declared[section] = int(match.group(2)) if match.group(2) else None
+    return declared
+
+
+def _rows(document: dict, section: str, fields: tuple[str, ...], declared: int | None) -> list[dict]:
+    rows = expect_list(document[section], section)
+    if declared is not None and len(rows) > declared:
+        raise FormatError(f"{section} declares {declared} rows but holds {len(rows)}", f"{section} header",
+                          "make the header's [N] at least the number of rows")
+    for index, row in enumerate(rows):
+        row = expect_object(row, f"{section}[{index}]")
+        if set(row) not in (set(fields), set(fields) | {PROPERTIES_FIELD}):
+            raise FormatError(f"a {section} row has the fields {sorted(row)!r:.80}", f"{section}[{index}]",
+                              f"use the fields {', '.join(fields)} (and optionally properties)")
+    return rows
+
+
+def _properties(row: dict, where: str) -> Properties:
+    value = row.get(PROPERTIES_FIELD)
+    if value is None:
+        return ()
+    text = expect_string(value, where)
+    try:
+        mapping = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise FormatError("the properties cell is not a JSON object", where,
+                          'write a JSON object such as {"tier":1}, or null') from None
+    return properties_from(mapping, where)
+
+
+def _texts(row: dict, fields: tuple[str, ...], where: str) -> list[str]:
+    return [expect_string(row[field], f"{where}.{field}") for field in fields]
+
+
+def decode(text: str) -> Graph:
+    try:
+        document = toon_format.loads(text, strict=False)
+    except toon_format.ToonDecodeError as error:
+        raise FormatError(f"invalid TOON: {error.msg}", f"line {error.line}" if error.line else "document",
+                          "see the format's grammar", line=error.line) from None
+    document = expect_object(document, "document")
+    if set(document) != {"nodes", "edges"}:
+        raise FormatError(f"the document has the keys {sorted(document)!r:.80}", "document",
+                          "write a nodes table and an edges table")
+    declared = _declared_lengths(text)
+    nodes = [Node(*_texts(row, NODE_FIELDS, f"nodes[{index}]"), _properties(row, f"nodes[{index}].properties"))
+             for index, row in enumerate(_rows(document, "nodes", NODE_FIELDS, declared.get("nodes")))]
+    edges = [Edge(*_texts(row, EDGE_FIELDS, f"edges[{index}]"), _properties(row, f"edges[{index}].properties"))
+             for index, row in enumerate(_rows(document, "edges", EDGE_FIELDS, declared.get("edges")))]
+    return decoded_graph(nodes, edges)
+
+
+FORMAT = Format(
+    name=NAME,
+    title="TOON tables",
+    lossless=True,
+    grammar=GRAMMAR,
+    render=render,
+    decode=decode,
+    example="edges[88]{source,relation,target}: then rows like  svc-api,depends_on,svc-auth",
+    interleaves=False,
+)

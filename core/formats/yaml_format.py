@@ -1,0 +1,172 @@
+"""yaml: KG-LLM-Bench's structured YAML, subject -> relation -> [objects], with node types.
+
+The document is the one structured_json writes, dumped by PyYAML's `safe_dump` (block style, keys
+in rendering order, Unicode kept, no line folding) and read back by `safe_load`; the full rendering
+is exactly that dump. One exception: PyYAML writes U+0085 (NEL) raw inside single quotes, where its
+own loader folds it into a space, so a graph holding a NEL anywhere is dumped with
+`allow_unicode=False`, which writes every non-ASCII character as an escape in double quotes.
+
+Each record is the text its node or edge adds to the dump. PyYAML's block style only appends, so a
+record is the dump of a small document holding the record and its context (is it the first key of
+its subject? the first item of its list?) minus the dump of that context alone.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import yaml
+
+from core.errors import FormatError
+from core.formats.base import Atom, AtomKind, Format, Record, Rendering
+from core.formats.structured_json import RESERVED, graph_from_document
+from core.formats.subject_groups import escape_key, subject_groups
+from core.graph import Edge, Graph, Node
+from core.units import Unit
+
+NAME = "yaml"
+_PLACEHOLDER = "x"  # stands for the context a record follows; it never reaches the output
+_NEL = "\x85"
+# Only to find atom positions in our own dumps: libyaml's marks count characters like PyYAML's.
+_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+GRAMMAR = """\
+YAML mapping: each key is a node id (the subject), its value a mapping with the node's type, its \
+properties if any, and per relation a list of target ids: `a: {r: [b]}` means a --r--> b. A \
+repeated target is a parallel edge; an item with target and properties is an edge with properties. \
+A relation named type or properties, or starting with ~, gets an extra leading ~."""
+
+
+def dump(value: object, allow_unicode: bool = True) -> str:
+    return yaml.safe_dump(value, allow_unicode=allow_unicode, sort_keys=False, default_flow_style=False,
+                          width=float("inf"))
+
+
+def _holds_nel(graph: Graph) -> bool:
+    return _NEL in graph.canonical_text  # JSON keeps U+0085 as it is (ensure_ascii=False)
+
+
+def _node_value(node: Node) -> dict:
+    value: dict = {"type": node.type}
+    if node.properties:
+        value["properties"] = dict(node.properties)
+    return value
+
+
+def _target_value(edge: Edge) -> object:
+    if not edge.properties:
+        return edge.target
+    return {"target": edge.target, "properties": dict(edge.properties)}
+
+
+Span = tuple[int, int, AtomKind]
+
+
+def _scalar(node: yaml.Node, kind: AtomKind) -> list[Span]:
+    return [(node.start_mark.index, node.end_mark.index, kind)]
+
+
+def _property_spans(mapping: yaml.MappingNode) -> list[Span]:
+    return [span for key, value in mapping.value
+            for span in _scalar(key, "property_key") + _scalar(value, "property_value")]
+
+
+def _atom_spans(document: yaml.MappingNode) -> list[Span]:
+    """Where the ids, types, relations and properties lie in a composed dump of our own."""
+    spans: list[Span] = []
+    for subject, body in document.value:
+        spans += _scalar(subject, "node_id")
+        for key, value in body.value:
+            if key.value == "type":
+                spans += _scalar(value, "node_type")
+            elif key.value == "properties":
+                spans += _property_spans(value)
+            else:
+                spans += _scalar(key, "relation")
+                for item in value.value:
+                    if isinstance(item, yaml.ScalarNode):
+                        spans += _scalar(item, "node_id")
+                        continue
+                    for field, content in item.value:
+                        spans += (_scalar(content, "node_id") if field.value == "target"
+                                  else _property_spans(content))
+    return spans
+
+
+class _Dumps:
+    """Memoised dumps: consecutive records share their contexts."""
+
+    def __init__(self, allow_unicode: bool) -> None:
+        self.allow_unicode = allow_unicode
+        self._last: tuple[str, str] = ("", "")
+
+    def __call__(self, value: dict) -> str:
+        key = repr(value)
+        if self._last[0] != key:
+            self._last = (key, dump(value, self.allow_unicode))
+        return self._last[1]
+
+
+def _record(document: dict, context: dict | None, key: str, dumps: _Dumps) -> Record:
+    """The text `document` adds to the dump of `context`, with the atoms in that text."""
+    full = dump(document, dumps.allow_unicode)
+    base = dumps(context) if context is not None else ""
+    if not full.startswith(base):  # PyYAML's block style appends; this guards that assumption
+        raise AssertionError(f"yaml dump of {document!r} does not extend that of {context!r}")
+    spans = _atom_spans(yaml.compose(full, Loader=_COMPOSER))
+    offset = len(base)
+    atoms = tuple(Atom(start - offset, end - offset, kind) for start, end, kind in sorted(spans)
+                  if start >= offset and end > start)
+    return Record(full[offset:], (key,), atoms)
+
+
+def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    dumps = _Dumps(allow_unicode=not _holds_nel(graph))
+    records: list[Record] = []
+    for group in subject_groups(units):
+        subject = group.subject
+        if group.node is not None:
+            records.append(_record({subject: _node_value(group.node.node)}, None, group.node.key, dumps))
+        for relation_index, (relation, edges) in enumerate(group.relations.items()):
+            name = escape_key(relation, RESERVED)
+            first_key = group.node is None and relation_index == 0
+            before = {} if first_key else {"type": _PLACEHOLDER}
+            for edge_index, unit in enumerate(edges):
+                target = _target_value(unit.edge)
+                if edge_index:
+                    document = {subject: {**before, name: [_PLACEHOLDER, target]}}
+                    context = {subject: {**before, name: [_PLACEHOLDER]}}
+                elif first_key:
+                    document, context = {subject: {name: [target]}}, None
+                else:
+                    document = {subject: {**before, name: [target]}}
+                    context = {subject: before}
+                records.append(_record(document, context, unit.key, dumps))
+    closings = ("{}\n",) + ("",) * len(records)
+    return Rendering(NAME, "", tuple(records), closings)
+
+
+def decode(text: str) -> Graph:
+    try:
+        document = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark else None
+        raise FormatError(f"invalid YAML: {error.problem or error.context}",
+                          f"line {line} column {mark.column + 1}" if mark else "document",
+                          "check the indentation and quoting", line=line) from None
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
+        raise FormatError(f"invalid YAML: {str(error)[:120]}", "document",
+                          "check the indentation and quoting") from None
+    return graph_from_document(document)
+
+
+FORMAT = Format(
+    name=NAME,
+    title="Structured YAML (subject → relation → objects)",
+    lossless=True,
+    grammar=GRAMMAR,
+    render=render,
+    decode=decode,
+    example="svc-api: / type: service / depends_on: / - svc-auth (one per line, indented)",
+)
