@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import streamlit as st
-
 from core.errors import GraphContextError
 from core.graph import Graph
 from core.queries import Query, QueryTemplate, query

@@ -24,10 +24,10 @@ def decoded_graph(nodes: Iterable[Node], edges: Iterable[Edge]) -> Graph:
                           "render it again from the graph") from None
 
 
-def parse_json(text: str, where: str = "") -> object:
+def parse_json(text: str, where: str = "", object_pairs_hook=None) -> object:
     """json.loads with every failure turned into a FormatError that says where."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as error:
         place = f"{where}, " if where else ""
         raise FormatError(f"invalid JSON: {error.msg}", f"{place}line {error.lineno} column {error.colno}",
@@ -36,6 +36,9 @@ def parse_json(text: str, where: str = "") -> object:
     except RecursionError:
         raise FormatError("JSON nested too deeply", where or "document",
                           "a graph document nests at most a few levels") from None
+    except ValueError as error:  # e.g. an integer longer than Python's 4,300-digit conversion limit
+        raise FormatError(f"unreadable JSON value: {error}", where or "document",
+                          "write numbers with at most a few hundred digits, or as text") from None
 
 
 def expect_string(value: object, where: str) -> str:

@@ -12,12 +12,12 @@ shared subject grouping says.
 
 from __future__ import annotations
 
-import json
 from typing import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering
-from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, properties_from
+from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string, parse_json,
+                                   properties_from)
 from core.formats.json_writing import add_scalar
 from core.formats.subject_groups import escape_key, subject_groups, unescape_key
 from core.graph import Edge, Graph, Node, Properties
@@ -113,15 +113,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
 
 
 def _parse(text: str) -> object:
-    try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as error:
-        raise FormatError(f"invalid JSON: {error.msg}", f"line {error.lineno} column {error.colno}",
-                          "check the brackets, quotes and commas", line=error.lineno,
-                          offset=error.pos) from None
-    except RecursionError:
-        raise FormatError("JSON nested too deeply", "document",
-                          "a subject nests at most four levels") from None
+    return parse_json(text, "document", object_pairs_hook=_unique_keys)
 
 
 def _edge(subject: str, relation: str, item: object, where: str) -> Edge:

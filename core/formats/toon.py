@@ -20,7 +20,6 @@ checks that no array holds more rows than its header declares and that no key is
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Sequence
 
@@ -28,7 +27,8 @@ import toon_format
 
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
-from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, properties_from
+from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string,
+                                   properties_from_json)
 from core.graph import Edge, Graph, Node, Properties, properties_json
 from core.units import Unit
 
@@ -129,13 +129,7 @@ def _properties(row: dict, where: str) -> Properties:
     value = row.get(PROPERTIES_FIELD)
     if value is None:
         return ()
-    text = expect_string(value, where)
-    try:
-        mapping = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise FormatError("the properties cell is not a JSON object", where,
-                          'write a JSON object such as {"tier":1}, or null') from None
-    return properties_from(mapping, where)
+    return properties_from_json(expect_string(value, where), where)
 
 
 def _texts(row: dict, fields: tuple[str, ...], where: str) -> list[str]:

@@ -10,7 +10,6 @@ from core.budget import cut
 from core.coverage import candidate_recall, coverage_curve, coverage_rendering, coverage_tokens, seed_region
 from core.generate import service_graph
 from core.ordering import HOP_TIERS, OrderingInputs, layouts_for
-from core.prefix_tokens import TokenCache
 from core.registry import FORMATS, TOKENIZERS
 from core.sweep import accounted_rendering, full_recall_budget
 from tests.strategies import graphs

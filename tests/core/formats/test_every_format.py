@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from core.errors import FormatError
 from core.formats.base import ATOM_KINDS
 from core.generate import service_graph
+from core.graph import Node
 from core.registry import FORMATS
 from core.units import graph_units
 from tests.strategies import graphs
@@ -107,3 +108,13 @@ def test_every_format_has_a_grammar_a_title_and_an_example(name):
     format_ = FORMATS.get(name)
     assert format_.grammar.strip() and format_.title and format_.example
     assert format_.lossless or format_.lost, "a lossy format says what it loses"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_an_integer_too_long_to_convert_is_a_format_error_not_a_crash(name):
+    graph = service_graph(0, 0, 1).__class__.build([Node("a", "t", (("n", 7),))], [])
+    text = render_all(name, graph).text.replace("7", "7" * 5000)
+    try:
+        FORMATS.get(name).decode(text)
+    except FormatError:
+        pass
