@@ -59,6 +59,11 @@ class Rendering:
         return self.closings[-1]
 
 
+def without_closing(format_name: str, preamble: str, records: Sequence[Record]) -> Rendering:
+    """A rendering whose every prefix is already a complete document (line formats)."""
+    return Rendering(format_name, preamble, tuple(records), ("",) * (len(records) + 1))
+
+
 class RecordText:
     """Builds one record's text while noting where its atoms are."""
 

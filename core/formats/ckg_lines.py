@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Hashable, Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.base import Format, Record, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -67,7 +67,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         node = next(unit.node for unit in members if unit.is_node) if has_node else None
         records.append(_line(node, source, [unit.edge for unit in members if not unit.is_node],
                              [unit.key for unit in members]))
-    return Rendering(NAME, VERSION_MARKER, tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, VERSION_MARKER, records)
 
 
 _FIX = "write [type] id | relation: a, b"

@@ -7,7 +7,7 @@ import io
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, RecordText, Rendering
+from core.formats.base import AtomKind, Format, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.graph import Edge, Graph, Node, Properties, properties_json
 from core.units import Unit
@@ -60,7 +60,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             cells.append((_properties_cell(properties), "property_value" if properties else None))
         records.append(_row(cells, unit.key).add("\n").build(unit.key))
     preamble = ",".join(header) + "\n"
-    return Rendering(NAME, preamble, tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, preamble, records)
 
 
 def decode(text: str) -> Graph:

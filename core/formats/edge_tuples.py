@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from core.formats.base import Format, RecordText, Rendering
+from core.formats.base import Format, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -44,7 +44,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             record.add(", ").add(NAMES.write(edge.target), "node_id")
             add_properties(record, edge.properties, ", ")
         records.append(record.add(")").build(unit.key))
-    return Rendering(NAME, "", tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, "", records)
 
 
 def decode(text: str) -> Graph:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
-from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.base import Format, Record, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -67,7 +67,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         else:
             records.append(_incidence_line(node_id, [unit.edge for unit in members], lead,
                                            [unit.key for unit in members]))
-    return Rendering(NAME, "", tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, "", records)
 
 
 def _decode_line(cursor: Cursor, nodes: list[Node], edges: list[Edge]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.base import Format, Record, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
 from core.graph import Edge, Graph, Node
@@ -42,7 +42,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             fields = [("k", "e", None), ("s", edge.source, "node_id"), ("r", edge.relation, "relation"),
                       ("t", edge.target, "node_id")]
             records.append(_record(fields, edge.properties, unit.key, lead))
-    return Rendering(NAME, "", tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, "", records)
 
 
 def _decode_line(line: str, number: int, nodes: list, edges: list) -> None:

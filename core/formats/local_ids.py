@@ -35,7 +35,7 @@ import math
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.base import Format, Record, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -96,7 +96,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         group = header
     for index, unit in enumerate(unit for unit in units if not unit.is_node):
         records.append(_edge_record(unit.edge, numbers, rows, "" if index else EDGES_HEADER, unit.key))
-    return Rendering(NAME, VERSION_MARKER, tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, VERSION_MARKER, records)
 
 
 _FIX = "write @N type id under a hop header, or A relation B under ## edges"

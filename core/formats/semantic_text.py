@@ -44,7 +44,7 @@ from collections import defaultdict
 from typing import Hashable, Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.base import Format, Record, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties, frozen, json_text
@@ -252,7 +252,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             records.append(_page(graph, node, edges, phrases, allowed, keys))
         else:
             records.append(_stub(node_id, edges, phrases, keys))
-    return Rendering(NAME, _readings_preamble(phrases), tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, _readings_preamble(phrases), records)
 
 
 # ---- decoding --------------------------------------------------------------------------------------

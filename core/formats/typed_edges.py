@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, RecordText, Rendering
+from core.formats.base import Format, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
 from core.graph import Edge, Graph, Node, properties_json
@@ -40,7 +40,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             edge = unit.edge
             atoms = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
             records.append(_line("E", atoms, edge.properties, unit.key))
-    return Rendering(NAME, VERSION_MARKER, tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, VERSION_MARKER, records)
 
 
 def decode(text: str) -> Graph:

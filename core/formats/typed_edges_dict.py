@@ -25,7 +25,7 @@ from itertools import count, product
 from typing import Iterable, Iterator, Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, RecordText, Rendering
+from core.formats.base import Format, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.quoting import read_properties
 from core.formats.escaping import escape_atom, split_fields
@@ -120,7 +120,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             atoms = [(escape_atom(edge.source), "node_id"), (relations[edge.relation], "relation"),
                      (escape_atom(edge.target), "node_id")]
             records.append(_line("E", atoms, edge.properties, unit.key))
-    return Rendering(NAME, preamble, tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, preamble, records)
 
 
 def _read_table(line: str, label: str, letters: str, number: int) -> dict[str, str]:

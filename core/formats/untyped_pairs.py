@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from core.formats.base import Format, RecordText, Rendering
+from core.formats.base import Format, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names
@@ -46,7 +46,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         else:
             record.add(NAMES.write(unit.edge.source), "node_id").add(" ").add(NAMES.write(unit.edge.target), "node_id")
         records.append(record.build(unit.key))
-    return Rendering(NAME, "", tuple(records), ("",) * (len(records) + 1))
+    return without_closing(NAME, "", records)
 
 
 def decode(text: str) -> Graph:
