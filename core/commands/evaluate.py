@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 
 from core.budget import POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
-from core.commands.sweep import DEFAULT_QUERY, budgets, choose_seeds, names, parse_query
+from core.commands.sweep import (DEFAULT_QUERY, add_seed_and_query_options, budgets, choose_seeds, names,
+                                 parse_query)
 from core.errors import ParameterError
 from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore
 from core.hops import DIRECTIONS
 from core.ordering import LAYOUTS
-from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 BAR_WIDTH = 24
@@ -111,13 +112,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "run store: a re-run sends only what is missing. The default endpoint is the bundled "
                     "reader server (graph-context-lab serve-reader) with its oracle reader.")
     add_graph_options(parser)
-    anchor = parser.add_argument_group("seeds and queries (as for sweep)")
-    chosen = anchor.add_mutually_exclusive_group()
-    chosen.add_argument("--seeds", metavar="ID,ID", help="seed node ids (comma-separated)")
-    chosen.add_argument("--question", metavar="TEXT", help="a question whose named nodes become the seeds")
-    anchor.add_argument("--query", action="append", metavar="NAME[:PARAM=VALUE,...]",
-                        help=f"a query template ({', '.join(QUERIES.names())}); node parameters not given come "
-                             f"from the seeds in order; repeat for several (default {DEFAULT_QUERY})")
+    anchor = add_seed_and_query_options(parser, "seeds and queries (as for sweep)")
     anchor.add_argument("--direction", choices=DIRECTIONS, default="both",
                         help="edges followed for hop levels (default both)")
     anchor.add_argument("--question-names", choices=("labels", "ids"), default="labels",

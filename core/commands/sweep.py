@@ -177,14 +177,9 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser(
-        "sweep", help="cut every format, ordering and policy at every budget: what survives, what still answers",
-        description="Render the graph in each format and ordering, cut it at each token budget under the raw and "
-                    "record policies, and measure every cut: exact tokens, parse, evidence survival, traversal "
-                    "accuracy, candidate recall within k hops and D_k(S).")
-    add_graph_options(parser)
-    anchor = parser.add_argument_group("seeds and queries")
+def add_seed_and_query_options(parser: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
+    """--seeds or --question, and --query: shared by every command that cuts around seeds."""
+    anchor = parser.add_argument_group(title)
     chosen = anchor.add_mutually_exclusive_group()
     chosen.add_argument("--seeds", metavar="ID,ID", help="seed node ids (comma-separated)")
     chosen.add_argument("--question", metavar="TEXT", help="a question whose named nodes become the seeds")
@@ -192,6 +187,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help=f"a query template ({', '.join(QUERIES.names())}); node parameters not given come "
                              f"from the seeds in order, a list of nodes is written a+b+c; repeat for several "
                              f"(default {DEFAULT_QUERY})")
+    return anchor
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "sweep", help="cut every format, ordering and policy at every budget: what survives, what still answers",
+        description="Render the graph in each format and ordering, cut it at each token budget under the raw and "
+                    "record policies, and measure every cut: exact tokens, parse, evidence survival, traversal "
+                    "accuracy, candidate recall within k hops and D_k(S).")
+    add_graph_options(parser)
+    anchor = add_seed_and_query_options(parser, "seeds and queries")
     anchor.add_argument("--hops", type=non_negative, default=2, help="k for candidate recall and D_k(S) (default 2)")
     anchor.add_argument("--direction", choices=DIRECTIONS, default="both",
                         help="edges followed for hop levels (default both)")
