@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from core.benchmark import benchmark_report
 from core.errors import FormatError
 from core.formats.ckg_lines import FORMAT
 from core.generate import service_graph
 from core.graph import Edge, Graph, Node
 from core.units import graph_units
-from tests.strategies import graphs
 
 SMALL = Graph.build(
     [Node("svc-api", "service", {"tier": 1}), Node("svc-auth", "service"), Node("team-core", "team")],
@@ -26,18 +22,6 @@ def test_each_line_holds_a_node_and_its_outgoing_edges_by_relation():
 [service] svc-api {"tier":1} | depends_on: svc-auth | owned_by: team-core
 [service] svc-auth | owned_by: team-core {"since":2021}
 [team] team-core"""
-
-
-
-@settings(max_examples=100)
-@given(graph=graphs(), data=st.data())
-def test_in_any_order_every_prefix_is_the_rendering_of_its_own_units(graph, data):
-    units = data.draw(st.permutations(graph_units(graph)))
-    rendering = FORMAT.render(graph, units)
-    count = data.draw(st.integers(min_value=0, max_value=len(rendering.records)))
-    kept = {key for record in rendering.records[:count] for key in record.unit_keys}
-    assert rendering.prefix_text(count) == FORMAT.render(graph, [unit for unit in units if unit.key in kept]).text
-    assert FORMAT.decode(rendering.text) == graph
 
 
 def test_the_reference_graph_reads_like_a_ckg_context():
@@ -67,8 +51,3 @@ def test_a_line_without_type_or_edges_is_a_format_error():
         FORMAT.decode("#graph-ckg-v1\n[t] a\nb")
     assert error.value.line == 3
 
-
-def test_the_reference_graph_round_trips_with_full_traversal_accuracy():
-    report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[FORMAT.name])
-    figures = report["formats"][FORMAT.name]
-    assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.benchmark import benchmark_report
 from core.errors import FormatError
 from core.formats.edge_tuples import FORMAT
-from core.generate import service_graph
 from core.graph import Edge, Graph, Node
 from core.units import graph_units
 
@@ -35,8 +33,3 @@ def test_a_tuple_of_the_wrong_size_is_a_format_error_with_its_line():
         FORMAT.decode("(a, t)\n(a, r, b, c)")
     assert error.value.line == 2
 
-
-def test_the_reference_graph_round_trips_with_full_traversal_accuracy():
-    report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[FORMAT.name])
-    figures = report["formats"][FORMAT.name]
-    assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0

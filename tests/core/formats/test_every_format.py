@@ -118,3 +118,25 @@ def test_an_integer_too_long_to_convert_is_a_format_error_not_a_crash(name):
         FORMATS.get(name).decode(text)
     except FormatError:
         pass
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=100)
+@given(graph=graphs(), data=st.data())
+def test_in_any_unit_order_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
+    format_ = FORMATS.get(name)
+    units = data.draw(st.permutations(graph_units(graph)))
+    rendering = format_.render(graph, units)
+    count = data.draw(st.integers(min_value=0, max_value=len(rendering.records)))
+    kept = {key for record in rendering.records[:count] for key in record.unit_keys}
+    assert rendering.prefix_text(count) == format_.render(graph, [unit for unit in units if unit.key in kept]).text
+    if format_.lossless:
+        assert format_.decode(rendering.text) == graph
+
+
+@pytest.mark.parametrize("name", LOSSLESS)
+def test_the_reference_graph_round_trips_with_full_traversal_accuracy(name):
+    from core.benchmark import benchmark_report
+    report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[name])
+    figures = report["formats"][name]
+    assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0

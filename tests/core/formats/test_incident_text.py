@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from core.benchmark import benchmark_report
 from core.errors import FormatError
 from core.formats.incident_text import FORMAT
-from core.generate import service_graph
 from core.graph import Edge, Graph, Node
 from core.units import graph_units
-from tests.strategies import graphs
 
 SMALL = Graph.build(
     [Node("svc-api", "service", {"tier": 1}), Node("svc-auth", "service"), Node("db-identity", "database"),
@@ -50,21 +45,3 @@ def test_a_sentence_without_its_full_stop_is_a_format_error_with_its_line():
     with pytest.raises(FormatError) as error:
         FORMAT.decode("a is a t.\na r: b")
     assert error.value.line == 2
-
-
-
-@settings(max_examples=100)
-@given(graph=graphs(), data=st.data())
-def test_in_any_order_every_prefix_is_the_rendering_of_its_own_units(graph, data):
-    units = data.draw(st.permutations(graph_units(graph)))
-    rendering = FORMAT.render(graph, units)
-    count = data.draw(st.integers(min_value=0, max_value=len(rendering.records)))
-    kept = {key for record in rendering.records[:count] for key in record.unit_keys}
-    assert rendering.prefix_text(count) == FORMAT.render(graph, [unit for unit in units if unit.key in kept]).text
-    assert FORMAT.decode(rendering.text) == graph
-
-
-def test_the_reference_graph_round_trips_with_full_traversal_accuracy():
-    report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[FORMAT.name])
-    figures = report["formats"][FORMAT.name]
-    assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0

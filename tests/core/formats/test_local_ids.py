@@ -8,10 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.benchmark import benchmark_report
 from core.errors import FormatError
 from core.formats.local_ids import FORMAT
-from core.generate import service_graph
 from core.graph import Edge, Graph, Node
 from core.units import graph_units
 from tests.strategies import graphs
@@ -90,7 +88,6 @@ def test_one_local_id_for_two_nodes_is_a_format_error():
         FORMAT.decode("#graph-local-v1\n## nodes\n@0 service a\n@0 service b")
 
 
-
 @settings(max_examples=100)
 @given(graph=graphs(), data=st.data())
 def test_with_hops_every_prefix_is_still_the_rendering_of_its_own_units(graph, data):
@@ -102,8 +99,3 @@ def test_with_hops_every_prefix_is_still_the_rendering_of_its_own_units(graph, d
     assert rendering.prefix_text(count) == FORMAT.render(graph, [unit for unit in units if unit.key in kept]).text
     assert FORMAT.decode(rendering.text) == graph
 
-
-def test_the_reference_graph_round_trips_with_full_traversal_accuracy():
-    report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[FORMAT.name])
-    figures = report["formats"][FORMAT.name]
-    assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0

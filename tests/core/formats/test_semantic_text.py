@@ -5,16 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from core.benchmark import benchmark_report
 from core.errors import FormatError
 from core.formats.semantic_text import FORMAT, readings
 from core.generate import service_graph
 from core.graph import Edge, Graph, Node, RelationReading, Schema
 from core.units import graph_units
-from tests.strategies import graphs
 
 SCHEMA = Schema(
     type_definitions=(("service", "A deployable backend service."), ("team", "People who own services.")),
@@ -125,21 +121,3 @@ def test_a_sentence_with_an_unlisted_reading_is_a_format_error_with_its_line():
     with pytest.raises(FormatError, match="no reading listed") as error:
         FORMAT.decode(text)
     assert error.value.line is not None
-
-
-
-@settings(max_examples=100)
-@given(graph=graphs(), data=st.data())
-def test_in_any_order_every_prefix_is_the_rendering_of_its_own_units(graph, data):
-    units = data.draw(st.permutations(graph_units(graph)))
-    rendering = FORMAT.render(graph, units)
-    count = data.draw(st.integers(min_value=0, max_value=len(rendering.records)))
-    kept = {key for record in rendering.records[:count] for key in record.unit_keys}
-    assert rendering.prefix_text(count) == FORMAT.render(graph, [unit for unit in units if unit.key in kept]).text
-    assert FORMAT.decode(rendering.text) == graph
-
-
-def test_the_reference_graph_round_trips_with_full_traversal_accuracy():
-    report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[FORMAT.name])
-    figures = report["formats"][FORMAT.name]
-    assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0

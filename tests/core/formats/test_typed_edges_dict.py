@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from core.benchmark import benchmark_report
 from core.errors import FormatError
 from core.formats.typed_edges_dict import FORMAT, assign_codes, relation_codes, type_codes
 from core.generate import service_graph
@@ -74,8 +73,3 @@ def test_a_code_defined_twice_is_rejected():
     with pytest.raises(FormatError, match="defined twice"):
         FORMAT.decode("#graph-dict-v1\nREL: D=depends_on|D=owned_by\nTYPE:")
 
-
-def test_the_reference_graph_round_trips_with_full_traversal_accuracy():
-    report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[FORMAT.name])
-    figures = report["formats"][FORMAT.name]
-    assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0
