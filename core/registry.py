@@ -10,7 +10,7 @@ from core.formats import (arrows, ckg_lines, edge_tuples, incident_text, local_i
                           typed_edges_dict, untyped_pairs)
 from core.formats import (graphml, graphrag_tables, markdown_tables, structured_json, toon, turtle,
                           yaml_format)
-from core.ordering import ORDERING_LIST
+from core.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
 from core.queries import TEMPLATES
 from core.tokens import TOKENIZER_NAMES, Tokenizer
 
@@ -84,8 +84,33 @@ FORMATS = Registry("format", _formats(
 # A tokenizer loads its BPE file on first use, so registering one costs nothing.
 TOKENIZERS = Registry("tokenizer", [(name, Tokenizer(name)) for name in TOKENIZER_NAMES])
 
+class OrderingRegistry(Registry[Ordering]):
+    """Orderings, plus the `<ranked ordering>+ends` variants, built on first use and not listed in names()."""
+
+    def get(self, name: str) -> Ordering:
+        if name.endswith(ENDS) and name not in self._entries and name[:-len(ENDS)] in self._entries:
+            return self._entries.setdefault(name, with_ends(super().get(name[:-len(ENDS)])))
+        return super().get(name)
+
+    def names(self) -> list[str]:
+        return [name for name in self._entries if not name.endswith(ENDS)]
+
+    def ends_names(self) -> list[str]:
+        """The `+ends` variant of every ranked ordering."""
+        return [name + ENDS for name in self.names() if self._entries[name].ranked]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self.names() or name in self.ends_names())
+
+    def __iter__(self):
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
+
+
 # Orderings are applied identically to every format (core.ordering).
-ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
+ORDERINGS = OrderingRegistry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
 
 # Query templates with deterministic solvers (core.queries).
 QUERIES = Registry("query", [(template.name, template) for template in TEMPLATES])
