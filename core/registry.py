@@ -12,7 +12,7 @@ from core.formats import (graphml, graphrag_tables, markdown_tables, structured_
                           yaml_format)
 from core.ordering import ORDERING_LIST
 from core.queries import TEMPLATES
-from core.tokens import TOKENIZER_NAMES, Tokenizer
+from core.tokenizers import TOKENIZER_LIST
 
 T = TypeVar("T")
 
@@ -81,8 +81,9 @@ FORMATS = Registry("format", _formats(
 ))
 
 
-# A tokenizer loads its BPE file on first use, so registering one costs nothing.
-TOKENIZERS = Registry("tokenizer", [(name, Tokenizer(name)) for name in TOKENIZER_NAMES])
+# Tokenizers of the models people deploy (core.tokenizers.families); each loads its vocabulary file
+# from an installed package on first use, so registering one costs nothing.
+TOKENIZERS = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
 
 # Orderings are applied identically to every format (core.ordering).
 ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
