@@ -24,7 +24,6 @@ import numpy as np
 
 from core.budget import Cut, grammar_tokens
 from core.formats.base import Format, Rendering
-from core.tokens import tokenizable
 from core.tokens import Tokenizer
 
 STRUCTURE = "structure"

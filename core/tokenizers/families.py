@@ -13,8 +13,13 @@
 from __future__ import annotations
 
 from core.errors import GraphContextError
-from core.pretoken_boundaries import (CL100K_PATTERN, LLAMA3_PATTERN, O200K_PATTERN, QWEN_PATTERN,
-                                      TEKKEN_PATTERN)
+from core.pretoken_boundaries import (
+    CL100K_PATTERN,
+    LLAMA3_PATTERN,
+    O200K_PATTERN,
+    QWEN_PATTERN,
+    TEKKEN_PATTERN,
+)
 from core.tokenizers import vocabulary_files as files
 from core.tokenizers.huggingface_engine import HuggingFaceTokenizer
 from core.tokenizers.tiktoken_engine import TiktokenTokenizer
