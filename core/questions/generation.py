@@ -4,10 +4,10 @@ A spec is `TEMPLATE[:key=value,...]`:
 - one-node templates (impact, t1_entity, ...): every node, or `type=T` every node of type T;
   `count=N` draws N of them at random;
 - two-node templates (t3_prerequisite_path, t5_relation, shortest_path): pairs whose second node is
-  reached from the first over the template's relation in `hops=A-B` steps (default 1-5), `count=N`
+  reached from the first over the template's relation in `distance=A-B` steps (default 1-5), `count=N`
   drawn at random (default 50; fewer when fewer pairs exist);
 - `seed=S` seeds the draw (default 0); any other key is a template parameter (`relation=calls`).
-Examples: `impact:type=database`, `t3_prerequisite_path:count=50,hops=1-5,seed=7`.
+Examples: `impact:type=database`, `t3_prerequisite_path:count=50,distance=1-5,seed=7`.
 A generated question's hop depth is the pair's distance (pairs) or 0 (one node).
 """
 
@@ -25,7 +25,7 @@ from core.queries import Query, QueryTemplate, TEMPLATES, query
 # For pair templates: which parameter is the walk's first node, which its last (T3 walks concept -> start).
 PAIR_ROLES = {"t3_prerequisite_path": ("concept", "start"), "t5_relation": ("first", "second"),
               "shortest_path": ("source", "target")}
-GENERATOR_KEYS = ("type", "count", "hops", "seed")
+GENERATOR_KEYS = ("type", "count", "distance", "seed")
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class GenerationSpec:
     template: QueryTemplate
     node_type: str | None = None
     count: int | None = None
-    hops: tuple[int, int] = (1, 5)
+    distance: tuple[int, int] = (1, 5)
     seed: int = 0
     fixed: tuple[tuple[str, str], ...] = ()  # other template parameters, as given
 
@@ -41,7 +41,7 @@ class GenerationSpec:
     def text(self) -> str:
         parts = [f"type={self.node_type}"] if self.node_type else []
         parts += [f"count={self.count}"] if self.count is not None else []
-        parts += [f"hops={self.hops[0]}-{self.hops[1]}"] if self.template.name in PAIR_ROLES else []
+        parts += [f"distance={self.distance[0]}-{self.distance[1]}"] if self.template.name in PAIR_ROLES else []
         parts += [f"seed={self.seed}", *(f"{key}={value}" for key, value in self.fixed)]
         return f"{self.template.name}:{','.join(parts)}"
 
@@ -66,7 +66,7 @@ def parse_spec(text: str) -> GenerationSpec:
         raise ParameterError(f"unknown key(s) {', '.join(unknown)}", f"--generate {text}",
                              f"use {', '.join(GENERATOR_KEYS)} or a parameter of {template.name}: "
                              f"{', '.join(template.parameters)}")
-    return GenerationSpec(template, values.get("type"), _number(values, "count", text), _hops(values, text),
+    return GenerationSpec(template, values.get("type"), _number(values, "count", text), _distance(values, text),
                           _number(values, "seed", text) or 0,
                           tuple(sorted((key, value) for key, value in values.items() if key not in GENERATOR_KEYS)))
 
@@ -84,15 +84,16 @@ def _number(values: dict[str, str], key: str, text: str) -> int | None:
     return number
 
 
-def _hops(values: dict[str, str], text: str) -> tuple[int, int]:
-    low, _, high = values.get("hops", "1-5").partition("-")
+def _distance(values: dict[str, str], text: str) -> tuple[int, int]:
+    low, _, high = values.get("distance", "1-5").partition("-")
     try:
         bounds = (int(low), int(high or low))
     except ValueError:
-        raise ParameterError(f"hops={values['hops']!r} is not A-B", f"--generate {text}", "write e.g. hops=1-5") from None
+        raise ParameterError(f"distance={values['distance']!r} is not A-B", f"--generate {text}",
+                             "write e.g. distance=1-5") from None
     if bounds[0] < 1 or bounds[1] < bounds[0]:
-        raise ParameterError(f"hops={values['hops']} is not a range of 1 or more steps", f"--generate {text}",
-                             "write e.g. hops=1-5")
+        raise ParameterError(f"distance={values['distance']} is not a range of 1 or more steps",
+                             f"--generate {text}", "write e.g. distance=1-5")
     return bounds
 
 
@@ -124,7 +125,7 @@ def node_pairs(graph: Graph, spec: GenerationSpec) -> list[tuple[Query, int]]:
     for edge in graph.edges:
         if relation is None or edge.relation == relation:
             forwards.setdefault(edge.source, []).append(edge.target)
-    low, high = spec.hops
+    low, high = spec.distance
     pairs = []
     for node in graph.nodes:
         if spec.node_type is not None and node.type != spec.node_type:
