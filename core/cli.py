@@ -31,8 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GraphContextError as error:
         print(f"graph-context-lab: error: {error}", file=sys.stderr)
         return 2
-    except OSError as error:
-        print(f"graph-context-lab: error: {error.strerror or error} ({error.filename})", file=sys.stderr)
+    except OSError as error:  # a file that could not be written or read: name it when the error does
+        place = f" ({error.filename})" if error.filename else ""
+        print(f"graph-context-lab: error: {error.strerror or error}{place}. Fix: check the path, its folder and "
+              "the permissions", file=sys.stderr)
         return 2
 
 
