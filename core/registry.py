@@ -12,6 +12,7 @@ from core.formats import (graphml, graphrag_tables, markdown_tables, structured_
                           yaml_format)
 from core.ordering import ORDERING_LIST
 from core.queries import TEMPLATES
+from core.questions.generation import GENERATOR_LIST
 from core.tokenizers import TOKENIZER_LIST
 
 T = TypeVar("T")
@@ -90,3 +91,6 @@ ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDE
 
 # Query templates with deterministic solvers (core.queries).
 QUERIES = Registry("query", [(template.name, template) for template in TEMPLATES])
+
+# How question sets are generated from a template over a graph (core.questions.generation).
+QUESTION_GENERATORS = Registry("question generator", GENERATOR_LIST)
