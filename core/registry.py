@@ -1,4 +1,4 @@
-"""The one place where formats, orderings, queries and tokenizers are looked up by name."""
+"""The one place where formats, orderings, queries, tokenizers and model families are looked up by name."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from core.formats import (arrows, ckg_lines, edge_tuples, incident_text, local_i
                           typed_edges_dict, untyped_pairs)
 from core.formats import (graphml, graphrag_tables, markdown_tables, structured_json, toon, turtle,
                           yaml_format)
+from core.models import MODEL_LIST
 from core.ordering import ORDERING_LIST
 from core.queries import TEMPLATES
 from core.questions.generation import GENERATOR_LIST
@@ -85,6 +86,11 @@ FORMATS = Registry("format", _formats(
 # Tokenizers of the models people deploy (core.tokenizers.families); each loads its vocabulary file
 # from an installed package on first use, so registering one costs nothing.
 TOKENIZERS = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
+
+# Model families and the tokenizer that counts for each (core.models); a stand-in is marked approximate.
+MODELS = Registry("model", [(model.name, model) for model in MODEL_LIST])
+for _model in MODEL_LIST:
+    TOKENIZERS.get(_model.tokenizer)  # every family names a registered tokenizer
 
 # Orderings are applied identically to every format (core.ordering).
 ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
