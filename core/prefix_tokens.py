@@ -123,6 +123,10 @@ class PrefixTokens:
         return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
                 np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
 
+    def tokens_before_byte(self, offset: int) -> int:
+        """Tokens of the complete encoding that end at or before byte `offset` (a record's token offset)."""
+        return self._tokens_before(offset)
+
     def _tokens_before(self, offset: int) -> int:
         return int(np.searchsorted(self._token_ends, offset, side="right"))
 

@@ -26,6 +26,7 @@ from core.formats.base import Format
 from core.graph import Graph
 from core.metrics import DecodedCut, KeptKeys, decode_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
+from core.placement import PLACEMENT_COLUMNS, placement_columns
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -172,7 +173,7 @@ COLUMNS = [
     "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept", "evidence_survival",
     "evidence_complete", "traversal_accuracy", "candidate_total", "candidate_recall", "coverage_tokens",
     "full_recall_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty", "explanation",
-    "decode_error",
+    "decode_error", *PLACEMENT_COLUMNS,
 ]
 
 
@@ -204,7 +205,7 @@ def _cut_rows(accounting: PrefixTokens, format_: Format, group: list[str], named
                     "query": name, "template": named[name].name, "question": questions[name],
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
-                    "empty": result.empty}
+                    "empty": result.empty, **placement_columns(result, accounting, gold[name].evidence)}
 
 
 _METRIC_FIELDS = ("tokens", "grammar_tokens", "budgeted_tokens", "bytes", "characters", "records_kept",
