@@ -22,6 +22,7 @@ from core.queries import Query, QueryTemplate, query_from_seeds
 from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
+from core.workers import default_workers
 
 DEFAULT_QUERY = "impact_owners"
 
@@ -160,7 +161,8 @@ def run(arguments: argparse.Namespace) -> int:
                   layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets,
                   tokenizer=arguments.encoding, hops=arguments.hops, direction=arguments.direction,
                   radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
-                  count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress)
+                  count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
+                  workers=arguments.workers, verify=arguments.verify_decode)
     frame.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
     summary = rendering_summary(graph, queries, formats=arguments.formats, tokenizer=arguments.encoding)
     verdicts = dominance_across_budgets(frame)
@@ -221,4 +223,21 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
                         help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--workers", type=positive, default=None, metavar="N",
+                        help=f"processes rendering and cutting in parallel (default: every core, {default_workers()} "
+                             "here; 1 runs in this process); the rows are the same for any N")
+    parser.add_argument("--verify-decode", action="store_true",
+                        help="also decode every cut and check each metric against the one read from its kept "
+                             "units; stops at the first cell that differs")
     parser.set_defaults(run=run)
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} workers; use 1 (in this process) or more")
+    return value
