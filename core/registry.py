@@ -12,7 +12,8 @@ from core.formats import (graphml, graphrag_tables, markdown_tables, structured_
                           yaml_format)
 from core.ordering import ORDERING_LIST
 from core.queries import TEMPLATES
-from core.tokens import TOKENIZER_NAMES, Tokenizer
+from core.questions.generation import GENERATOR_LIST
+from core.tokenizers import TOKENIZER_LIST
 
 T = TypeVar("T")
 
@@ -81,11 +82,15 @@ FORMATS = Registry("format", _formats(
 ))
 
 
-# A tokenizer loads its BPE file on first use, so registering one costs nothing.
-TOKENIZERS = Registry("tokenizer", [(name, Tokenizer(name)) for name in TOKENIZER_NAMES])
+# Tokenizers of the models people deploy (core.tokenizers.families); each loads its vocabulary file
+# from an installed package on first use, so registering one costs nothing.
+TOKENIZERS = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
 
 # Orderings are applied identically to every format (core.ordering).
 ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
 
 # Query templates with deterministic solvers (core.queries).
 QUERIES = Registry("query", [(template.name, template) for template in TEMPLATES])
+
+# How question sets are generated from a template over a graph (core.questions.generation).
+QUESTION_GENERATORS = Registry("question generator", GENERATOR_LIST)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from core.benchmark import FormatFigures, benchmark_report
-from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters
+from core.commands.graph_source import add_graph_options, check_writable, graph_from_arguments, graph_parameters
 from core.registry import TOKENIZERS
 
 
@@ -23,6 +23,7 @@ def format_table(figures: list[FormatFigures]) -> str:
 
 
 def run(arguments: argparse.Namespace) -> int:
+    check_writable(arguments.output, "--output")  # before the work, not after it
     graph = graph_from_arguments(arguments)
     parameters = {**graph_parameters(arguments), "encoding": arguments.encoding, "output": str(arguments.output)}
     report, figures = benchmark_report(graph, arguments.encoding, parameters)

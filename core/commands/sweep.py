@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 
 from core.budget import POLICIES
-from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative
+from core.commands.graph_source import (add_graph_options, check_writable, graph_from_arguments, graph_parameters,
+                                       non_negative)
 from core.errors import ParameterError
 from core.graph import Graph
 from core.hops import DIRECTIONS
@@ -75,16 +76,40 @@ def _typed(template: QueryTemplate, key: str, value: str) -> object:
     if isinstance(default, bool) or not isinstance(default, int):
         return value
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ParameterError(f"{key}={value!r} is not a whole number", f"query {template.name}",
                              f"give {key} as a whole number, e.g. {key}={default}") from None
+    if number < 0:  # hops, depths and counts: a negative one would silently mean "none"
+        raise ParameterError(f"{key}={number} is negative", f"query {template.name}",
+                             f"give {key} as 0 or more, e.g. {key}={default}")
+    return number
+
+
+def check_query_nodes(graph: Graph, queries: list[Query]) -> None:
+    """Every node a query names exists in the graph (else it would run, and answer, about nothing)."""
+    for bound in queries:
+        arguments = bound.all_arguments
+        for name in bound.template.node_parameters:
+            value = arguments.get(name)
+            for node_id in (value if isinstance(value, tuple) else (value,)):
+                if node_id not in graph.node_by_id:
+                    raise ParameterError(f"query {bound.name} names the node {node_id!r} ({name}), which is not in "
+                                         "the graph", f"--query {bound.name}",
+                                         f"give {name} an id of the graph ({', '.join(list(graph.node_by_id)[:5])}, ...)")
 
 
 def choose_seeds(graph: Graph, arguments: argparse.Namespace) -> Seeds | None:
-    if arguments.seeds:
-        return seeds_from_ids(graph, [part.strip() for part in arguments.seeds.split(",") if part.strip()])
-    if arguments.question:
+    if arguments.seeds is not None:
+        ids = [part.strip() for part in arguments.seeds.split(",") if part.strip()]
+        if not ids:
+            raise ParameterError("--seeds is empty", "--seeds", "give seed node ids separated by commas, or leave "
+                                 "the option out (the queries' own nodes are then the seeds)")
+        return seeds_from_ids(graph, ids)
+    if arguments.question is not None:
+        if not arguments.question.strip():
+            raise ParameterError("--question is empty", "--question", "ask a question that names nodes of the graph, "
+                                 "or leave the option out")
         return seeds_from_question(graph, arguments.question)
     return None
 
@@ -152,10 +177,12 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.output.suffix.lower() not in (".csv", ".json"):
         raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
                              "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
+    check_writable(arguments.output, "--output")  # before the sweep, not after it
     graph = graph_from_arguments(arguments)
     seeds = choose_seeds(graph, arguments)
     seed_ids = seeds.node_ids if seeds else ()
     queries = [parse_query(text, seed_ids) for text in (arguments.query or [DEFAULT_QUERY])]
+    check_query_nodes(graph, queries)
     progress = None if arguments.no_progress else ProgressBar()
     frame = sweep(graph, queries, seeds=seeds, formats=arguments.formats, orderings=arguments.orderings,
                   layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets,

@@ -151,9 +151,41 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     return Rendering(NAME, "", tuple(records), closings)
 
 
+def _load_without_aliases(text: str) -> object:
+    """yaml.safe_load (libyaml's when present), refusing aliases before anything is built: each `*alias` repeats its anchor's whole
+    value, so a 15 KB document of nested aliases stands for more edges than memory holds."""
+    loader = _LOADER(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _refuse_aliases(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _refuse_aliases(root: yaml.Node) -> None:
+    """The composer makes an alias the very node object of its anchor: a node met twice is an alias."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            mark = node.start_mark
+            raise FormatError("the YAML repeats a value through an alias (*name); aliases are refused",
+                              f"line {mark.line + 1} column {mark.column + 1} (the anchored value)",
+                              "write every value out in full", line=mark.line + 1)
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in node.value for item in pair)
+
+
 def decode(text: str) -> Graph:
     try:
-        document = yaml.load(text, Loader=_LOADER)
+        document = _load_without_aliases(text)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
