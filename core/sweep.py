@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -27,7 +27,8 @@ from core.formats.base import Format
 from core.graph import Graph
 from core.kept_graph import NEVER, UnitPositions
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
-from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, layouts_for, order_units
+from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
+from core.placement import PLACEMENT_COLUMNS, placement_columns
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -52,11 +53,12 @@ def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layou
     key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
            inputs.seeds if ordering.uses_seeds or radius is not None else (),
            inputs.shuffle_seed if ordering.uses_shuffle_seed else None,
-           inputs.evidence if ordering.uses_evidence else None)
+           inputs.evidence if ordering.uses_evidence else None, inputs.question if ordering.uses_question else None)
 
     def build() -> PrefixTokens:
         units = region.units if radius is None else region.candidates(radius)
-        return prefix_tokens(format_.render(graph, order_units(graph, units, ordering, layout, inputs)), tokenizer)
+        return prefix_tokens(format_.render(graph, order_units(graph, units, ordering, layout, inputs)), tokenizer,
+                             source=(graph, units))
 
     return cache.get_or_build(key, build) if cache is not None else build()
 
@@ -144,7 +146,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
                  metrics_from)
     tasks = [(format_.name, layout, ordering.name, tuple(group)) for format_ in format_list
              for layout in layouts_for(format_) if layout in layout_list for ordering in ordering_list
-             for group in ([[name] for name in named] if ordering.uses_evidence else [list(named)])]
+             for group in ([[name] for name in named] if ordering.per_query else [list(named)])]
     per_cut = len(policy_list) * len(budget_list)
     weights = [per_cut * len(task[3]) for task in tasks]
     total = sum(weights)
@@ -192,7 +194,7 @@ COLUMNS = [
     "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept", "evidence_survival",
     "evidence_complete", "traversal_accuracy", "candidate_total", "candidate_recall", "coverage_tokens",
     "full_recall_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty", "explanation",
-    "decode_error",
+    "decode_error", *PLACEMENT_COLUMNS,
 ]
 
 
@@ -246,8 +248,8 @@ def _rendering_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
         plan.coverage[format_name, layout] = coverage_tokens(
             plan.region, format_, plan.hops, encoder, layout=layout,
             count_grammar=plan.count_grammar) if plan.seed_ids else None
-    inputs = OrderingInputs(plan.seed_ids, plan.gold[group[0]].evidence if ordering.uses_evidence else frozenset(),
-                            plan.shuffle_seed, plan.direction)
+    inputs = inputs_for(ordering, plan.seed_ids, evidence=plan.gold[group[0]].evidence,
+                        question=plan.questions[group[0]], shuffle_seed=plan.shuffle_seed, direction=plan.direction)
     accounting = accounted_rendering(plan.graph, format_, ordering, layout, inputs, encoder, region=plan.region,
                                      radius=plan.radius, cache=cache)
     context = {
@@ -295,8 +297,16 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     reading = _decoded(result, format_, identity, decoded)
                 if identity is not None:
                     readings[identity] = reading
-            counts = (int(node_counts[kept]), int(edge_counts[kept]))
-            candidates_kept = int(np.searchsorted(candidate_positions, kept))
+            if policy == "sections":  # a re-rendered subset of the units, not a record prefix
+                kept_set = frozenset(result.kept_keys)
+                nodes = sum(1 for key in kept_set if key.startswith("n:"))
+                counts = (nodes, len(kept_set) - nodes)
+                membership: Collection[str] = kept_set
+                candidates_kept = sum(1 for key in plan.candidates if key in kept_set)
+            else:
+                counts = (int(node_counts[kept]), int(edge_counts[kept]))
+                membership = KeptKeys(record_of_key, kept)
+                candidates_kept = int(np.searchsorted(candidate_positions, kept))
             for name in group:
                 query, gold = plan.named[name], plan.gold[name]
                 if identity is None:
@@ -305,18 +315,20 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     answered = accurate.get((identity, name))
                     if answered is None:
                         answered = accurate[identity, name] = answers(query, gold, reading)
-                metrics = cut_metrics(result, reading, answered, int(np.searchsorted(evidence_positions[name], kept)),
-                                      len(gold.evidence), candidates_kept, len(plan.candidates), counts)
+                evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
+                                 else int(np.searchsorted(evidence_positions[name], kept)))
+                metrics = cut_metrics(result, reading, answered, evidence_kept, len(gold.evidence), candidates_kept,
+                                      len(plan.candidates), counts)
                 if plan.verify:
                     reference = measure_cut(result, query, gold, _decoded(result, format_, identity, decoded),
-                                            candidates=plan.candidates, kept=KeptKeys(record_of_key, kept),
+                                            candidates=plan.candidates, kept=membership,
                                             node_and_edge_counts=counts)
                     _check_same(metrics, reference, (format_.name, ordering, layout, policy, budget, name))
                 yield {
                     "query": name, "template": query.name, "question": plan.questions[name],
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
-                    "empty": result.empty}
+                    "empty": result.empty, **placement_columns(result, accounting, gold.evidence)}
 
 
 def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
@@ -328,6 +340,8 @@ def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
         return None
     if result.policy == "record":
         return ("prefix", result.records_kept)
+    if result.policy == "sections":  # its own rendering of the kept units: the text says which
+        return ("sections", result.document)
     if result.document == accounting.prefix_text(result.records_kept):
         return ("prefix", result.records_kept)
     return ("raw", result.document)

@@ -10,9 +10,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.budget import POLICIES
-from core.commands.graph_source import (add_graph_options, check_writable, graph_from_arguments, graph_parameters,
-                                       non_negative)
+from core.budget import ALL_POLICIES, POLICIES
+from core.commands.graph_source import (
+    add_graph_options,
+    check_writable,
+    graph_from_arguments,
+    graph_parameters,
+    non_negative,
+)
+from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
 from core.graph import Graph
 from core.hops import DIRECTIONS
@@ -20,9 +26,10 @@ from core.io.spreadsheet import spreadsheet_csv
 from core.ordering import LAYOUTS
 from core.pareto import dominance_across_budgets
 from core.queries import Query, QueryTemplate, query_from_seeds
-from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
+from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
+from core.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
 from core.workers import default_workers
 
 DEFAULT_QUERY = "impact_owners"
@@ -166,10 +173,11 @@ def summary_table(summary: pd.DataFrame) -> str:
 
 def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     lines = []
-    for (ordering, layout, policy), group in verdicts.groupby(["ordering", "layout", "policy"], sort=False):
+    keys = [key for key in ("tokenizer", "ordering", "layout", "policy") if key in verdicts.columns]
+    for group_key, group in verdicts.groupby(keys, sort=False):
         kept = ", ".join(group[~group["dominated"]]["format"])
         beaten = "; ".join(f"{row.format} (by {row.dominated_by})" for row in group[group["dominated"]].itertuples())
-        lines.append(f"  {ordering}/{layout}/{policy}: non-dominated {kept}" + (f"; dominated {beaten}" if beaten else ""))
+        lines.append(f"  {'/'.join(group_key)}: non-dominated {kept}" + (f"; dominated {beaten}" if beaten else ""))
     return lines
 
 
@@ -184,22 +192,32 @@ def run(arguments: argparse.Namespace) -> int:
     queries = [parse_query(text, seed_ids) for text in (arguments.query or [DEFAULT_QUERY])]
     check_query_nodes(graph, queries)
     progress = None if arguments.no_progress else ProgressBar()
-    frame = sweep(graph, queries, seeds=seeds, formats=arguments.formats, orderings=arguments.orderings,
-                  layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets,
-                  tokenizer=arguments.encoding, hops=arguments.hops, direction=arguments.direction,
-                  radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
-                  count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
-                  workers=arguments.workers, verify=arguments.verify_decode)
+    choice = chosen_tokenizers(arguments)
+    options = dict(seeds=seeds, formats=arguments.formats, orderings=arguments.orderings, layouts=arguments.layouts,
+                   policies=arguments.policies, budgets=arguments.budgets, hops=arguments.hops,
+                   direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
+                   count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
+                   workers=arguments.workers, verify=arguments.verify_decode)
+    if len(choice.names) == 1:
+        frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
+        verdicts = dominance_across_budgets(frame)
+    else:  # one frame with a tokenizer column; formats compete only within a tokenizer
+        frame = sweep_over_tokenizers(graph, queries, choice.names, **options)
+        verdicts = pareto_per_tokenizer(frame)
     frame.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
-    summary = rendering_summary(graph, queries, formats=arguments.formats, tokenizer=arguments.encoding)
-    verdicts = dominance_across_budgets(frame)
+    frame.attrs["parameters"].update(choice.parameters())
+    summary = pd.concat([rendering_summary(graph, queries, formats=arguments.formats, tokenizer=name)
+                         for name in choice.names], ignore_index=True)
     write_results(arguments.output, frame, summary, verdicts)
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…, "
-          f"tokenizer {arguments.encoding}")
+          f"{choice.describe()}")
     print(seeds.describe() if seeds else f"seeds from the queries: {', '.join(frame.attrs['parameters']['seeds'])}")
     for bound in queries:
         print(f"query {bound.label}: {bound.question_on(graph)}")
-    print(summary_table(summary))
+    for name, part in summary.groupby("tokenizer", sort=False):
+        if len(choice.names) > 1:
+            print(f"tokenizer {name}:")
+        print(summary_table(part))
     print("Pareto across budgets (a format is dominated if another is never worse and once better):")
     print("\n".join(verdict_lines(verdicts)))
     print(f"{len(frame)} cuts written to {arguments.output}")
@@ -234,19 +252,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="render only the units within this many hops of the seeds (default: the whole graph)")
     cuts = parser.add_argument_group("what to sweep")
     cuts.add_argument("--formats", type=names("format", FORMATS.names()), help="formats (default: all registered)")
-    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names()),
-                      help="orderings (default: all; evidence_first is an oracle)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),
+                      help="orderings (default: all; evidence_first is an oracle; a ranked ordering with +ends, "
+                           "e.g. question_bm25+ends, puts its best units at both ends)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
                       help="nodes_then_edges and/or interleaved (default both, where a format allows)")
-    cuts.add_argument("--policies", type=names("policy", POLICIES), default=list(POLICIES),
-                      help="raw and/or record (default both)")
+    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
+                      help="raw, record and/or sections (node and edge sections with LightRAG's shares of the "
+                           "budget; default raw,record)")
     cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
     cuts.add_argument("--marker", action="store_true", help='add a "[37 of 131 records shown]" line, counted')
-    parser.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
-                        help="tokenizer (default o200k_base)")
+    add_tokenizer_options(parser)
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
                         help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

@@ -25,10 +25,11 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
 
 def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
     graph = selection.graph
-    uses_evidence = ORDERINGS.get(selection.ordering).uses_evidence
+    ordering = ORDERINGS.get(selection.ordering)
     return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
-                                     selection.seeds.node_ids, selection.query_key if uses_evidence else "",
-                                     selection.evidence if uses_evidence else frozenset(), selection.tokenizer)
+                                     selection.seeds.node_ids, selection.query_key if ordering.uses_evidence else "",
+                                     selection.evidence if ordering.uses_evidence else frozenset(), selection.tokenizer,
+                                     selection.query.question_on(graph) if ordering.uses_question else "")
 
 
 def rendering_key(selection: Selection, format_name: str) -> str:
