@@ -11,6 +11,7 @@ from core.engine import run_tasks
 from core.errors import ParameterError
 from core.evaluate.statistics import wilson_interval
 from core.questions import load_questions
+from core.registry import ORDERINGS
 from core.samples import get_sample
 from core.seeds import Seeds
 from core.suite import ROW_COLUMNS, plan, run_suite, settings_for, suite_inputs, unseeded_questions
@@ -49,7 +50,10 @@ def test_question_independent_renderings_are_one_task_per_format(result):
     tasks = plan(suite_inputs(GRAPH, SMALL, SETTINGS))
     shared = [task for task in tasks if task.kind == "shared"]
     assert [task.formats for task in shared] == [("jsonl",), ("pretty_json",), ("semantic_text",)]
-    assert all(task.orderings == ("canonical", "shuffled") for task in shared)
+    independent = tuple(name for name in ORDERINGS.names()
+                        if not ORDERINGS.get(name).uses_seeds and not ORDERINGS.get(name).per_query)
+    assert {"canonical", "shuffled"} <= set(independent) and "hop_tiers" not in independent
+    assert all(task.orderings == independent for task in shared)
     # text and annotation seeds agree on this set: one seeded task per distinct seed set, both seedings in it
     seeded = [task for task in tasks if task.kind == "seeded"]
     assert len(seeded) == len({q.annotation_seeds for q in SMALL})
@@ -60,7 +64,9 @@ def test_a_question_naming_no_node_keeps_its_shared_rows_and_is_listed(result):
     [listed] = unseeded_questions(result.questions, "text")["question_id"]
     assert listed == "nvidia-jetson_T4_PLATFORM"
     rows = result.rows[result.rows["question_id"] == listed]
-    assert set(rows["ordering"]) == {"canonical", "shuffled", "evidence_first"}
+    # every ordering that needs no seeds: the question-independent ones and those built from the question
+    assert set(rows["ordering"]) == {name for name in ORDERINGS.names() if not ORDERINGS.get(name).uses_seeds}
+    assert {"canonical", "evidence_first"} <= set(rows["ordering"])
     assert rows["candidate_recall"].isna().all()
     assert set(result.questions["ground_truth"]) == {"match", "tie"}
 
