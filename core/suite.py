@@ -127,8 +127,9 @@ def plan(inputs: SuiteInputs) -> list[SuiteTask]:
     settings = inputs.settings
     orderings = [ORDERINGS.get(name) for name in settings.orderings]
     shared = tuple(o.name for o in orderings if not o.uses_seeds and not o.per_query)
-    seeded = tuple(o.name for o in orderings if o.uses_seeds and not o.per_query)
-    evidence = tuple(o.name for o in orderings if o.per_query)  # the evidence or the question text
+    seeded = tuple(o.name for o in orderings if o.uses_seeds)
+    # per question without seeds: evidence_first, and question_bm25 (ranked by each question's text)
+    evidence = tuple(o.name for o in orderings if o.per_query and not o.uses_seeds)
     tasks = [SuiteTask("shared", (name,), shared) for name in settings.formats] if shared else []
     groups: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     for question_id, seeding, seed_ids in inputs.seeds:
@@ -171,7 +172,8 @@ def _sweep(inputs: SuiteInputs, queries: dict[str, Query], task: SuiteTask, seed
     return sweep(inputs.graph, queries, seeds=Seeds(seed_ids), formats=task.formats, orderings=task.orderings,
                  layouts=settings.layouts, policies=settings.policies, budgets=settings.budgets,
                  tokenizer=settings.tokenizer, hops=settings.hops, direction=settings.direction,
-                 shuffle_seed=settings.shuffle_seed, count_grammar=settings.count_grammar)
+                 shuffle_seed=settings.shuffle_seed, count_grammar=settings.count_grammar,
+                 workers=1)  # the suite's engine spreads the tasks; a task runs in its worker
 
 
 def _with_seed_columns(frame: pd.DataFrame, graph: Graph, settings: SuiteSettings,
