@@ -10,7 +10,13 @@ from core.prefix_tokens import PrefixTokens
 from core.registry import FORMATS, ORDERINGS
 from dashboard import cache
 from dashboard.sidebar import Selection, current, format_label
-from dashboard.views.context_html import Highlight, context_html, legend_html, page_bounds, page_containing
+from dashboard.views.context_html import (
+    Highlight,
+    context_html,
+    legend_html,
+    page_bounds,
+    page_containing,
+)
 from dashboard.views.markdown_text import escape_markdown
 
 COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under both
