@@ -15,7 +15,7 @@ from core.budget import POLICIES, cut, grammar_tokens
 from core.coverage import coverage_tokens, seed_region
 from core.errors import ParameterError
 from core.graph import Graph
-from core.ordering import OrderingInputs, layouts_for
+from core.ordering import OrderingInputs, inputs_for, layouts_for
 from core.pareto import dominance_across_budgets, pareto_per_budget
 from core.queries import Query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -80,8 +80,9 @@ def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[
 
 def ordering_inputs(graph: Graph, query: Query, seeds: Seeds, ordering: str) -> OrderingInputs:
     """What the ordering looks at: the seeds, and the query's evidence when the ordering uses it."""
-    uses_evidence = ORDERINGS.get(ordering).uses_evidence
-    return OrderingInputs(seeds.node_ids, query.solve(graph).evidence if uses_evidence else frozenset())
+    ordering_ = ORDERINGS.get(ordering)
+    return inputs_for(ordering_, seeds.node_ids, evidence=query.solve(graph).evidence if ordering_.uses_evidence
+                      else frozenset(), question=query.question_on(graph))
 
 
 def format_markers(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], ordering: str, layout: str,

@@ -54,6 +54,8 @@ class PrefixTokens:
     _token_ends: np.ndarray = field(repr=False)  # byte offset where each token of full_tokens ends
     _anchors: np.ndarray = field(repr=False)  # per prefix: last usable forced boundary inside its records
     _replaced: bool = field(default=False, repr=False)  # lone surrogates were replaced in _text
+    # the graph and the units it was rendered from, for a policy that renders a subset again (sections)
+    source: tuple | None = field(default=None, repr=False)
 
     @property
     def records(self) -> int:
@@ -121,6 +123,10 @@ class PrefixTokens:
         return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
                 np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
 
+    def tokens_before_byte(self, offset: int) -> int:
+        """Tokens of the complete encoding that end at or before byte `offset` (a record's token offset)."""
+        return self._tokens_before(offset)
+
     def _tokens_before(self, offset: int) -> int:
         return int(np.searchsorted(self._token_ends, offset, side="right"))
 
@@ -132,8 +138,11 @@ class PrefixTokens:
         return anchor if anchor == 0 or (tokens and int(self._token_ends[tokens - 1]) == anchor) else 0
 
 
-def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
-    """Encode the rendering once and derive the exact count of every record prefix."""
+def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | None = None) -> PrefixTokens:
+    """Encode the rendering once and derive the exact count of every record prefix.
+
+    `source`, (graph, units) the rendering was made from, lets the sections policy render a subset.
+    """
     parts = [rendering.preamble] + [record.text for record in rendering.records]
     closing = rendering.closing
     full_text = "".join(parts) + closing
@@ -167,7 +176,7 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
     tokens_before = np.searchsorted(token_ends, counting, side="right")
     counts = tokens_before + _tail_tokens(tokenizer, text, counting, record_ends, rendering.closings, closing_ids)
     return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
-                        anchors, replaced)
+                        anchors, replaced, source)
 
 
 def _reencoded_prefixes(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:

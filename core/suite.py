@@ -14,6 +14,7 @@ is listed by `unseeded_questions`.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -88,6 +89,7 @@ class SuiteResult:
     rows: pd.DataFrame  # one row per question, seeding and cut
     questions: pd.DataFrame  # one row per question: text, type, hop depth, seeds both ways, ground truth check
     settings: SuiteSettings
+    task_cpu_seconds: float = 0.0  # CPU seconds the tasks took, summed over wherever they ran
 
 
 def settings_for(formats: Sequence[str] | None = None, orderings: Sequence[str] | None = None, *,
@@ -138,7 +140,14 @@ def plan(inputs: SuiteInputs) -> list[SuiteTask]:
 
 
 def run_task(inputs: SuiteInputs, task: SuiteTask) -> pd.DataFrame:
-    """One task's rows (every seeding it serves), in the suite's columns."""
+    """One task's rows (every seeding it serves), in the suite's columns; its CPU seconds in `attrs`."""
+    started = time.process_time()  # measured where the task runs: a pool worker or a Ray worker
+    frame = _task_rows(inputs, task)
+    frame.attrs["cpu_seconds"] = time.process_time() - started
+    return frame
+
+
+def _task_rows(inputs: SuiteInputs, task: SuiteTask) -> pd.DataFrame:
     settings = inputs.settings
     queries = dict(inputs.queries)
     if task.kind == "seeded":
@@ -219,7 +228,9 @@ def run_suite(graph: Graph, question_set: QuestionSet, settings: SuiteSettings, 
     report = None if progress is None else (lambda done, total: progress(done, total, "tasks"))
     frames = run_tasks(run_task, inputs, tasks, engine=engine, workers=workers, ray_address=ray_address,
                        progress=report)
+    cpu_seconds = sum(frame.attrs.get("cpu_seconds", 0.0) for frame in frames)
     rows = pd.concat(frames, ignore_index=True)
+    rows.attrs = {}
     questions = question_table(graph, question_set, inputs)
     labels = questions.set_index("question_id")
     rows["query_type"] = rows["question_id"].map(labels["query_type"])
@@ -231,7 +242,7 @@ def run_suite(graph: Graph, question_set: QuestionSet, settings: SuiteSettings, 
                                 "source": question_set.source, "questions": len(question_set),
                                 **{key: list(value) if isinstance(value, tuple) else value
                                    for key, value in settings.__dict__.items()}}
-    return SuiteResult(rows, questions, settings)
+    return SuiteResult(rows, questions, settings, cpu_seconds)
 
 
 def question_table(graph: Graph, question_set: QuestionSet, inputs: SuiteInputs) -> pd.DataFrame:

@@ -25,7 +25,8 @@ from core.errors import ParameterError
 from core.formats.base import Format
 from core.graph import Graph
 from core.metrics import DecodedCut, KeptKeys, decode_cut, measure_cut
-from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, layouts_for, order_units
+from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
+from core.placement import PLACEMENT_COLUMNS, placement_columns
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -49,11 +50,12 @@ def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layou
     key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
            inputs.seeds if ordering.uses_seeds or radius is not None else (),
            inputs.shuffle_seed if ordering.uses_shuffle_seed else None,
-           inputs.evidence if ordering.uses_evidence else None)
+           inputs.evidence if ordering.uses_evidence else None, inputs.question if ordering.uses_question else None)
 
     def build() -> PrefixTokens:
         units = region.units if radius is None else region.candidates(radius)
-        return prefix_tokens(format_.render(graph, order_units(graph, units, ordering, layout, inputs)), tokenizer)
+        return prefix_tokens(format_.render(graph, order_units(graph, units, ordering, layout, inputs)), tokenizer,
+                             source=(graph, units))
 
     return cache.get_or_build(key, build) if cache is not None else build()
 
@@ -131,10 +133,10 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
         if (format_.name, layout) not in coverage:
             coverage[format_.name, layout] = coverage_tokens(region, format_, hops, encoder, layout=layout,
                                                              count_grammar=count_grammar) if seed_ids else None
-        groups = [[name] for name in named] if ordering.uses_evidence else [list(named)]
+        groups = [[name] for name in named] if ordering.per_query else [list(named)]
         for group in groups:
-            inputs = OrderingInputs(seed_ids, gold[group[0]].evidence if ordering.uses_evidence else frozenset(),
-                                    shuffle_seed, direction)
+            inputs = inputs_for(ordering, seed_ids, evidence=gold[group[0]].evidence, question=questions[group[0]],
+                                shuffle_seed=shuffle_seed, direction=direction)
             accounting = accounted_rendering(graph, format_, ordering, layout, inputs, encoder, region=region,
                                              radius=radius, cache=cache)
             context = {
@@ -171,7 +173,7 @@ COLUMNS = [
     "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept", "evidence_survival",
     "evidence_complete", "traversal_accuracy", "candidate_total", "candidate_recall", "coverage_tokens",
     "full_recall_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty", "explanation",
-    "decode_error",
+    "decode_error", *PLACEMENT_COLUMNS,
 ]
 
 
@@ -189,8 +191,13 @@ def _cut_rows(accounting: PrefixTokens, format_: Format, group: list[str], named
                     decoded = decoded_prefixes[result.records_kept] = decode_cut(result, format_)
             else:
                 decoded = decode_cut(result, format_)
-            kept = KeptKeys(accounting.record_of_key, result.records_kept)
-            counts = (int(node_counts[result.records_kept]), int(edge_counts[result.records_kept]))
+            if policy == "sections":  # a re-rendered subset, not a record prefix
+                kept = frozenset(result.kept_keys)
+                nodes = sum(1 for key in kept if key.startswith("n:"))
+                counts = (nodes, len(kept) - nodes)
+            else:
+                kept = KeptKeys(accounting.record_of_key, result.records_kept)
+                counts = (int(node_counts[result.records_kept]), int(edge_counts[result.records_kept]))
             for name in group:
                 metrics = measure_cut(result, named[name], gold[name], decoded, candidates=candidates, kept=kept,
                                       node_and_edge_counts=counts)
@@ -198,7 +205,7 @@ def _cut_rows(accounting: PrefixTokens, format_: Format, group: list[str], named
                     "query": name, "template": named[name].name, "question": questions[name],
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
-                    "empty": result.empty}
+                    "empty": result.empty, **placement_columns(result, accounting, gold[name].evidence)}
 
 
 _METRIC_FIELDS = ("tokens", "grammar_tokens", "budgeted_tokens", "bytes", "characters", "records_kept",

@@ -5,12 +5,7 @@ from __future__ import annotations
 import inspect
 from typing import Callable
 
-from core.generate import (
-    learning_graph,
-    scale_free_graph,
-    service_graph,
-    transport_graph,
-)
+from core.generate import learning_graph, scale_free_graph, service_graph, transport_graph
 from core.graph import Graph
 
 # core.generate has no registry of generators; these are its public ones.

@@ -7,9 +7,9 @@ from collections import Counter
 from core.errors import GraphContextError
 from core.graph import Graph
 from core.queries import Query, QueryTemplate, query
-from core.registry import QUERIES
 from core.samples import Sample
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
+from core.registry import QUERIES
 from dashboard.views.markdown_text import escape_markdown
 
 SEED_MODES = ("nodes", "question")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core.budget import POLICIES
+from core.budget import ALL_POLICIES
 from core.graph import Graph
 from core.models import counting_note
 from core.ordering import LAYOUTS
@@ -90,14 +90,17 @@ def draw() -> Selection:
     names = FORMATS.names()
     formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
                                   max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
-    ordering = sidebar.selectbox("Ordering", ORDERINGS.names(), key="ordering", bind="query-params")
+    ordering = sidebar.selectbox("Ordering", ORDERINGS.names() + ORDERINGS.ends_names(), key="ordering",
+                                 bind="query-params")
     sidebar.caption(f"{ORDERINGS.get(ordering).title}: {ORDERINGS.get(ordering).description}")
     layout = sidebar.selectbox("Layout", LAYOUTS, key="layout", bind="query-params",
                                help="Interleaved puts each node's edges right after it (formats with separate "
                                     "node and edge sections always write nodes then edges)")
-    policy = sidebar.segmented_control("Budget policy", POLICIES, default="record", key="policy",
+    policy = sidebar.segmented_control("Budget policy", ALL_POLICIES, default="record", key="policy",
                                        bind="query-params", help="raw: the first B tokens of the complete text "
-                                       "(may not parse); record: whole records while the next fits (always parses)"
+                                       "(may not parse); record: whole records while the next fits (always parses); "
+                                       "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
+                                       "8,000 of 30,000), each filled by the record rule"
                                        ) or "record"
     totals = cache.full_token_counts(graph.content_key, graph, tokenizer)
     budget, limit = _budget(sidebar, totals)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.budget import POLICIES
+from core.budget import ALL_POLICIES, POLICIES
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -250,12 +250,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="render only the units within this many hops of the seeds (default: the whole graph)")
     cuts = parser.add_argument_group("what to sweep")
     cuts.add_argument("--formats", type=names("format", FORMATS.names()), help="formats (default: all registered)")
-    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names()),
-                      help="orderings (default: all; evidence_first is an oracle)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),
+                      help="orderings (default: all; evidence_first is an oracle; a ranked ordering with +ends, "
+                           "e.g. question_bm25+ends, puts its best units at both ends)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
                       help="nodes_then_edges and/or interleaved (default both, where a format allows)")
-    cuts.add_argument("--policies", type=names("policy", POLICIES), default=list(POLICIES),
-                      help="raw and/or record (default both)")
+    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
+                      help="raw, record and/or sections (node and edge sections with LightRAG's shares of the "
+                           "budget; default raw,record)")
     cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")

@@ -1,8 +1,9 @@
 """One entry for every graph file: detect or take the format, check limits, import, check the result.
 
-`load_graph(data, name=..., format=None)` reads GraphML, GML, node-link JSON, CSV edge lists (with
+`load_graph(data, name=..., format=None)` reads GraphML, GEXF, GML, Pajek, node-link JSON, CSV edge lists (with
 an optional nodes table), CKG learning-graph CSVs and every lossless format of `core.registry.FORMATS`.
-Without a format name the content decides: XML goes to GraphML, `graph [` to GML, a CSV header
+Without a format name the content decides: XML goes to GraphML (to GEXF when its root is <gexf>),
+`graph [` to GML, `*Vertices`/`*Arcs`/`*Edges` to Pajek, a CSV header
 with ConceptID/TaxonomyID to the learning-graph reader, one with source/target to the edge-list
 reader. Anything else is tried as node-link JSON (when it is JSON) and as every registered lossless
 format: it loads when every reader that accepts it finds the same nodes, types and edges (the reading
@@ -21,7 +22,7 @@ from typing import Callable
 
 from core.errors import FormatError, LoadError
 from core.graph import Graph
-from core.io import edge_list, gml, graphml, learning_graph, node_link
+from core.io import edge_list, gexf, gml, graphml, learning_graph, node_link, pajek
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.text import decode_utf8
@@ -53,7 +54,9 @@ def _reader(parse: Callable[..., Graph], takes_options: bool = True) -> Parse:
 
 IMPORTERS = {importer.name: importer for importer in (
     Importer("graphml", "GraphML", _reader(graphml.parse_graphml), (".graphml", ".xml")),
+    Importer("gexf", "GEXF (Gephi)", _reader(gexf.parse_gexf), (".gexf",)),
     Importer("gml", "GML", _reader(gml.parse_gml), (".gml",)),
+    Importer("pajek", "Pajek .net", _reader(pajek.parse_pajek), (".net", ".paj")),
     Importer("node-link", "node-link JSON", _reader(node_link.parse_node_link), (".json",)),
     Importer("edge-list", "CSV edge list", _reader(edge_list.parse_edge_list), (".csv",)),
     Importer("learning-graph", "CKG learning-graph CSV",
@@ -165,6 +168,8 @@ def _decoded(format: str, data: bytes, name: str) -> Graph:
 
 
 _XML_START = re.compile(r"<(\?xml|!DOCTYPE|!--|([\w.-]+:)?graphml\b)", re.IGNORECASE)
+_GEXF_START = re.compile(r"(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<([\w.-]+:)?gexf\b", re.DOTALL)
+_PAJEK_START = re.compile(r"(%[^\n]*\n\s*)*\*(network|vertices|arcs|edges)\b", re.IGNORECASE)
 _GML_START = re.compile(r"(#[^\n]*\n\s*)*(graph|Creator|Version)\s*[\[\"]")
 
 
@@ -172,10 +177,14 @@ def _exclusive_format(head: str, name: str) -> str | None:
     """The one importer a file's start (or extension) leaves, if any."""
     extension = Path(name).suffix.lower()
     first_line = _first_line(head)
+    if _GEXF_START.match(head) or extension in IMPORTERS["gexf"].extensions:
+        return "gexf"
     if _XML_START.match(head) or extension in IMPORTERS["graphml"].extensions:
         return "graphml"
     if _GML_START.match(head) or extension in IMPORTERS["gml"].extensions:
         return "gml"
+    if _PAJEK_START.match(head) or extension in IMPORTERS["pajek"].extensions:
+        return "pajek"
     if "ConceptID" in first_line and "TaxonomyID" in first_line:
         return "learning-graph"
     columns = {column.strip().strip('"') for column in first_line.split(",")}

@@ -6,13 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.analysis import (
-    ACCURACIES,
-    best_lossless,
-    dominated_formats,
-    efficiency_table,
-    pareto_points,
-)
+from core.analysis import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
 from core.errors import GraphContextError
 from core.registry import FORMATS
 from dashboard import analysis_cache

@@ -13,24 +13,10 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from core.errors import GraphContextError
-from core.questions import (
-    SEEDINGS,
-    Question,
-    QuestionSet,
-    generate,
-    load_questions,
-    parse_question_file,
-    questions_jsonl,
-)
+from core.questions import SEEDINGS, Question, QuestionSet, generate, load_questions, parse_question_file, questions_jsonl
 from core.registry import FORMATS, ORDERINGS
 from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
-from core.suite_aggregates import (
-    BREAKDOWNS,
-    aggregate,
-    breakdown,
-    failing_questions,
-    smallest_budgets,
-)
+from core.suite_aggregates import BREAKDOWNS, aggregate, breakdown, failing_questions, smallest_budgets
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.screens.pareto import unbound_query_params
