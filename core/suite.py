@@ -125,9 +125,10 @@ def plan(inputs: SuiteInputs) -> list[SuiteTask]:
     """The suite's tasks: one per format for the shared orderings, one per distinct seed set."""
     settings = inputs.settings
     orderings = [ORDERINGS.get(name) for name in settings.orderings]
-    shared = tuple(o.name for o in orderings if not o.uses_seeds and not o.uses_evidence)
+    shared = tuple(o.name for o in orderings if not o.uses_seeds and not o.per_query)
     seeded = tuple(o.name for o in orderings if o.uses_seeds)
-    evidence = tuple(o.name for o in orderings if o.uses_evidence)
+    # per question without seeds: evidence_first, and question_bm25 (ranked by each question's text)
+    evidence = tuple(o.name for o in orderings if o.per_query and not o.uses_seeds)
     tasks = [SuiteTask("shared", (name,), shared) for name in settings.formats] if shared else []
     groups: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     for question_id, seeding, seed_ids in inputs.seeds:

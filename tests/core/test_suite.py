@@ -49,7 +49,7 @@ def test_question_independent_renderings_are_one_task_per_format(result):
     tasks = plan(suite_inputs(GRAPH, SMALL, SETTINGS))
     shared = [task for task in tasks if task.kind == "shared"]
     assert [task.formats for task in shared] == [("jsonl",), ("pretty_json",), ("semantic_text",)]
-    assert all(task.orderings == ("canonical", "shuffled") for task in shared)
+    assert all(task.orderings == ("canonical", "shuffled", "centrality") for task in shared)
     # text and annotation seeds agree on this set: one seeded task per distinct seed set, both seedings in it
     seeded = [task for task in tasks if task.kind == "seeded"]
     assert len(seeded) == len({q.annotation_seeds for q in SMALL})
@@ -60,7 +60,7 @@ def test_a_question_naming_no_node_keeps_its_shared_rows_and_is_listed(result):
     [listed] = unseeded_questions(result.questions, "text")["question_id"]
     assert listed == "nvidia-jetson_T4_PLATFORM"
     rows = result.rows[result.rows["question_id"] == listed]
-    assert set(rows["ordering"]) == {"canonical", "shuffled", "evidence_first"}
+    assert set(rows["ordering"]) == {"canonical", "shuffled", "centrality", "evidence_first", "question_bm25"}
     assert rows["candidate_recall"].isna().all()
     assert set(result.questions["ground_truth"]) == {"match", "tie"}
 

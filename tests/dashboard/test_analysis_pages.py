@@ -119,6 +119,12 @@ def test_the_orderings_table_equals_core_for_every_ordering():
     assert list(shown.columns) == ORDERINGS.names()
     for ordering in ORDERINGS.names():
         assert shown[ordering].tolist() == expected[expected["ordering"] == ordering]["evidence_survival"].tolist()
+    gap = app.dataframe[1].value  # the retriever gap: the oracle's survival minus each realistic ordering's
+    oracle = expected[expected["ordering"] == "evidence_first"]["evidence_survival"].to_numpy()
+    for ordering in ("personalized_pagerank", "centrality", "question_bm25"):
+        ours = expected[expected["ordering"] == ordering]["evidence_survival"].to_numpy()
+        assert gap[("evidence_gap", ordering)].tolist() == (oracle - ours).tolist()
+    assert ("evidence_gap", "question_bm25+ends") in gap.columns and ("evidence_gap", "evidence_first") not in gap
 
 
 def core_pareto_sweep(chosen: dict, policy: str, budgets):
