@@ -56,8 +56,12 @@ def effective_layout(format_name: str, layout: str) -> str:
 
 def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], orderings: Sequence[str],
                  layout: str, policies: Sequence[str] = POLICIES, budgets: Sequence[int] = DEFAULT_BUDGET_LIST,
-                 tokenizer: str = "o200k_base", progress: Progress | None = None) -> pd.DataFrame:
-    """The sweep behind the analysis pages: each format in its effective layout, one query, one row per cut."""
+                 tokenizer: str = "o200k_base", progress: Progress | None = None, workers: int = 1) -> pd.DataFrame:
+    """The sweep behind the analysis pages: each format in its effective layout, one query, one row per cut.
+
+    In this process by default (`workers=1`): a page's sweep is a few renderings, where a pool of
+    processes would cost more to start than it saves, and the token cache stays warm for redraws.
+    """
     groups: dict[str, list[str]] = {}
     for name in formats:
         groups.setdefault(effective_layout(name, layout), []).append(name)
@@ -71,7 +75,8 @@ def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[
     frames = []
     for group_layout, names in groups.items():
         frames.append(sweep(graph, [query], seeds=seeds, formats=names, orderings=orderings, layouts=(group_layout,),
-                            policies=policies, budgets=budgets, tokenizer=tokenizer, progress=report))
+                            policies=policies, budgets=budgets, tokenizer=tokenizer, progress=report,
+                            workers=workers))
         done += len(frames[-1])
     frame = pd.concat(frames, ignore_index=True)
     frame.attrs = frames[0].attrs

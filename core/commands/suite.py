@@ -65,7 +65,7 @@ def write_output(path: Path, result: SuiteResult, table: pd.DataFrame) -> None:
 
 
 def _percent(value: float) -> str:
-    return "   -" if value != value else f"{value * 100:4.0f}"
+    return "   -" if pd.isna(value) else f"{value * 100:4.0f}"
 
 
 def aggregate_lines(table: pd.DataFrame) -> list[str]:
@@ -95,8 +95,8 @@ def breakdown_lines(rows: pd.DataFrame, column: str, title: str) -> list[str]:
                   & (rows["policy"] == first["policy"])]
     table = breakdown(chosen, column)
     budget_list = sorted(table["budget"].unique())
-    lines = [f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
-             "accuracy % at each budget, n questions):",
+    lines = [(f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
+              "accuracy % at each budget, n questions):"),
              f"{'seeding':<11} {'format':<16} {title:<18} {'n':>4} " + " ".join(f"{b:>6}" for b in budget_list)]
     for key, part in table.groupby(["seeding", "format", column], sort=False, dropna=False):
         accuracy = dict(zip(part["budget"], part["traversal_accuracy"]))

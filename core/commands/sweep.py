@@ -30,6 +30,7 @@ from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
 from core.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
+from core.workers import default_workers
 
 DEFAULT_QUERY = "impact_owners"
 
@@ -195,7 +196,8 @@ def run(arguments: argparse.Namespace) -> int:
     options = dict(seeds=seeds, formats=arguments.formats, orderings=arguments.orderings, layouts=arguments.layouts,
                    policies=arguments.policies, budgets=arguments.budgets, hops=arguments.hops,
                    direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
-                   count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress)
+                   count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
+                   workers=arguments.workers, verify=arguments.verify_decode)
     if len(choice.names) == 1:
         frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
         verdicts = dominance_across_budgets(frame)
@@ -267,4 +269,21 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
                         help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--workers", type=positive, default=None, metavar="N",
+                        help=f"processes rendering and cutting in parallel (default: every core, {default_workers()} "
+                             "here; 1 runs in this process); the rows are the same for any N")
+    parser.add_argument("--verify-decode", action="store_true",
+                        help="also decode every cut and check each metric against the one read from its kept "
+                             "units; stops at the first cell that differs")
     parser.set_defaults(run=run)
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} workers; use 1 (in this process) or more")
+    return value

@@ -8,8 +8,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import DEFAULT_BUDGET_LIST
-from core.questions import generate, load_questions
+from core.questions import load_questions
 from core.samples import get_sample, samples
 from core.suite import run_suite, settings_for
 from core.suite_aggregates import aggregate, breakdown
