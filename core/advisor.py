@@ -4,14 +4,14 @@ and budget, the runner-up, the margin, and one sentence why, built from computed
 Candidates are every (lossless format, non-oracle ordering, layout, policy) of a sweep (one question
 or a list of queries sharing seeds) or of a suite (a question set, each question seeded from its
 text as a deployed retriever would). At a budget they are ranked by mean traversal accuracy over
-the questions, then mean evidence survival, then fewer mean budgeted tokens, then by name (so the
-ranking is total and reproducible). The runner-up is the best candidate in another format. The
+the questions, then mean evidence survival, then fewer mean budgeted tokens, then the policy that
+always parses (record, sections, raw), then by name (so the ranking is total and reproducible). The runner-up is the best candidate in another format. The
 margin is the winner's accuracy minus the runner-up's, and the runner-up's tokens minus the winner's.
 
 For one question under the record policy the sentence also gives, for both, the exact budget from
 which every evidence unit the question needs is kept (`core.sweep.full_recall_budget` over the
-evidence keys). The advice warns when the pick changes with the budget (over the budgets given) or
-with the tokenizer (over the tokenizers given). With a model, the cost per question of the winner
+evidence keys). The advice warns when its pick is no longer (tied) best at another of the budgets
+given, or with another of the tokenizers given, and names what is better there. With a model, the cost per question of the winner
 and the runner-up at the budget comes from `core.cost` (dated bundled prices).
 """
 
@@ -34,6 +34,8 @@ from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.sweep import accounted_rendering, full_recall_budget, sweep
 
 CANDIDATE = ["format", "ordering", "layout", "policy"]
+# On equal figures a cut that always parses is preferred: record, then sections, then raw.
+POLICY_PREFERENCE = {"record": 0, "sections": 1, "raw": 2}
 
 
 @dataclass(frozen=True)
@@ -114,8 +116,9 @@ def candidate_table(rows: pd.DataFrame) -> pd.DataFrame:
         traversal_accuracy=("traversal_accuracy", "mean"), evidence_survival=("evidence_survival", "mean"),
         budgeted_tokens=("budgeted_tokens", "mean"), questions=("traversal_accuracy", "size")).reset_index()
     table["_accuracy"], table["_survival"] = -table["traversal_accuracy"], -table["evidence_survival"]
-    table = table.sort_values(["tokenizer", "budget", "_accuracy", "_survival", "budgeted_tokens", *CANDIDATE],
-                              kind="stable").drop(columns=["_accuracy", "_survival"])
+    table["_policy"] = table["policy"].map(POLICY_PREFERENCE)
+    table = table.sort_values(["tokenizer", "budget", "_accuracy", "_survival", "budgeted_tokens", "_policy",
+                               *CANDIDATE], kind="stable").drop(columns=["_accuracy", "_survival", "_policy"])
     table["rank"] = table.groupby(["tokenizer", "budget"], sort=False).cumcount() + 1
     return table.reset_index(drop=True)
 
@@ -207,23 +210,39 @@ def _label(row) -> str:
     return f"{row.format}/{row.ordering}/{row.layout}/{row.policy}"
 
 
-def warnings_for(table: pd.DataFrame, settings: AdviceSettings) -> tuple[tuple[str, ...], pd.DataFrame]:
-    """Warnings when the pick changes across budgets (first tokenizer) or tokenizers (chosen budget)."""
+def _figures(row) -> tuple[float, float, float]:
+    return (float(row.traversal_accuracy), float(row.evidence_survival), -float(row.budgeted_tokens))
+
+
+def _changed(table: pd.DataFrame, best: Choice, tokenizer: str, budget: int) -> str | None:
+    """The better pick at (tokenizer, budget) when the advised candidate is not among the best there."""
+    ranking = table[(table["tokenizer"] == tokenizer) & (table["budget"] == budget)]
+    if ranking.empty:
+        return None
+    top = next(ranking.itertuples())
+    mine = ranking[(ranking["format"] == best.format) & (ranking["ordering"] == best.ordering)
+                   & (ranking["layout"] == best.layout) & (ranking["policy"] == best.policy)]
+    if not mine.empty and _figures(next(mine.itertuples())) >= _figures(top):
+        return None  # still (tied) best there
+    return (f"{_label(top)} (accuracy {top.traversal_accuracy:.0%}, evidence survival {top.evidence_survival:.0%}, "
+            f"{top.budgeted_tokens:,.0f} tokens)")
+
+
+def warnings_for(table: pd.DataFrame, settings: AdviceSettings, best: Choice) -> tuple[tuple[str, ...], pd.DataFrame]:
+    """Warnings where the advised candidate is no longer the best: at another budget (same tokenizer), or with
+    another tokenizer (same budget). Ties are not changes."""
     picks = table[table["rank"] == 1][["tokenizer", "budget", *CANDIDATE, "traversal_accuracy",
                                        "evidence_survival", "budgeted_tokens"]].reset_index(drop=True)
+    tokenizer, chosen = settings.tokenizers[0], settings.chosen_budget
     found = []
-    first = picks[picks["tokenizer"] == settings.tokenizers[0]]
-    by_pick: dict[str, list[int]] = {}
-    for row in first.itertuples():
-        by_pick.setdefault(_label(row), []).append(int(row.budget))
-    if len(by_pick) > 1:
-        found.append("The choice changes with the budget: " + "; ".join(
-            f"{label} at {', '.join(f'{budget:,}' for budget in budgets)}" for label, budgets in by_pick.items()) + ".")
-    at_budget = picks[picks["budget"] == settings.chosen_budget]
-    by_tokenizer = {row.tokenizer: _label(row) for row in at_budget.itertuples()}
-    if len(set(by_tokenizer.values())) > 1:
-        found.append(f"The choice changes with the tokenizer at {settings.chosen_budget:,} tokens: " + "; ".join(
-            f"{label} with {tokenizer}" for tokenizer, label in by_tokenizer.items()) + ".")
+    by_budget = [(budget, _changed(table, best, tokenizer, budget)) for budget in settings.budgets if budget != chosen]
+    changes = [f"at {budget:,} tokens {better} is better" for budget, better in by_budget if better]
+    if changes:
+        found.append("The choice changes with the budget: " + "; ".join(changes) + ".")
+    by_tokenizer = [(name, _changed(table, best, name, chosen)) for name in settings.tokenizers[1:]]
+    changes = [f"with {name} {better} is better" for name, better in by_tokenizer if better]
+    if changes:
+        found.append(f"The choice changes with the tokenizer at {chosen:,} tokens: " + "; ".join(changes) + ".")
     return tuple(found), picks
 
 
@@ -234,7 +253,7 @@ def advise_rows(rows: pd.DataFrame, settings: AdviceSettings) -> Advice:
     table = candidate_table(rows)
     tokenizer, budget = settings.tokenizers[0], settings.chosen_budget
     best, runner_up, ranking = pick(table, tokenizer, budget)
-    warnings, picks = warnings_for(table, settings)
+    warnings, picks = warnings_for(table, settings, best)
     questions = int(ranking["questions"].iloc[0])
     return Advice(budget, tokenizer, questions, best, runner_up,
                   None if runner_up is None else best.traversal_accuracy - runner_up.traversal_accuracy,

@@ -74,15 +74,20 @@ def test_every_figure_in_the_sentence_is_the_budget_from_which_all_evidence_surv
         assert evidence_kept_at(choice, needed) and not evidence_kept_at(choice, needed - 1)
 
 
-def test_the_warnings_name_the_pick_at_each_budget_and_tokenizer(advice, measured):
-    picks = {budget: best_by_hand(measured, budget) for budget in SETTINGS.budgets}
-    labels = {budget: f"{row.format}/{row.ordering}/{row.layout}/{row.policy}" for budget, row in picks.items()}
-    changes = [warning for warning in advice.warnings if "with the budget" in warning]
-    assert bool(changes) == (len(set(labels.values())) > 1)
-    for budget, label in labels.items():
-        assert not changes or f"{label} at" in changes[0]
+def test_the_budget_warning_names_exactly_the_budgets_where_the_pick_is_beaten(advice, measured):
+    chosen = advice.best
+    for budget in (256, 2048):
+        top = best_by_hand(measured, budget)
+        mine = next(row for row in measured.itertuples() if row.budget == budget and
+                    (row.format, row.ordering, row.layout, row.policy) ==
+                    (chosen.format, chosen.ordering, chosen.layout, chosen.policy))
+        beaten = ((mine.traversal_accuracy, mine.evidence_survival, -mine.budgeted_tokens)
+                  < (top.traversal_accuracy, top.evidence_survival, -top.budgeted_tokens))
+        text = " ".join(advice.warnings)
+        assert (f"at {budget:,} tokens {top.format}/{top.ordering}/{top.layout}/{top.policy}" in text) == beaten
+    assert any("with the budget" in warning for warning in advice.warnings)
     assert list(advice.picks[advice.picks["tokenizer"] == "o200k_base"]["format"]) == \
-        [picks[budget].format for budget in SETTINGS.budgets]
+        [best_by_hand(measured, budget).format for budget in SETTINGS.budgets]
 
 
 def test_the_cost_is_shown_with_its_dated_source(advice):
