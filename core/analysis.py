@@ -15,7 +15,7 @@ from core.budget import POLICIES, cut, grammar_tokens
 from core.coverage import coverage_tokens, seed_region
 from core.errors import ParameterError
 from core.graph import Graph
-from core.ordering import OrderingInputs, layouts_for
+from core.ordering import OrderingInputs, inputs_for, layouts_for
 from core.pareto import dominance_across_budgets, pareto_per_budget
 from core.queries import Query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -56,8 +56,12 @@ def effective_layout(format_name: str, layout: str) -> str:
 
 def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], orderings: Sequence[str],
                  layout: str, policies: Sequence[str] = POLICIES, budgets: Sequence[int] = DEFAULT_BUDGET_LIST,
-                 tokenizer: str = "o200k_base", progress: Progress | None = None) -> pd.DataFrame:
-    """The sweep behind the analysis pages: each format in its effective layout, one query, one row per cut."""
+                 tokenizer: str = "o200k_base", progress: Progress | None = None, workers: int = 1) -> pd.DataFrame:
+    """The sweep behind the analysis pages: each format in its effective layout, one query, one row per cut.
+
+    In this process by default (`workers=1`): a page's sweep is a few renderings, where a pool of
+    processes would cost more to start than it saves, and the token cache stays warm for redraws.
+    """
     groups: dict[str, list[str]] = {}
     for name in formats:
         groups.setdefault(effective_layout(name, layout), []).append(name)
@@ -71,7 +75,8 @@ def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[
     frames = []
     for group_layout, names in groups.items():
         frames.append(sweep(graph, [query], seeds=seeds, formats=names, orderings=orderings, layouts=(group_layout,),
-                            policies=policies, budgets=budgets, tokenizer=tokenizer, progress=report))
+                            policies=policies, budgets=budgets, tokenizer=tokenizer, progress=report,
+                            workers=workers))
         done += len(frames[-1])
     frame = pd.concat(frames, ignore_index=True)
     frame.attrs = frames[0].attrs
@@ -80,8 +85,9 @@ def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[
 
 def ordering_inputs(graph: Graph, query: Query, seeds: Seeds, ordering: str) -> OrderingInputs:
     """What the ordering looks at: the seeds, and the query's evidence when the ordering uses it."""
-    uses_evidence = ORDERINGS.get(ordering).uses_evidence
-    return OrderingInputs(seeds.node_ids, query.solve(graph).evidence if uses_evidence else frozenset())
+    ordering_ = ORDERINGS.get(ordering)
+    return inputs_for(ordering_, seeds.node_ids, evidence=query.solve(graph).evidence if ordering_.uses_evidence
+                      else frozenset(), question=query.question_on(graph))
 
 
 def format_markers(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], ordering: str, layout: str,

@@ -5,6 +5,11 @@
   character) and the document may not parse.
 - `record`: append whole records while the next one still fits, closing included, so every cut
   is a valid document (for monolithic JSON: the largest valid object that fits).
+- `sections`: the node section and the edge section each get a share of B (LightRAG's proportions
+  by default), each filled in order by the record rule, the kept units rendered again as one
+  complete document (`core.sections`). It needs the graph and the rendered units, and it re-renders
+  per cut, so sweeps run it only when asked for (`POLICIES` are the two prefix policies;
+  `ALL_POLICIES` adds it).
 
 The budget covers the document: preamble + records + closing, plus the optional truncation marker
 line (`[37 of 131 records shown]`, written on its own line after the document, so decoders read the
@@ -20,17 +25,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, Sequence
 
 import numpy as np
 
 from core.errors import ParameterError
 from core.formats.base import Format, Rendering
+from core.graph import Graph
 from core.prefix_tokens import PrefixTokens
+from core.sections import DEFAULT_SECTIONS, SectionChoice, Sections, choose_sections, section_marker, \
+    section_marker_line
 from core.tokens import Tokenizer
+from core.units import Unit
 
-Policy = Literal["raw", "record"]
-POLICIES: tuple[Policy, ...] = ("raw", "record")
+Policy = Literal["raw", "record", "sections"]
+POLICIES: tuple[Policy, ...] = ("raw", "record")  # the prefix policies: what a sweep cuts unless told otherwise
+ALL_POLICIES: tuple[Policy, ...] = (*POLICIES, "sections")
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,9 @@ class Cut:
     next_tokens: int | None  # budgeted tokens the record policy would need to keep one more record
     explanation: str = ""
     rendering: Rendering | None = field(default=None, repr=False, compare=False)
+    # sections policy only: the rendering is of the kept units alone, and the sections' exact tokens
+    sections: SectionChoice | None = field(default=None, repr=False, compare=False)
+    dropped_keys: tuple[str, ...] = ()  # sections policy: the first unit not kept in each section
 
     @property
     def kept_keys(self) -> tuple[str, ...]:
@@ -60,6 +73,8 @@ class Cut:
     @property
     def first_dropped_keys(self) -> tuple[str, ...]:
         """Unit keys of the first record not kept (the boundary); () when nothing was dropped."""
+        if self.sections is not None or self.policy == "sections":
+            return self.dropped_keys
         if self.rendering is None or self.records_kept >= self.records_total:
             return ()
         return self.rendering.records[self.records_kept].unit_keys
@@ -80,7 +95,10 @@ class Cut:
 
     @property
     def first_dropped(self) -> int | None:
-        """Index (0-based) of the first record not kept, or None when every record is kept."""
+        """Index (0-based) of the first record not kept, or None when every record is kept (or for sections,
+        which keeps no prefix)."""
+        if self.policy == "sections":
+            return None
         return self.records_kept if self.records_kept < self.records_total else None
 
 
@@ -98,19 +116,32 @@ def token_marker(kept: int, total: int) -> str:
 
 
 def check_policy(policy: str) -> Policy:
-    if policy not in POLICIES:
-        raise ParameterError(f"unknown budget policy {policy!r}", "policy", f"use one of: {', '.join(POLICIES)}")
+    if policy not in ALL_POLICIES:
+        raise ParameterError(f"unknown budget policy {policy!r}", "policy", f"use one of: {', '.join(ALL_POLICIES)}")
     return policy  # type: ignore[return-value]
 
 
 def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, count_grammar: bool = True,
-        marker: bool = False) -> Cut:
-    """Apply one policy at one budget (in tokens) to an accounted rendering in `format_`."""
+        marker: bool = False, graph: Graph | None = None, units: Sequence[Unit] | None = None,
+        sections: Sections = DEFAULT_SECTIONS) -> Cut:
+    """Apply one policy at one budget (in tokens) to an accounted rendering in `format_`.
+
+    The sections policy also needs the graph and the units the rendering was made from (any order):
+    given here, or recorded in the accounting (`prefix_tokens(..., source=(graph, units))`).
+    """
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
         raise ParameterError(f"budget {budget!r} is not a whole number of tokens", "budget", "give 0 or more tokens")
     grammar = grammar_tokens(format_, accounting.tokenizer)
     allowed = int(budget) - (grammar if count_grammar else 0)
-    if check_policy(policy) == "record":
+    if check_policy(policy) == "sections":
+        if (graph is None or units is None) and accounting.source is not None:
+            graph, units = accounting.source
+        if graph is None or units is None:
+            raise ParameterError("the sections policy needs the graph and its units", "cut",
+                                 "pass graph= and units= (the units the rendering was made from)")
+        return _sections_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker, graph, units,
+                             sections)
+    if policy == "record":
         return _record_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker)
     return _raw_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker)
 
@@ -150,6 +181,38 @@ def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed:
                                             f"{next_tokens} tokens")
     return Cut(format_.name, "record", budget, accounting.prefix_text(kept), line, tokens, grammar, count_grammar,
                kept, total, next_tokens, explanation, accounting.rendering)
+
+
+def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,
+                  count_grammar: bool, marker: bool, graph: Graph, units: Sequence[Unit], sections: Sections) -> Cut:
+    by_key = {unit.key: unit for unit in units}
+    ordered = [by_key[key] for record in accounting.rendering.records for key in record.unit_keys if key in by_key]
+    ordered = list({unit.key: unit for unit in ordered}.values())  # a key once, where it is first written
+    total_nodes = sum(1 for unit in ordered if unit.is_node)
+    suffix = None
+    if marker:
+        def suffix(k: int, m: int) -> str:
+            return section_marker_line(k, total_nodes, m, len(ordered) - total_nodes)
+    choice = choose_sections(graph, format_, ordered, accounting.tokenizer, budget, allowed, sections, suffix)
+    if choice is None:
+        empty = accounting.tokenizer.count(format_.render(graph, []).text)
+        return _empty(accounting, format_, "sections", budget, grammar, count_grammar, empty,
+                      "an empty document (preamble and closing)")
+    rendering = format_.render(graph, choice.units)
+    complete = choice.nodes_kept == choice.nodes_total and choice.edges_kept == choice.edges_total
+    line = section_marker(choice) if marker and not complete else ""
+    text = rendering.text
+    tokens = accounting.tokenizer.count(text + ("\n" + line if line else ""))
+    nodes = [unit for unit in ordered if unit.is_node]
+    edges = [unit for unit in ordered if not unit.is_node]
+    dropped = tuple(section[kept].key for section, kept in ((nodes, choice.nodes_kept), (edges, choice.edges_kept))
+                    if kept < len(section))
+    explanation = "" if complete else (
+        f"kept {choice.nodes_kept} of {choice.nodes_total} nodes ({choice.node_tokens} of {choice.node_limit} "
+        f"node-section tokens) and {choice.edges_kept} of {choice.edges_total} edges ({choice.edge_tokens} of "
+        f"{choice.edge_limit} edge-section tokens; {sections.describe()})")
+    return Cut(format_.name, "sections", budget, text, line, tokens, grammar, count_grammar, len(rendering.records),
+               accounting.records, None, explanation, rendering, choice, dropped)
 
 
 def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,

@@ -9,9 +9,10 @@ from typing import Sequence
 from core.commands import benchmark, convert
 from core.commands import evaluate, serve_reader
 from core.commands import sweep
+from core.commands import suite
 from core.errors import GraphContextError
 
-COMMANDS = [benchmark, convert, evaluate, serve_reader, sweep]  # each module adds its own subcommand
+COMMANDS = [benchmark, convert, evaluate, serve_reader, sweep, suite]  # each module adds its own subcommand
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,8 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GraphContextError as error:
         print(f"graph-context-lab: error: {error}", file=sys.stderr)
         return 2
-    except OSError as error:
-        print(f"graph-context-lab: error: {error.strerror or error} ({error.filename})", file=sys.stderr)
+    except OSError as error:  # a file that could not be written or read: name it when the error does
+        place = f" ({error.filename})" if error.filename else ""
+        print(f"graph-context-lab: error: {error.strerror or error}{place}. Fix: check the path, its folder and "
+              "the permissions", file=sys.stderr)
         return 2
 
 

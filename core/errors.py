@@ -55,3 +55,7 @@ class UnknownNameError(GraphContextError, KeyError):
 
 class ParameterError(GraphContextError, ValueError):
     """A caller passed a parameter outside its allowed range."""
+
+
+class DecodeMismatchError(GraphContextError):
+    """A cut's metrics read from its kept units differ from those of its decoded text (verify mode)."""

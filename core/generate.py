@@ -6,6 +6,13 @@ import random
 
 from core.errors import ParameterError
 from core.graph import Edge, Graph, Node, RelationReading, Schema
+from core.io.limits import DEFAULT_LIMITS
+
+# Generated graphs keep the limits of loaded ones: a typo (--services 100000000) is refused at once
+# instead of filling memory. PARAMETER_LIMITS gives the largest value of each generator parameter
+# (the dashboard's inputs use them); requests that are impossible together are refused up front too.
+MAX_NODES = DEFAULT_LIMITS.max_nodes
+MAX_EDGES = DEFAULT_LIMITS.max_edges
 
 _CORE_NODES = (
     ("db-identity", "database"),
@@ -28,6 +35,20 @@ _CORE_EDGES = (
 )
 
 
+def _check_at_most(values: dict[str, int | float], limits: dict[str, int], generator: str) -> None:
+    for name, value in values.items():
+        if value > limits[name]:
+            raise ParameterError(f"{name} = {value:,} is more than the {generator} generator allows ({limits[name]:,})",
+                                 f"{generator}: {name}", f"give {name} at most {limits[name]:,}; generated graphs "
+                                 f"keep the import limits ({MAX_NODES:,} nodes, {MAX_EDGES:,} edges)")
+
+
+def _check_edges(worst_case: int, generator: str, described: str) -> None:
+    if worst_case > MAX_EDGES:
+        raise ParameterError(f"these parameters can give {worst_case:,} edges ({described}), more than the limit of "
+                             f"{MAX_EDGES:,}", generator, "ask for fewer nodes or fewer edges per node")
+
+
 def service_graph(services: int = 40, noise_edges: int = 80, seed: int = 7) -> Graph:
     """Services, teams and a database with depends_on / owned_by edges plus seeded noise dependencies.
 
@@ -38,6 +59,13 @@ def service_graph(services: int = 40, noise_edges: int = 80, seed: int = 7) -> G
     if services < 0 or noise_edges < 0:
         raise ParameterError("services and noise edges cannot be negative",
                              f"services={services}, noise_edges={noise_edges}", "pass 0 or more")
+    _check_at_most({"services": services, "noise_edges": noise_edges}, PARAMETER_LIMITS["services"], "services")
+    service_count = max(services, 4)  # the four named services are always there
+    free_pairs = service_count * (service_count - 1) - _CORE_SERVICE_PAIRS
+    if noise_edges > free_pairs:
+        raise ParameterError(f"{noise_edges:,} distinct noise edges cannot exist among {service_count:,} services: "
+                             f"there are only {free_pairs:,} free ordered pairs", "services: noise_edges",
+                             f"ask for at most {free_pairs:,} noise edges, or for more services")
     rng = random.Random(seed)
     nodes = [Node(node_id, node_type) for node_id, node_type in _CORE_NODES]
     nodes.extend(Node(f"svc-noise-{index:04d}", "service") for index in range(max(0, services - 4)))
@@ -53,6 +81,10 @@ def service_graph(services: int = 40, noise_edges: int = 80, seed: int = 7) -> G
         if source != target:
             edges.add(Edge(source, "depends_on", target))
     return Graph.build(nodes, edges)
+
+
+_CORE_SERVICE_PAIRS = sum(1 for source, relation, target in _CORE_EDGES
+                          if relation == "depends_on" and target.startswith("svc-"))
 
 
 # --- learning graphs (CKG-like) ---------------------------------------------------------------------
@@ -80,6 +112,10 @@ def learning_graph(concepts: int = 60, max_prerequisites: int = 3, seed: int = 7
         raise ParameterError("concepts cannot be negative and a concept needs at most 1 or more prerequisites",
                              f"concepts={concepts}, max_prerequisites={max_prerequisites}",
                              "pass concepts >= 0 and max_prerequisites >= 1")
+    _check_at_most({"concepts": concepts, "max_prerequisites": max_prerequisites}, PARAMETER_LIMITS["learning"],
+                   "learning")
+    _check_edges(concepts * min(max_prerequisites, max(concepts - 1, 0)), "learning",
+                 f"{concepts:,} concepts with up to {max_prerequisites:,} prerequisites each")
     rng = random.Random(seed)
     labels = _unique_labels(rng, concepts, _TOPIC_WORDS, _CONCEPT_WORDS)
     codes = [code for code, _ in LEARNING_TAXONOMIES]
@@ -140,6 +176,12 @@ def transport_graph(lines: int = 4, stations_per_line: int = 8, zones: int = 3, 
                              "interchange share between 0 and 1",
                              f"lines={lines}, stations_per_line={stations_per_line}, zones={zones}, "
                              f"interchange_share={interchange_share}", "pass values in those ranges")
+    _check_at_most({"stations_per_line": stations_per_line, "zones": zones}, PARAMETER_LIMITS["transport"], "transport")
+    _check_edges(3 * lines * stations_per_line, "transport",
+                 f"{lines} lines of {stations_per_line:,} stops: up to three edges per stop")
+    if lines * stations_per_line + lines + zones > MAX_NODES:
+        raise ParameterError(f"these parameters can give {lines * stations_per_line + lines + zones:,} nodes, more than "
+                             f"the limit of {MAX_NODES:,}", "transport", "ask for fewer stops or zones")
     rng = random.Random(seed)
     nodes = [Node(f"zone-{number}", "zone", (("name", f"Zone {number}"),)) for number in range(1, zones + 1)]
     names = _unique_labels(rng, lines * stations_per_line, _PLACE_WORDS, _PLACE_ENDINGS)
@@ -184,6 +226,7 @@ def scale_free_graph(edges: int = 10_000, edges_per_node: int = 5, seed: int = 7
     if edges < 0 or edges_per_node < 1:
         raise ParameterError("edges cannot be negative and each node needs 1 or more links",
                              f"edges={edges}, edges_per_node={edges_per_node}", "pass edges >= 0, edges_per_node >= 1")
+    _check_at_most({"edges": edges, "edges_per_node": edges_per_node}, PARAMETER_LIMITS["scale_free"], "scale_free")
     rng = random.Random(seed)
     types = [name for name, _ in SCALE_FREE_TYPES]
     weights = [weight for _, weight in SCALE_FREE_TYPES]
@@ -209,3 +252,18 @@ def scale_free_graph(edges: int = 10_000, edges_per_node: int = 5, seed: int = 7
             edge_list.append(Edge(source.id, SCALE_FREE_RELATIONS[target.type], target.id))
             attachment.extend((source, target))
     return Graph.build(nodes if edges else [], edge_list)
+
+
+# The largest value of each generator parameter, by generator name (as the dashboard lists them).
+PARAMETER_LIMITS: dict[str, dict[str, int]] = {
+    "services": {"services": MAX_NODES, "noise_edges": MAX_EDGES - len(_CORE_EDGES)},
+    "learning": {"concepts": MAX_NODES, "max_prerequisites": 1_000},
+    "transport": {"stations_per_line": MAX_EDGES // 3, "zones": MAX_NODES},  # lines: 0 to 10, checked by the generator
+    "scale_free": {"edges": MAX_EDGES, "edges_per_node": 1_000},
+}
+
+
+def parameter_limit(generator: str, parameter: str) -> int | None:
+    """The largest accepted value of a generator's parameter (None where the generator checks it alone: seeds,
+    fractions, transport lines)."""
+    return PARAMETER_LIMITS.get(generator, {}).get(parameter)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,6 +22,21 @@ DuplicatePolicy = Literal["reject", "merge"]
 MissingEndpointPolicy = Literal["reject", "create"]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, field_name: str, where: str) -> None:
+    """Refuse a lone surrogate (a half of a UTF-16 pair, e.g. from a JSON `\\ud800` escape): it has no UTF-8 form,
+    so no file, hash or tokenizer could take the graph."""
+    if not text.isascii():
+        found = _SURROGATE.search(text)
+        if found:
+            raise GraphError(f"the {field_name} holds an unpaired surrogate U+{ord(found.group()):04X}, "
+                             f"which is not a character", where,
+                             "write the character itself or a paired escape (\\ud83d\\ude00), "
+                             "or remove the lone half")
+
+
 def freeze_properties(properties: Mapping[str, PropertyValue] | Iterable[tuple[str, PropertyValue]] | None,
                       where: str = "") -> Properties:
     """Validate property values and return them as a key-sorted tuple of pairs."""
@@ -35,11 +51,14 @@ def freeze_properties(properties: Mapping[str, PropertyValue] | Iterable[tuple[s
     for key, value in pairs:
         if not isinstance(key, str):
             raise GraphError(f"property key {key!r} is not a string", where, "use text property keys")
+        check_text(key, "property key", where)
         if not isinstance(value, (str, int, float, bool)):
             raise GraphError(f"property {key!r} has a value of type {type(value).__name__}", where,
                              "use text, whole numbers, finite decimals or true/false")
         if isinstance(value, float) and not math.isfinite(value):
             raise GraphError(f"property {key!r} is {value!r}", where, "use a finite number or text")
+        if isinstance(value, str):
+            check_text(value, f"value of property {key!r}", where)
     return tuple(sorted(pairs, key=lambda pair: pair[0]))
 
 
@@ -220,6 +239,9 @@ def _checked_node(node: Node) -> Node:
     if not isinstance(node.id, str) or not isinstance(node.type, str):
         raise GraphError(f"node {node.id!r} has a non-text id or type", f"node {node.id!r}",
                          "use text ids and types")
+    where = f"node {node.id!r}"
+    check_text(node.id, "node id", where)
+    check_text(node.type, "node type", where)
     return Node(node.id, node.type, freeze_properties(node.properties, f"node {node.id!r}"))
 
 
@@ -228,7 +250,9 @@ def _checked_edge(edge: Edge) -> Edge:
     if not all(isinstance(part, str) for part in parts):
         raise GraphError(f"edge {parts!r} has a non-text endpoint or relation", f"edge {parts!r}",
                          "use text ids and relations")
-    where = f"edge {edge.source!r} -[{edge.relation}]-> {edge.target!r}"
+    where = f"edge {edge.source!r} -[{edge.relation!r}]-> {edge.target!r}"
+    for part, field_name in zip(parts, ("edge source", "relation", "edge target")):
+        check_text(part, field_name, where)
     return Edge(*parts, freeze_properties(edge.properties, where))
 
 

@@ -1,30 +1,36 @@
 """Metrics of one cut for one query: size, parse, what survived, and whether the query still answers.
 
 Survival is counted on the unit keys of the whole records a cut keeps (a record cut in half by raw
-slicing does not count), so it is comparable across policies. Traversal accuracy decodes the cut's
-document with its format, runs the query's solver on the decoded graph and compares the answer with
-the gold answer from the full graph: 1.0 when equal, 0.0 otherwise or when the document does not
-parse. Parse validity and evidence completeness are reported separately, as the seed asks.
+slicing does not count), so it is comparable across policies. Traversal accuracy runs the query's
+solver on the graph the cut's document holds and compares the answer with the gold answer from the
+full graph: 1.0 when equal, 0.0 otherwise or when the document does not parse. Parse validity and
+evidence completeness are reported separately, as the seed asks.
+
+The graph the document holds comes from one of two readers, which agree by the format contract:
+`decode_cut` decodes the text (the proof), `kept_cut` reads the kept unit keys as a view of the full
+graph (`core.kept_graph`, the fast path; lossless formats only). A record cut of a lossless format
+always parses, and holds exactly the graph of its records' units; a raw cut whose text is exactly a
+record prefix holds that prefix's graph; any other raw cut (one ending inside a record) is decoded.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Mapping
+from typing import Callable, Collection, Mapping
 
 from core.budget import Cut
-from core.coverage import candidate_recall
 from core.errors import FormatError
 from core.formats.base import Format
 from core.graph import Graph
+from core.kept_graph import KeptGraph, UnitPositions
 from core.queries import Query, Solution
 
 
 @dataclass(frozen=True)
 class DecodedCut:
-    """A cut's document decoded by its format: the graph, or the error that stopped it."""
+    """What a cut's document holds: the graph (decoded, or the kept view), or the error that stopped it."""
 
-    graph: Graph | None
+    graph: Graph | KeptGraph | None
     error: str = ""
 
     @property
@@ -40,6 +46,25 @@ def decode_cut(cut: Cut, format_: Format) -> DecodedCut:
         return DecodedCut(format_.decode(cut.document))
     except FormatError as error:
         return DecodedCut(None, str(error))
+
+
+def kept_cut(cut: Cut, format_: Format, positions: UnitPositions,
+             prefix_text: Callable[[int], str] | None = None) -> DecodedCut | None:
+    """What decoding the cut would give, read from its kept units; None when only decoding can tell.
+
+    That is a raw cut ending inside a record, and every cut of a lossy format (its decoder does not
+    give back the units' graph). `prefix_text(k)` (default: the rendering's) is the document of the
+    first k records, which a raw cut must equal to be read from its units.
+    """
+    if cut.empty:
+        return DecodedCut(None, cut.explanation or "the cut is empty")
+    if not format_.lossless or cut.rendering is None:
+        return None
+    if cut.policy == "sections":  # a complete rendering of the kept units alone
+        return DecodedCut(UnitPositions(positions.graph, dict.fromkeys(cut.kept_keys, 0)).kept(1))
+    if cut.policy == "raw" and cut.document != (prefix_text or cut.rendering.prefix_text)(cut.records_kept):
+        return None
+    return DecodedCut(positions.kept(cut.records_kept))
 
 
 @dataclass(frozen=True)
@@ -82,8 +107,20 @@ def measure_cut(cut: Cut, query: Query, gold: Solution, decoded: DecodedCut, *,
         nodes = sum(1 for key in kept if key.startswith("n:"))
         node_and_edge_counts = (nodes, len(kept) - nodes)
     evidence_kept = sum(1 for key in gold.evidence if key in kept)
-    evidence_total = len(gold.evidence)
-    accurate = decoded.graph is not None and query.solve(decoded.graph).answer == gold.answer
+    accurate = answers(query, gold, decoded)
+    candidates_kept = sum(1 for key in candidates if key in kept)
+    return cut_metrics(cut, decoded, accurate, evidence_kept, len(gold.evidence), candidates_kept, len(candidates),
+                       node_and_edge_counts)
+
+
+def answers(query: Query, gold: Solution, decoded: DecodedCut) -> bool:
+    """Whether the query's solver, run on what the cut holds, gives the gold answer."""
+    return decoded.graph is not None and query.solve(decoded.graph).answer == gold.answer  # type: ignore[arg-type]
+
+
+def cut_metrics(cut: Cut, decoded: DecodedCut, accurate: bool, evidence_kept: int, evidence_total: int,
+                candidates_kept: int, candidate_total: int, node_and_edge_counts: tuple[int, int]) -> CutMetrics:
+    """The metrics from counts a caller has already made (a sweep counts kept keys by record position)."""
     text = cut.text
     return CutMetrics(
         tokens=cut.tokens, grammar_tokens=cut.grammar_tokens, budgeted_tokens=cut.budgeted_tokens,
@@ -92,7 +129,7 @@ def measure_cut(cut: Cut, query: Query, gold: Solution, decoded: DecodedCut, *,
         edges_retained=node_and_edge_counts[1], evidence_total=evidence_total, evidence_kept=evidence_kept,
         evidence_survival=evidence_kept / evidence_total if evidence_total else 1.0,
         evidence_complete=evidence_kept == evidence_total, traversal_accuracy=1.0 if accurate else 0.0,
-        candidate_total=len(candidates), candidate_recall=candidate_recall(kept, candidates),
+        candidate_total=candidate_total, candidate_recall=candidates_kept / candidate_total if candidate_total else 1.0,
         first_dropped_record=cut.first_dropped, first_dropped_keys=cut.first_dropped_keys,
         next_tokens=cut.next_tokens, decode_error=decoded.error, explanation=cut.explanation)
 

@@ -12,8 +12,11 @@ is forced to split there: its count is then read off the complete encoding direc
 
 Only those tails are re-encoded; they repeat (`"}`, or `"\\n    }` plus a closing), so each distinct
 tail is encoded once. The result is exact: `counts[k] == len(encode_ordinary(prefix_text(k)))` for
-every k, which the property tests check against direct encodes. For a tokenizer whose
-pre-tokenizer was not analysed every tail starts at offset 0: still exact, but quadratic.
+every k, which the property tests check against direct encodes over every registered tokenizer.
+The forced boundaries come through the Tokenizer protocol (`forced_boundaries`); for a tokenizer
+whose pre-tokenizer was not analysed there are none and every tail starts at offset 0: still
+exact, but quadratic. So is a text a normalizing tokenizer (Qwen's NFC) would change: each prefix
+is then re-encoded at its record boundary.
 
 `TokenCache` keeps accountings by (graph content key, format, ordering, tokenizer, ...).
 """
@@ -23,46 +26,18 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Callable, Hashable
 
 import numpy as np
 
 from core.formats.base import Rendering
-from core.pretoken_boundaries import forced_boundaries, rules_apply
-from core.tokens import Tokenizer
+from core.tokens import Tokenizer, tokenizable
 
 
-@lru_cache(maxsize=None)
 def token_byte_lengths(tokenizer: Tokenizer) -> np.ndarray:
     """Byte length of every token id (0 for ids that are not ordinary tokens)."""
-    encoding = tokenizer.encoding
-    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
-    ranks = getattr(encoding, "_mergeable_ranks", None)
-    if isinstance(ranks, dict):  # fast path: the rank table tiktoken builds from
-        lengths[np.fromiter(ranks.values(), dtype=np.int64, count=len(ranks))] = \
-            np.fromiter(map(len, ranks), dtype=np.int64, count=len(ranks))
-        return lengths
-    for token in range(encoding.n_vocab):
-        try:
-            lengths[token] = len(encoding.decode_single_token_bytes(token))
-        except KeyError:
-            pass
-    return lengths
-
-
-def tokenizable(text: str) -> str:
-    """The text tiktoken actually encodes: lone surrogates become U+FFFD, one character each."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
-def _encode(tokenizer: Tokenizer, text: str) -> np.ndarray:
-    # encode_to_numpy with nothing special allowed or disallowed is encode_ordinary, minus the list copy.
-    return tokenizer.encoding.encode_to_numpy(text, allowed_special=set(), disallowed_special=())
+    return tokenizer.token_byte_lengths()
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,6 +54,8 @@ class PrefixTokens:
     _token_ends: np.ndarray = field(repr=False)  # byte offset where each token of full_tokens ends
     _anchors: np.ndarray = field(repr=False)  # per prefix: last usable forced boundary inside its records
     _replaced: bool = field(default=False, repr=False)  # lone surrogates were replaced in _text
+    # the graph and the units it was rendered from, for a policy that renders a subset again (sections)
+    source: tuple | None = field(default=None, repr=False)
 
     @property
     def records(self) -> int:
@@ -146,6 +123,10 @@ class PrefixTokens:
         return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
                 np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
 
+    def tokens_before_byte(self, offset: int) -> int:
+        """Tokens of the complete encoding that end at or before byte `offset` (a record's token offset)."""
+        return self._tokens_before(offset)
+
     def _tokens_before(self, offset: int) -> int:
         return int(np.searchsorted(self._token_ends, offset, side="right"))
 
@@ -157,8 +138,11 @@ class PrefixTokens:
         return anchor if anchor == 0 or (tokens and int(self._token_ends[tokens - 1]) == anchor) else 0
 
 
-def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
-    """Encode the rendering once and derive the exact count of every record prefix."""
+def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | None = None) -> PrefixTokens:
+    """Encode the rendering once and derive the exact count of every record prefix.
+
+    `source`, (graph, units) the rendering was made from, lets the sections policy render a subset.
+    """
     parts = [rendering.preamble] + [record.text for record in rendering.records]
     closing = rendering.closing
     full_text = "".join(parts) + closing
@@ -170,17 +154,16 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
         full_text = "".join(parts) + closing
         text = full_text.encode("utf-8")
         replaced = True
-    full_tokens = _encode(tokenizer, full_text)
+    if tokenizer.normalization and tokenizer.prepare(full_text) != full_text:
+        return _reencoded_prefixes(rendering, tokenizer)
+    full_tokens = tokenizer.encode_array(full_text)
     if full_text.isascii():
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
     else:
         lengths = np.fromiter((len(part.encode("utf-8")) for part in parts), dtype=np.int64, count=len(parts))
     record_ends = np.cumsum(lengths)
     token_ends = np.cumsum(token_byte_lengths(tokenizer)[full_tokens])
-    if rules_apply(getattr(tokenizer.encoding, "_pat_str", None)):
-        boundaries = forced_boundaries(text[:int(record_ends[-1])])
-    else:
-        boundaries = np.empty(0, dtype=np.int64)
+    boundaries = tokenizer.forced_boundaries(text[:int(record_ends[-1])])
     anchors = _aligned(_inner_anchors(boundaries, record_ends), token_ends)
     # A prefix with nothing after its records can also split at their end, when the complete text
     # is forced to split there too (or ends there).
@@ -193,7 +176,25 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
     tokens_before = np.searchsorted(token_ends, counting, side="right")
     counts = tokens_before + _tail_tokens(tokenizer, text, counting, record_ends, rendering.closings, closing_ids)
     return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
-                        anchors, replaced)
+                        anchors, replaced, source)
+
+
+def _reencoded_prefixes(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
+    """Exact counts by encoding every prefix, for text the tokenizer normalizes (rare: decomposed accents).
+
+    The stored text is the normalized complete text, so raw cuts take the tokens the model reads;
+    with no boundaries every tail starts at 0, which `count` and `raw_prefix` then encode whole.
+    """
+    texts = [tokenizer.prepare(rendering.preamble + "".join(record.text for record in rendering.records[:count]))
+             for count in range(len(rendering.records) + 1)]
+    text = tokenizer.prepare(rendering.text).encode("utf-8")
+    full_tokens = tokenizer.encode_array(rendering.text)
+    record_ends = np.fromiter((len(prefix.encode("utf-8")) for prefix in texts), dtype=np.int64, count=len(texts))
+    counts = np.fromiter((tokenizer.count(rendering.prefix_text(count)) for count in range(len(texts))),
+                         dtype=np.int64, count=len(texts))
+    token_ends = np.cumsum(token_byte_lengths(tokenizer)[full_tokens])
+    return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, np.empty(0, dtype=np.int64),
+                        token_ends, np.zeros(len(texts), dtype=np.int64), True)
 
 
 def _members(values: np.ndarray, sorted_items: np.ndarray) -> np.ndarray:

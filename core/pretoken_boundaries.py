@@ -1,31 +1,55 @@
 """Where a tokenizer must start a new pre-token, whatever text comes before or after.
 
-tiktoken first splits text with a regular expression (pre-tokens), then merges bytes inside each
-pre-token; merges never cross a pre-token boundary. For the o200k_base and cl100k_base patterns,
-three byte pairs force a boundary between them in any context:
+A byte-level BPE first splits text into pre-tokens (one regex in tiktoken; staged splits in
+DeepSeek's tokenizer.json), then merges bytes inside each pre-token; merges never cross a
+pre-token boundary. For every pre-tokenizer below, three byte pairs force a boundary between
+them in any context:
 
 - an ASCII letter followed by an ASCII character that is not a letter and not `'`: no alternative
   continues a letter run with anything but letters, marks (never ASCII) or a contraction (`'s`);
-- an ASCII digit followed by an ASCII non-digit: digit runs hold only digits;
+- an ASCII digit followed by an ASCII non-digit: digit runs (or groups) hold only digits;
 - a line feed followed by ASCII that is neither whitespace nor `/`: after a newline only more
-  whitespace (all alternatives) or `/` (o200k's `[\\r\\n/]*` after punctuation) can follow.
+  whitespace (all alternatives) or `/` (o200k's and Tekken's `[\\r\\n/]*` after punctuation) can follow.
 
 At such a position the encoding of the whole text is the encoding of the part before it followed by
-the encoding of the part after it. The rules were derived from the two patterns below, which are
-compared with the tokenizer's own before they are trusted; the property tests check them against
-direct encodes on adversarial text.
+the encoding of the part after it. The rules were derived from the patterns below (OpenAI o200k
+and cl100k, Llama 3, Qwen, Tekken, DeepSeek V4), which are compared with each tokenizer's own
+before they are trusted; the property tests check them against direct encodes on adversarial text.
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
-_O200K = (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
-          r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
-          r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
-_CL100K = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
-           r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
-ANALYSED_PATTERNS = frozenset({_O200K, _CL100K})
+O200K_PATTERN = (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
+                 r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
+                 r"""|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+CL100K_PATTERN = (r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+                  r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s""")
+# Meta's Llama 3 tokenizer.py; Qwen's differs only in single digits; Tekken is o200k's without the
+# contractions and with single digits.
+LLAMA3_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+QWEN_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+TEKKEN_PATTERN = (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
+                  r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
+                  r"""|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+# DeepSeek V4's staged pre-tokenizer (canonical JSON of tokenizer.json's "pre_tokenizer"): digit
+# groups isolated first, then CJK runs, then a regex whose letter, digit and newline alternatives
+# end exactly as the rules below need; the final ByteLevel stage does not split.
+_DEEPSEEK_REGEX = (r"""[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^""" "\r\n" r"""\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+"""
+                   r"""| ?[\p{P}\p{S}]+[""" "\r\n" r"""]*|\s*[""" "\r\n" r"""]+|\s+(?!\S)|\s+""")
+DEEPSEEK_PRE_TOKENIZER = json.dumps({"type": "Sequence", "pretokenizers": [
+    {"type": "Split", "pattern": {"Regex": r"\p{N}{1,3}"}, "behavior": "Isolated", "invert": False},
+    {"type": "Split", "pattern": {"Regex": "[一-龥぀-ゟ゠-ヿ]+"}, "behavior": "Isolated", "invert": False},
+    {"type": "Split", "pattern": {"Regex": _DEEPSEEK_REGEX}, "behavior": "Isolated", "invert": False},
+    {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
+    sort_keys=True, ensure_ascii=False)
+ANALYSED_PATTERNS = frozenset({O200K_PATTERN, CL100K_PATTERN, LLAMA3_PATTERN, QWEN_PATTERN, TEKKEN_PATTERN,
+                               DEEPSEEK_PRE_TOKENIZER})
 
 
 def rules_apply(pattern: str | None) -> bool:

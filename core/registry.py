@@ -1,4 +1,4 @@
-"""The one place where formats, orderings, queries and tokenizers are looked up by name."""
+"""The one place where formats, orderings, queries, tokenizers and model families are looked up by name."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from core.formats import (arrows, ckg_lines, edge_tuples, incident_text, local_i
                           typed_edges_dict, untyped_pairs)
 from core.formats import (graphml, graphrag_tables, markdown_tables, structured_json, toon, turtle,
                           yaml_format)
-from core.ordering import ORDERING_LIST
+from core.models import MODEL_LIST
+from core.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
 from core.queries import TEMPLATES
-from core.tokens import TOKENIZER_NAMES, Tokenizer
+from core.questions.generation import GENERATOR_LIST
+from core.tokenizers import TOKENIZER_LIST
 
 T = TypeVar("T")
 
@@ -81,11 +83,46 @@ FORMATS = Registry("format", _formats(
 ))
 
 
-# A tokenizer loads its BPE file on first use, so registering one costs nothing.
-TOKENIZERS = Registry("tokenizer", [(name, Tokenizer(name)) for name in TOKENIZER_NAMES])
+# Tokenizers of the models people deploy (core.tokenizers.families); each loads its vocabulary file
+# from an installed package on first use, so registering one costs nothing.
+TOKENIZERS = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
+
+# Model families and the tokenizer that counts for each (core.models); a stand-in is marked approximate.
+MODELS = Registry("model", [(model.name, model) for model in MODEL_LIST])
+for _model in MODEL_LIST:
+    TOKENIZERS.get(_model.tokenizer)  # every family names a registered tokenizer
+
+
+class OrderingRegistry(Registry[Ordering]):
+    """Orderings, plus the `<ranked ordering>+ends` variants, built on first use and not listed in names()."""
+
+    def get(self, name: str) -> Ordering:
+        if name.endswith(ENDS) and name not in self._entries and name[:-len(ENDS)] in self._entries:
+            return self._entries.setdefault(name, with_ends(super().get(name[:-len(ENDS)])))
+        return super().get(name)
+
+    def names(self) -> list[str]:
+        return [name for name in self._entries if not name.endswith(ENDS)]
+
+    def ends_names(self) -> list[str]:
+        """The `+ends` variant of every ranked ordering."""
+        return [name + ENDS for name in self.names() if self._entries[name].ranked]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self.names() or name in self.ends_names())
+
+    def __iter__(self):
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
+
 
 # Orderings are applied identically to every format (core.ordering).
-ORDERINGS = Registry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
+ORDERINGS = OrderingRegistry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
 
 # Query templates with deterministic solvers (core.queries).
 QUERIES = Registry("query", [(template.name, template) for template in TEMPLATES])
+
+# How question sets are generated from a template over a graph (core.questions.generation).
+QUESTION_GENERATORS = Registry("question generator", GENERATOR_LIST)

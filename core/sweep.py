@@ -13,24 +13,28 @@ tokens, round trip and traversal accuracy per format.
 from __future__ import annotations
 
 import json
-from typing import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from core.benchmark import measure_format
-from core.budget import POLICIES, check_policy, cut, grammar_tokens
+from core.budget import POLICIES, Cut, check_policy, cut, grammar_tokens
 from core.coverage import SeedRegion, coverage_tokens, seed_region
-from core.errors import ParameterError
+from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
 from core.graph import Graph
-from core.metrics import DecodedCut, KeptKeys, decode_cut, measure_cut
-from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, layouts_for, order_units
+from core.kept_graph import NEVER, UnitPositions
+from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
+from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
+from core.placement import PLACEMENT_COLUMNS, placement_columns
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
 from core.tokens import Tokenizer
+from core.workers import check_workers, run_tasks
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -49,11 +53,12 @@ def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layou
     key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
            inputs.seeds if ordering.uses_seeds or radius is not None else (),
            inputs.shuffle_seed if ordering.uses_shuffle_seed else None,
-           inputs.evidence if ordering.uses_evidence else None)
+           inputs.evidence if ordering.uses_evidence else None, inputs.question if ordering.uses_question else None)
 
     def build() -> PrefixTokens:
         units = region.units if radius is None else region.candidates(radius)
-        return prefix_tokens(format_.render(graph, order_units(graph, units, ordering, layout, inputs)), tokenizer)
+        return prefix_tokens(format_.render(graph, order_units(graph, units, ordering, layout, inputs)), tokenizer,
+                             source=(graph, units))
 
     return cache.get_or_build(key, build) if cache is not None else build()
 
@@ -100,13 +105,27 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
           policies: Sequence[str] = POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
           tokenizer: str = "o200k_base", hops: int = 2, direction: str = "both", radius: int | None = None,
           shuffle_seed: int = 0, count_grammar: bool = True, marker: bool = False,
-          progress: Progress | None = None, cache: TokenCache | None = DEFAULT_CACHE) -> pd.DataFrame:
+          progress: Progress | None = None, cache: TokenCache | None = DEFAULT_CACHE,
+          workers: int | None = None, verify: bool = False, metrics_from: str = "kept") -> pd.DataFrame:
     """Cut every rendering at every budget and measure every query: one row per (cut, query).
 
     seeds default to the nodes the queries name. `hops` is the k of candidate recall and D_k(S);
     `radius`, when given, renders only U_radius(S) (the seed-anchored candidate region) instead of
     the whole graph. The sweep's parameters are kept in `DataFrame.attrs["parameters"]`.
+
+    `workers` processes render and cut the (format, ordering, layout) renderings (None: every core,
+    but in this process for a graph below POOL_MIN_UNITS units, where starting a pool costs more than
+    it saves; 1: in this process). The rows are the same, in the same order, for any worker count.
+    `cache` serves the renderings made in this process.
+
+    `metrics_from="kept"` reads each cut's graph from its kept unit keys (`core.metrics.kept_cut`);
+    `"decoded"` decodes every cut's text instead (the proof, and the path before kept units).
+    `verify=True` computes every metric both ways and raises a DecodeMismatchError naming the first
+    cell where they differ.
     """
+    if metrics_from not in METRIC_SOURCES:
+        raise ParameterError(f"unknown metric source {metrics_from!r}", "metrics_from",
+                             f"use one of: {', '.join(METRIC_SOURCES)}")
     named = _named_queries(queries)
     seed_ids = _seed_ids(seeds, named.values())
     format_list = [FORMATS.get(name) for name in (formats or FORMATS.names())]
@@ -114,43 +133,43 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     layout_list = [check_layout(layout) for layout in layouts]
     policy_list = [check_policy(policy) for policy in policies]
     budget_list = _budgets(budgets)
-    encoder = TOKENIZERS.get(tokenizer)
+    TOKENIZERS.get(tokenizer)
+    requested = check_workers(workers)
     if not seed_ids and (radius is not None or any(ordering.uses_seeds for ordering in ordering_list)):
         raise ParameterError("no seeds: the seed orderings, D_k(S) and the radius need them", "seeds",
                              "pick seed nodes by id, name them in a question, or use queries that name nodes")
     region = seed_region(graph, seed_ids, direction)
-    candidates = region.candidate_keys(hops)
     gold = {name: query.solve(graph) for name, query in named.items()}
     questions = {name: query.question_on(graph) for name, query in named.items()}  # nodes named by label
-    plan = [(format_, layout, ordering) for format_ in format_list for layout in layouts_for(format_)
-            if layout in layout_list for ordering in ordering_list]
-    total = len(plan) * len(named) * len(policy_list) * len(budget_list)
-    rows: list[dict] = []
-    coverage: dict[tuple[str, str], int] = {}
-    for format_, layout, ordering in plan:
-        if (format_.name, layout) not in coverage:
-            coverage[format_.name, layout] = coverage_tokens(region, format_, hops, encoder, layout=layout,
-                                                             count_grammar=count_grammar) if seed_ids else None
-        groups = [[name] for name in named] if ordering.uses_evidence else [list(named)]
-        for group in groups:
-            inputs = OrderingInputs(seed_ids, gold[group[0]].evidence if ordering.uses_evidence else frozenset(),
-                                    shuffle_seed, direction)
-            accounting = accounted_rendering(graph, format_, ordering, layout, inputs, encoder, region=region,
-                                             radius=radius, cache=cache)
-            context = {
-                "format": format_.name, "lossless": format_.lossless, "ordering": ordering.name,
-                "oracle": ordering.oracle, "layout": layout,
-                "shuffle_seed": shuffle_seed if ordering.uses_shuffle_seed else None,
-                "coverage_tokens": coverage[format_.name, layout],
-                "full_recall_budget": full_recall_budget(
-                    accounting, candidates, grammar_tokens(format_, encoder) if count_grammar else 0)
-                if seed_ids else None}
-            for row in _cut_rows(accounting, format_, group, named, questions, gold, candidates, policy_list,
-                                 budget_list, count_grammar, marker):
-                rows.append({**context, **row})
+    plan = _Plan(graph, named, gold, questions, region.candidate_keys(hops), seed_ids, region, tuple(policy_list),
+                 budget_list, tokenizer, hops, direction, radius, shuffle_seed, count_grammar, marker, verify,
+                 metrics_from)
+    tasks = [(format_.name, layout, ordering.name, tuple(group)) for format_ in format_list
+             for layout in layouts_for(format_) if layout in layout_list for ordering in ordering_list
+             for group in ([[name] for name in named] if ordering.per_query else [list(named)])]
+    per_cut = len(policy_list) * len(budget_list)
+    weights = [per_cut * len(task[3]) for task in tasks]
+    total = sum(weights)
+    small = workers is None and len(graph.nodes) + len(graph.edges) < POOL_MIN_UNITS
+    if requested == 1 or small or len(tasks) <= 1:
+        results = []
+        for task, weight in zip(tasks, weights):
+            done = sum(len(rows) for rows in results)
+            label = _label(task)
+
+            def report(count: int, done: int = done, label: str = label) -> None:
                 if progress is not None:
-                    progress(len(rows), total, f"{format_.name} / {ordering.name} / {layout}")
-    frame = pd.DataFrame(rows, columns=COLUMNS)
+                    progress(done + count, total, label)
+
+            results.append(_rendering_rows(plan, task, cache, report))
+    else:
+        def finished(done: int, _: int, index: int) -> None:
+            if progress is not None:
+                progress(done, total, _label(tasks[index]))
+
+        results = run_tasks(_pooled_rows, tasks, workers=requested, progress=finished, weights=weights,
+                            initializer=_adopt_plan, initargs=(plan,))
+    frame = pd.DataFrame([row for rows in results for row in rows], columns=COLUMNS)
     frame.insert(0, "graph_hash", graph.sha256)
     frame.insert(1, "tokenizer", tokenizer)
     frame.insert(2, "hops", hops)
@@ -165,40 +184,190 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     return frame
 
 
+METRIC_SOURCES = ("kept", "decoded")
+# Below this many units (nodes + edges) a whole sweep takes about as long as starting a pool of workers.
+POOL_MIN_UNITS = 2_000
+
 COLUMNS = [
     "query", "template", "question", "format", "lossless", "ordering", "oracle", "layout", "shuffle_seed", "policy",
     "budget", "tokens", "grammar_tokens", "budgeted_tokens", "bytes", "characters", "records_kept", "records_total",
     "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept", "evidence_survival",
     "evidence_complete", "traversal_accuracy", "candidate_total", "candidate_recall", "coverage_tokens",
     "full_recall_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty", "explanation",
-    "decode_error",
+    "decode_error", *PLACEMENT_COLUMNS,
 ]
 
 
-def _cut_rows(accounting: PrefixTokens, format_: Format, group: list[str], named: dict[str, Query],
-              questions: dict[str, str], gold: dict[str, Solution], candidates: frozenset[str], policies: list[str], budgets: tuple[int, ...],
-              count_grammar: bool, marker: bool) -> Iterable[dict]:
-    decoded_prefixes: dict[int, DecodedCut] = {}  # record cuts with equal record counts decode alike
+@dataclass(frozen=True, eq=False)
+class _Plan:
+    """What every rendering of one sweep needs (sent to each worker process once)."""
+
+    graph: Graph
+    named: dict[str, Query]
+    gold: dict[str, Solution]
+    questions: dict[str, str]
+    candidates: frozenset[str]
+    seed_ids: tuple[str, ...]
+    region: SeedRegion
+    policies: tuple[str, ...]
+    budgets: tuple[int, ...]
+    tokenizer: str
+    hops: int
+    direction: str
+    radius: int | None
+    shuffle_seed: int
+    count_grammar: bool
+    marker: bool
+    verify: bool
+    metrics_from: str
+    coverage: dict = field(default_factory=dict, repr=False)  # (format, layout) -> D_k(S), filled as met
+
+
+def _label(task: tuple) -> str:
+    format_name, layout, ordering, _ = task
+    return f"{format_name} / {ordering} / {layout}"
+
+
+_WORKER_PLAN: list[_Plan] = []  # in a worker process: the plan of the sweep it serves
+
+
+def _adopt_plan(plan: _Plan) -> None:
+    _WORKER_PLAN[:] = [plan]
+
+
+def _pooled_rows(task: tuple) -> list[dict]:
+    return _rendering_rows(_WORKER_PLAN[0], task, DEFAULT_CACHE, None)
+
+
+def _rendering_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
+                    report: Callable[[int], None] | None) -> list[dict]:
+    """Every row of one (format, layout, ordering) rendering: render, account, cut and measure."""
+    format_name, layout, ordering_name, group = task
+    format_, ordering, encoder = FORMATS.get(format_name), ORDERINGS.get(ordering_name), TOKENIZERS.get(plan.tokenizer)
+    if (format_name, layout) not in plan.coverage:
+        plan.coverage[format_name, layout] = coverage_tokens(
+            plan.region, format_, plan.hops, encoder, layout=layout,
+            count_grammar=plan.count_grammar) if plan.seed_ids else None
+    inputs = inputs_for(ordering, plan.seed_ids, evidence=plan.gold[group[0]].evidence,
+                        question=plan.questions[group[0]], shuffle_seed=plan.shuffle_seed, direction=plan.direction)
+    accounting = accounted_rendering(plan.graph, format_, ordering, layout, inputs, encoder, region=plan.region,
+                                     radius=plan.radius, cache=cache)
+    context = {
+        "format": format_.name, "lossless": format_.lossless, "ordering": ordering.name,
+        "oracle": ordering.oracle, "layout": layout,
+        "shuffle_seed": plan.shuffle_seed if ordering.uses_shuffle_seed else None,
+        "coverage_tokens": plan.coverage[format_name, layout],
+        "full_recall_budget": full_recall_budget(
+            accounting, plan.candidates, grammar_tokens(format_, encoder) if plan.count_grammar else 0)
+        if plan.seed_ids else None}
+    rows = []
+    for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout):
+        rows.append({**context, **row})
+        if report is not None:
+            report(len(rows))
+    return rows
+
+
+def _sorted_positions(keys: Iterable[str], record_of_key: Mapping[str, int]) -> np.ndarray:
+    """Record positions of the keys, sorted: how many a prefix keeps is one binary search."""
+    return np.sort(np.fromiter((record_of_key.get(key, NEVER) for key in keys), dtype=np.int64))
+
+
+def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Sequence[str], ordering: str,
+              layout: str) -> Iterable[dict]:
+    """One row per (policy, budget, query). Cuts that hold the same text share one reading of it."""
+    record_of_key = accounting.record_of_key
+    positions = UnitPositions(plan.graph, record_of_key) if format_.lossless and plan.metrics_from == "kept" else None
     node_counts, edge_counts = accounting.kept_node_and_edge_counts
-    for policy in policies:
-        for budget in budgets:
-            result = cut(accounting, format_, policy, budget, count_grammar=count_grammar, marker=marker)
-            if policy == "record" and not result.empty:
-                decoded = decoded_prefixes.get(result.records_kept)
-                if decoded is None:
-                    decoded = decoded_prefixes[result.records_kept] = decode_cut(result, format_)
+    candidate_positions = _sorted_positions(plan.candidates, record_of_key)
+    evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
+    readings: dict[tuple, DecodedCut] = {}  # what a cut's document holds, by what identifies that document
+    decoded: dict[tuple, DecodedCut] = {}  # the same, decoded (the decoded path, and verify)
+    accurate: dict[tuple, bool] = {}
+    for policy in plan.policies:
+        for budget in plan.budgets:
+            result = cut(accounting, format_, policy, budget, count_grammar=plan.count_grammar, marker=plan.marker)
+            kept = result.records_kept
+            identity = _document_identity(result, accounting)
+            reading = readings.get(identity) if identity is not None else None
+            if reading is None:
+                if plan.metrics_from == "kept":
+                    reading = kept_cut(result, format_, positions, accounting.prefix_text)
+                if reading is None:
+                    reading = _decoded(result, format_, identity, decoded)
+                if identity is not None:
+                    readings[identity] = reading
+            if policy == "sections":  # a re-rendered subset of the units, not a record prefix
+                kept_set = frozenset(result.kept_keys)
+                nodes = sum(1 for key in kept_set if key.startswith("n:"))
+                counts = (nodes, len(kept_set) - nodes)
+                membership: Collection[str] = kept_set
+                candidates_kept = sum(1 for key in plan.candidates if key in kept_set)
             else:
-                decoded = decode_cut(result, format_)
-            kept = KeptKeys(accounting.record_of_key, result.records_kept)
-            counts = (int(node_counts[result.records_kept]), int(edge_counts[result.records_kept]))
+                counts = (int(node_counts[kept]), int(edge_counts[kept]))
+                membership = KeptKeys(record_of_key, kept)
+                candidates_kept = int(np.searchsorted(candidate_positions, kept))
             for name in group:
-                metrics = measure_cut(result, named[name], gold[name], decoded, candidates=candidates, kept=kept,
-                                      node_and_edge_counts=counts)
+                query, gold = plan.named[name], plan.gold[name]
+                if identity is None:
+                    answered = answers(query, gold, reading)
+                else:
+                    answered = accurate.get((identity, name))
+                    if answered is None:
+                        answered = accurate[identity, name] = answers(query, gold, reading)
+                evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
+                                 else int(np.searchsorted(evidence_positions[name], kept)))
+                metrics = cut_metrics(result, reading, answered, evidence_kept, len(gold.evidence), candidates_kept,
+                                      len(plan.candidates), counts)
+                if plan.verify:
+                    reference = measure_cut(result, query, gold, _decoded(result, format_, identity, decoded),
+                                            candidates=plan.candidates, kept=membership,
+                                            node_and_edge_counts=counts)
+                    _check_same(metrics, reference, (format_.name, ordering, layout, policy, budget, name))
                 yield {
-                    "query": name, "template": named[name].name, "question": questions[name],
+                    "query": name, "template": query.name, "question": plan.questions[name],
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
-                    "empty": result.empty}
+                    "empty": result.empty, **placement_columns(result, accounting, gold.evidence)}
+
+
+def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
+    """What identifies a cut's document within one rendering (None for an empty cut, which says why itself).
+
+    A record cut's document is the prefix of its records; so is a raw cut's when it ends exactly there.
+    """
+    if result.empty:
+        return None
+    if result.policy == "record":
+        return ("prefix", result.records_kept)
+    if result.policy == "sections":  # its own rendering of the kept units: the text says which
+        return ("sections", result.document)
+    if result.document == accounting.prefix_text(result.records_kept):
+        return ("prefix", result.records_kept)
+    return ("raw", result.document)
+
+
+def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut]) -> DecodedCut:
+    if identity is None:
+        return decode_cut(result, format_)
+    found = decoded.get(identity)
+    if found is None:
+        found = decoded[identity] = decode_cut(result, format_)
+    return found
+
+
+def _check_same(metrics: CutMetrics, reference: CutMetrics, where: tuple) -> None:
+    """Raise on the first metric the kept units and the decoded text disagree on."""
+    for name in _METRIC_FIELDS:
+        ours, theirs = getattr(metrics, name), getattr(reference, name)
+        if ours != theirs:
+            format_name, ordering, layout, policy, budget, query = where
+            raise DecodeMismatchError(
+                f"{name} is {ours!r} from the kept units but {theirs!r} from the decoded text",
+                f"format {format_name}, ordering {ordering}, layout {layout}, policy {policy}, budget {budget}, "
+                f"query {query}",
+                "a format's records and its decoder disagree: check the format's prefix property "
+                "(tests/core/formats) or sweep with metrics_from='decoded'")
 
 
 _METRIC_FIELDS = ("tokens", "grammar_tokens", "budgeted_tokens", "bytes", "characters", "records_kept",

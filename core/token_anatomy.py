@@ -24,7 +24,6 @@ import numpy as np
 
 from core.budget import Cut, grammar_tokens
 from core.formats.base import Format, Rendering
-from core.prefix_tokens import tokenizable
 from core.tokens import Tokenizer
 
 STRUCTURE = "structure"
@@ -84,7 +83,7 @@ def rendering_spans(rendering: Rendering, records: int | None = None) -> list[Sp
 def text_anatomy(text: str, spans: Sequence[Span], tokenizer: Tokenizer) -> dict[str, int]:
     """Tokens of `text` per category, each token counted once by the module's straddling rule."""
     counts = dict.fromkeys(CATEGORIES, 0)
-    text = tokenizable(text)  # what tiktoken encodes: a lone surrogate is one U+FFFD
+    text = tokenizer.prepare(text)  # what the tokenizer encodes: a lone surrogate is one U+FFFD; NFC for Qwen
     if not text:
         return counts
     code = {category: number for number, category in enumerate(CATEGORIES)}

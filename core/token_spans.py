@@ -15,6 +15,8 @@ def token_ends(tokenizer: Tokenizer, text: str) -> tuple[int, ...]:
     """
     if not text:
         return ()
+    if tokenizer.prepare(text) != text:  # surrogates or normalization: offsets of what is really encoded
+        return _clamped(token_ends(tokenizer, tokenizer.prepare(text)), len(text))
     byte_ends = accumulate(len(piece) for piece in tokenizer.token_bytes(tokenizer.encode(text)))
     character_at_byte = _character_offsets(text)
     ends: list[int] = []
@@ -33,3 +35,9 @@ def _character_offsets(text: str) -> dict[int, int]:
         position += len(character.encode("utf-8"))
         offsets[position] = index
     return offsets
+
+
+def _clamped(ends: tuple[int, ...], length: int) -> tuple[int, ...]:
+    """Offsets of a prepared text of another length, kept increasing and ending at `length`."""
+    kept = [end for end in ends if end < length]
+    return tuple(kept) + (length,)

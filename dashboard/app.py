@@ -24,6 +24,7 @@ PAGES = [
             url_path="budget-survival"),
     st.Page("screens/orderings.py", title="Orderings", icon=":material/sort:", url_path="orderings"),
     st.Page("screens/pareto.py", title="Pareto", icon=":material/scatter_plot:", url_path="pareto"),
+    st.Page("screens/question_set.py", title="Question set", icon=":material/quiz:", url_path="question-set"),
     st.Page("screens/exports.py", title="Exports", icon=":material/download:", url_path="exports"),
     st.Page("screens/model_answers.py", title="Model answers", icon=":material/forum:", url_path="model-answers"),
 ]

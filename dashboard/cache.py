@@ -15,7 +15,7 @@ from core.graph import Graph
 from core.graph_view import GraphView, layout_positions, select_view
 from core.hops import hop_distances, hop_units
 from core.io import LoadOptions, load_graph
-from core.ordering import OrderingInputs, layouts_for, order_units
+from core.ordering import inputs_for, layouts_for, order_units
 from core.prefix_tokens import PrefixTokens, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -89,19 +89,21 @@ def full_token_counts(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str
 
 @st.cache_resource(max_entries=32, show_spinner="Rendering and counting tokens…")
 def accounted_rendering(graph_key: str, _graph: Graph, format: str, ordering: str, layout: str,
-                        seeds: tuple[str, ...], evidence_key: str, _evidence: frozenset[str], tokenizer: str
-                        ) -> PrefixTokens:
+                        seeds: tuple[str, ...], evidence_key: str, _evidence: frozenset[str], tokenizer: str,
+                        question: str = "") -> PrefixTokens:
     """The graph's units with hop levels, ordered and laid out, rendered, with every prefix's exact tokens.
 
-    Built once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence for an
-    ordering that uses it); every budget and policy reuses it.
+    Built once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
+    question for an ordering that uses it); every budget and policy reuses it.
     """
     format_ = FORMATS.get(format)
     if layout not in layouts_for(format_):
         layout = "nodes_then_edges"
-    inputs = OrderingInputs(seeds=seeds, evidence=_evidence)
-    ordered = order_units(_graph, hop_units(_graph, seeds), ORDERINGS.get(ordering), layout, inputs)
-    return prefix_tokens(format_.render(_graph, ordered), TOKENIZERS.get(tokenizer))
+    ordering_ = ORDERINGS.get(ordering)
+    inputs = inputs_for(ordering_, seeds, evidence=_evidence, question=question)
+    units = hop_units(_graph, seeds)
+    ordered = order_units(_graph, units, ordering_, layout, inputs)
+    return prefix_tokens(format_.render(_graph, ordered), TOKENIZERS.get(tokenizer), source=(_graph, units))
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.analysis import parse_budgets
-from core.budget import POLICIES
+from core.budget import ALL_POLICIES
 from core.errors import GraphContextError
 from core.graph import Graph
+from core.models import counting_note
 from core.ordering import LAYOUTS
 from core.queries import Query, Solution
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.registry import FORMATS, MODELS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
 from core.session_defaults import (
     GraphDefaults,
@@ -50,7 +51,13 @@ class Selection:
     ordering: str
     layout: str
     policy: str
+    model: str = "gpt-4o"
+    approximation: str = ""  # why the counts only estimate the chosen model's, or "" when exact
     budgets: tuple[int, ...] = ()  # the sweep budgets of the analysis pages
+
+    @property
+    def approximate(self) -> bool:
+        return bool(self.approximation)
 
     @property
     def solution(self) -> Solution:
@@ -99,24 +106,49 @@ def draw() -> Selection:
     seeds = seed_widgets(sidebar, graph, defaults)
     query = query_widgets(sidebar, graph, seeds, defaults)
     sidebar.divider()
-    tokenizer = sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer", bind="query-params")
+    model, tokenizer, approximation = _model_and_tokenizer(sidebar)
     names = FORMATS.names()
     formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
                                   max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
-    ordering = sidebar.selectbox("Ordering", ORDERINGS.names(), key="ordering", bind="query-params")
+    ordering = sidebar.selectbox("Ordering", ORDERINGS.names() + ORDERINGS.ends_names(), key="ordering",
+                                 bind="query-params")
     sidebar.caption(f"{ORDERINGS.get(ordering).title}: {ORDERINGS.get(ordering).description}")
     layout = sidebar.selectbox("Layout", LAYOUTS, key="layout", bind="query-params",
                                help="Interleaved puts each node's edges right after it (formats with separate "
                                     "node and edge sections always write nodes then edges)")
-    policy = sidebar.segmented_control("Budget policy", POLICIES, default="record", key="policy",
+    policy = sidebar.segmented_control("Budget policy", ALL_POLICIES, default="record", key="policy",
                                        bind="query-params", help="raw: the first B tokens of the complete text "
-                                       "(may not parse); record: whole records while the next fits (always parses)"
+                                       "(may not parse); record: whole records while the next fits (always parses); "
+                                       "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
+                                       "8,000 of 30,000), each filled by the record rule"
                                        ) or "record"
     totals = cache.complete_tokens(graph.content_key, graph, tokenizer)
     budget, limit = _budget(sidebar, totals, formats, changed)
     budgets = _budget_list(sidebar, totals, changed)
-    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy,
-                     budgets)
+    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy, model,
+                     approximation, budgets)
+
+
+def _tokenizer_follows_model() -> None:
+    st.session_state["tokenizer"] = MODELS.get(st.session_state["model"]).tokenizer
+
+
+def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
+    """"Which model will read this?" sets the tokenizer; any registered tokenizer can still be picked.
+
+    Counts for a model without a public tokenizer, or with another model's tokenizer, are marked
+    approximate here, on every page (core.models.counting_note says why).
+    """
+    model = sidebar.selectbox("Which model will read this?", MODELS.names(), key="model", bind="query-params",
+                              format_func=lambda name: MODELS.get(name).title, on_change=_tokenizer_follows_model)
+    tokenizer = sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer", bind="query-params",
+                                  help="Set by the model; every registered tokenizer loads offline from its package")
+    chosen = TOKENIZERS.get(tokenizer)
+    sidebar.caption(f"{chosen.family} · {chosen.source} · {chosen.licence}")
+    approximation = counting_note(MODELS.get(model), tokenizer)
+    if approximation:
+        sidebar.warning(f"Approximate counts (≈): {approximation}.", icon="⚠️")
+    return model, tokenizer, approximation
 
 
 def _graph_changed(graph: Graph) -> bool:

@@ -7,33 +7,69 @@ import json
 from pathlib import Path
 
 from core.benchmark import FormatFigures, benchmark_report
-from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters
+from core.commands.graph_source import (
+    add_graph_options,
+    check_writable,
+    graph_from_arguments,
+    graph_parameters,
+)
+from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
+from core.models import approximate_count
 from core.registry import TOKENIZERS
+from core.tokenizer_comparison import tokens_per_format, winner_sentence
 
 
-def format_table(figures: list[FormatFigures]) -> str:
+def format_table(figures: list[FormatFigures], approximate: bool = False) -> str:
     header = (f"{'format':<18} {'lossless':>8} {'bytes':>9} {'chars':>9} {'tokens':>8} {'grammar':>8} "
               f"{'round trip':>10} {'traversal':>9}")
     lines = [header, "-" * len(header)]
     for item in figures:
         lines.append(f"{item.name:<18} {'yes' if item.lossless else 'LOSSY':>8} {item.utf8_bytes:>9,} "
-                     f"{item.characters:>9,} {item.tokens:>8,} {item.grammar_tokens:>8,} "
+                     f"{item.characters:>9,} {approximate_count(item.tokens, approximate):>8} "
+                     f"{approximate_count(item.grammar_tokens, approximate):>8} "
                      f"{'ok' if item.round_trip_equal else 'FAILS':>10} {item.traversal_accuracy:>9.2f}")
     return "\n".join(lines)
 
 
+def tokenizer_table(table, choice: TokenizerChoice) -> str:
+    """Tokens per format (rows) under each tokenizer (columns), then the sentence on the cheapest lossless one."""
+    width = max(12, *map(len, table.columns))
+    header = f"{'format':<18} " + " ".join(f"{name:>{width}}" for name in table.columns)
+    lines = [header, "-" * len(header)]
+    for name, row in table.iterrows():
+        lines.append(f"{name:<18} " + " ".join(f"{approximate_count(int(value), choice.approximate):>{width}}"
+                                               for value in row))
+    return "\n".join(lines + [winner_sentence(table)])
+
+
 def run(arguments: argparse.Namespace) -> int:
+    check_writable(arguments.output, "--output")  # before the work, not after it
     graph = graph_from_arguments(arguments)
-    parameters = {**graph_parameters(arguments), "encoding": arguments.encoding, "output": str(arguments.output)}
-    report, figures = benchmark_report(graph, arguments.encoding, parameters)
+    choice = chosen_tokenizers(arguments)
+    encoding = choice.names[0]
+    parameters = {**graph_parameters(arguments), "encoding": encoding, **choice.parameters(),
+                  "output": str(arguments.output)}
+    report, figures = benchmark_report(graph, encoding, parameters)
+    table = tokens_per_format(graph, choice.names)
+    report["tokens_by_tokenizer"] = {name: {format_name: int(count) for format_name, count in column.items()}
+                                     for name, column in table.items()}
+    report["tokenizer_sources"] = {name: {"family": TOKENIZERS.get(name).family,
+                                          "source": TOKENIZERS.get(name).source,
+                                          "licence": TOKENIZERS.get(name).licence} for name in choice.names}
+    report["approximate"] = choice.approximate
     arguments.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if arguments.contexts_dir:
         arguments.contexts_dir.mkdir(parents=True, exist_ok=True)
         for item in figures:
             (arguments.contexts_dir / f"graph.{item.name}.txt").write_text(item.text, encoding="utf-8")
     print(f"graph: {report['graph']['nodes']} nodes, {report['graph']['edges']} edges, "
-          f"sha256 {report['graph_hash'][:16]}…, tokenizer {arguments.encoding}")
-    print(format_table(figures))
+          f"sha256 {report['graph_hash'][:16]}…, {choice.describe()}")
+    print(format_table(figures, choice.approximate))
+    if len(choice.names) > 1:
+        print("tokens of the complete text per tokenizer:")
+        print(tokenizer_table(table, choice))
+    elif choice.approximate:
+        print(f"token counts are approximate: {choice.model.note}")
     print(f"report written to {arguments.output}")
     return 0
 
@@ -43,8 +79,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                  description="Render a graph in every registered format, decode it back, "
                                              "run the reference queries and count exact tokens.")
     add_graph_options(parser)
-    parser.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
-                        help="tokenizer (default o200k_base)")
+    add_tokenizer_options(parser)
     parser.add_argument("--output", type=Path, default=Path("benchmark-results.json"),
                         help="JSON report path (default benchmark-results.json)")
     parser.add_argument("--contexts-dir", type=Path, help="also write each rendering to DIR/graph.<format>.txt")

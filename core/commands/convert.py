@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from core.commands.graph_source import add_loader_options, load_file_or_sample
+from core.commands.graph_source import add_loader_options, check_writable, load_file_or_sample
 from core.io.saving import NODES_SUFFIX, export_format_names, save_graph_files
 
 
 def run(arguments: argparse.Namespace) -> int:
+    check_writable(arguments.output, "OUT")
     graph = load_file_or_sample(arguments.input, arguments)
     written = save_graph_files(graph, arguments.to, arguments.output)
     print(f"read {arguments.input}: {len(graph.nodes):,} nodes, {len(graph.edges):,} edges, "

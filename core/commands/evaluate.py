@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.budget import POLICIES
-from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
-from core.commands.sweep import (DEFAULT_QUERY, add_seed_and_query_options, budgets, choose_seeds, names,
-                                 parse_query)
+from core.commands.graph_source import (add_graph_options, check_writable, graph_from_arguments, graph_parameters,
+                                       non_negative, positive)
+from core.commands.sweep import (DEFAULT_QUERY, add_seed_and_query_options, budgets, check_query_nodes, choose_seeds,
+                                 names, parse_query)
 from core.errors import ParameterError
 from core.evaluate.pricing import PriceTable, parse_price
-from core.evaluate.store import DEFAULT_PATH, RunStore
+from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.hops import DIRECTIONS
 from core.ordering import LAYOUTS
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -64,9 +65,13 @@ def run(arguments: argparse.Namespace) -> int:
     from core.evaluate.run import RunSettings, evaluate
     from core.evaluate.summary import summarise
 
+    check_store(arguments.store)
+    if arguments.output:
+        check_writable(arguments.output, "--output")
     graph = graph_from_arguments(arguments)
     seeds = choose_seeds(graph, arguments)
     queries = [parse_query(text, seeds.node_ids if seeds else ()) for text in (arguments.query or [DEFAULT_QUERY])]
+    check_query_nodes(graph, queries)
     endpoint = Endpoint(arguments.base_url, arguments.model, arguments.api_key_env, arguments.temperature,
                         arguments.max_tokens, arguments.model_seed, arguments.timeout, arguments.retries,
                         arguments.token_limit_field)

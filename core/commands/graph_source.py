@@ -1,13 +1,16 @@
-"""Where a CLI command gets its graph: a file, a sample name, or the generated service graph."""
+"""Where a CLI command gets its graph: a file, a sample name, a FalkorDB graph, or the generated service graph."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
-from core.errors import LoadError
+from core.errors import LoadError, ParameterError
 from core.generate import service_graph
 from core.graph import Graph
+from core.io.falkordb_source import (DEFAULT_HOPS, MAX_HOPS, PASSWORD_VARIABLE, is_database_url, parse_database_url,
+                                     read_database)
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import format_names, load_graph_file
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
@@ -31,11 +34,31 @@ def positive(text: str) -> int:
     return value
 
 
+def port(text: str) -> int:
+    value = non_negative(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port; give 0 to 65535")
+    return value
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Refuse an output path that cannot be written before any work is done (not after a long sweep)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise ParameterError(f"{path} is a folder", option, "give the path of a file to write")
+    if not folder.is_dir():
+        raise ParameterError(f"the folder {folder} does not exist", option,
+                             f"create it first (mkdir -p {folder}) or write somewhere else")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ParameterError(f"{path} cannot be written (permission denied)", option, "write somewhere else")
+
+
 def add_graph_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("graph source")
-    group.add_argument("--graph", metavar="FILE_OR_SAMPLE",
-                       help="a graph file (GraphML, GML, node-link JSON, CSV, any lossless format) or a sample "
-                            f"name ({', '.join(sample_names())}); without it the service graph is generated")
+    group.add_argument("--graph", metavar="FILE_SAMPLE_OR_URL",
+                       help="a graph file (GraphML, GEXF, GML, Pajek, node-link JSON, CSV, any lossless format), a "
+                            f"sample name ({', '.join(sample_names())}) or a FalkorDB graph "
+                            "(falkordb://HOST:PORT/GRAPH); without it the service graph is generated")
     group.add_argument("--services", type=non_negative, default=40, help="services in the generated graph (default 40)")
     group.add_argument("--noise-edges", type=non_negative, default=80,
                        help="random depends_on edges between services (default 80)")
@@ -58,6 +81,15 @@ def add_loader_options(parser: argparse.ArgumentParser) -> None:
                        help="node records with one id that disagree: refuse, or merge (first type wins)")
     group.add_argument("--missing-endpoints", choices=("reject", "create"), default="reject",
                        help="edges to undeclared nodes: refuse, or create the nodes")
+    database = parser.add_argument_group("reading a FalkorDB graph (--graph falkordb://HOST:PORT/GRAPH; the password, "
+                                         f"if any, in the environment variable {PASSWORD_VARIABLE})")
+    database.add_argument("--cypher", metavar="QUERY",
+                          help="a read-only Cypher query whose nodes, relationships and paths make the graph (default: "
+                               "the --cypher-hops neighbourhood of the seeds, or the whole graph without seeds)")
+    database.add_argument("--cypher-hops", type=non_negative, default=DEFAULT_HOPS,
+                          help=f"hops around the seeds the default query reads (default {DEFAULT_HOPS}, at most {MAX_HOPS})")
+    database.add_argument("--cypher-seeds", metavar="ID,ID",
+                          help="seed ids for the default query (default: --seeds where the command has it)")
     limits = parser.add_argument_group("import limits (raise them only for files you trust)")
     for name, help_text in (("bytes", "file size in bytes"), ("nodes", "nodes"), ("edges", "edges"),
                             ("string-length", "characters in one id, type, relation or value"),
@@ -79,7 +111,13 @@ def load_limits(arguments: argparse.Namespace) -> Limits:
 
 
 def load_file_or_sample(reference: str, arguments: argparse.Namespace) -> Graph:
-    """An existing file by its path, else a sample by its name (a sample keeps its own loader options)."""
+    """An existing file by its path, a FalkorDB graph by its URL, else a sample by its name (a sample keeps its
+    own loader options)."""
+    if not reference.strip():
+        raise LoadError("the graph argument is empty", "graph argument",
+                        f"give a file path, a falkordb:// address or a sample: {', '.join(sample_names())}")
+    if is_database_url(reference):
+        return load_database(reference, arguments)
     path = Path(reference)
     if not path.exists() and reference in sample_names():
         return get_sample(reference).load(load_limits(arguments))
@@ -90,14 +128,25 @@ def load_file_or_sample(reference: str, arguments: argparse.Namespace) -> Graph:
                            limits=load_limits(arguments), nodes_path=arguments.nodes)
 
 
+def load_database(url: str, arguments: argparse.Namespace) -> Graph:
+    seeds_text = arguments.cypher_seeds if arguments.cypher_seeds is not None else getattr(arguments, "seeds", None)
+    seeds = tuple(part.strip() for part in (seeds_text or "").split(",") if part.strip())
+    source = parse_database_url(url, query=arguments.cypher, seeds=seeds, hops=arguments.cypher_hops)
+    return read_database(source, password=os.environ.get(PASSWORD_VARIABLE), options=load_options(arguments),
+                         limits=load_limits(arguments))
+
+
 def graph_from_arguments(arguments: argparse.Namespace) -> Graph:
-    if arguments.graph:
+    if arguments.graph is not None:  # an empty --graph "" is refused, not read as "no graph given"
         return load_file_or_sample(arguments.graph, arguments)
     return service_graph(arguments.services, arguments.noise_edges, arguments.seed)
 
 
 def graph_parameters(arguments: argparse.Namespace) -> dict:
     """The graph-source part of a report's parameters."""
+    if arguments.graph and is_database_url(arguments.graph):
+        return {"graph": arguments.graph, "cypher": arguments.cypher, "cypher_hops": arguments.cypher_hops,
+                "cypher_seeds": arguments.cypher_seeds}
     if arguments.graph:
         return {"graph": arguments.graph, "format": arguments.format}
     return {"services": arguments.services, "noise_edges": arguments.noise_edges, "seed": arguments.seed}

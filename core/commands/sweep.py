@@ -10,8 +10,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.budget import POLICIES
-from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative
+from core.budget import ALL_POLICIES, POLICIES
+from core.commands.graph_source import (
+    add_graph_options,
+    check_writable,
+    graph_from_arguments,
+    graph_parameters,
+    non_negative,
+)
+from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
 from core.graph import Graph
 from core.hops import DIRECTIONS
@@ -19,9 +26,11 @@ from core.io.spreadsheet import spreadsheet_csv
 from core.ordering import LAYOUTS
 from core.pareto import dominance_across_budgets
 from core.queries import Query, QueryTemplate, query_from_seeds
-from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
+from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
+from core.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
+from core.workers import default_workers
 
 DEFAULT_QUERY = "impact_owners"
 
@@ -74,16 +83,40 @@ def _typed(template: QueryTemplate, key: str, value: str) -> object:
     if isinstance(default, bool) or not isinstance(default, int):
         return value
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ParameterError(f"{key}={value!r} is not a whole number", f"query {template.name}",
                              f"give {key} as a whole number, e.g. {key}={default}") from None
+    if number < 0:  # hops, depths and counts: a negative one would silently mean "none"
+        raise ParameterError(f"{key}={number} is negative", f"query {template.name}",
+                             f"give {key} as 0 or more, e.g. {key}={default}")
+    return number
+
+
+def check_query_nodes(graph: Graph, queries: list[Query]) -> None:
+    """Every node a query names exists in the graph (else it would run, and answer, about nothing)."""
+    for bound in queries:
+        arguments = bound.all_arguments
+        for name in bound.template.node_parameters:
+            value = arguments.get(name)
+            for node_id in (value if isinstance(value, tuple) else (value,)):
+                if node_id not in graph.node_by_id:
+                    raise ParameterError(f"query {bound.name} names the node {node_id!r} ({name}), which is not in "
+                                         "the graph", f"--query {bound.name}",
+                                         f"give {name} an id of the graph ({', '.join(list(graph.node_by_id)[:5])}, ...)")
 
 
 def choose_seeds(graph: Graph, arguments: argparse.Namespace) -> Seeds | None:
-    if arguments.seeds:
-        return seeds_from_ids(graph, [part.strip() for part in arguments.seeds.split(",") if part.strip()])
-    if arguments.question:
+    if arguments.seeds is not None:
+        ids = [part.strip() for part in arguments.seeds.split(",") if part.strip()]
+        if not ids:
+            raise ParameterError("--seeds is empty", "--seeds", "give seed node ids separated by commas, or leave "
+                                 "the option out (the queries' own nodes are then the seeds)")
+        return seeds_from_ids(graph, ids)
+    if arguments.question is not None:
+        if not arguments.question.strip():
+            raise ParameterError("--question is empty", "--question", "ask a question that names nodes of the graph, "
+                                 "or leave the option out")
         return seeds_from_question(graph, arguments.question)
     return None
 
@@ -140,10 +173,11 @@ def summary_table(summary: pd.DataFrame) -> str:
 
 def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     lines = []
-    for (ordering, layout, policy), group in verdicts.groupby(["ordering", "layout", "policy"], sort=False):
+    keys = [key for key in ("tokenizer", "ordering", "layout", "policy") if key in verdicts.columns]
+    for group_key, group in verdicts.groupby(keys, sort=False):
         kept = ", ".join(group[~group["dominated"]]["format"])
         beaten = "; ".join(f"{row.format} (by {row.dominated_by})" for row in group[group["dominated"]].itertuples())
-        lines.append(f"  {ordering}/{layout}/{policy}: non-dominated {kept}" + (f"; dominated {beaten}" if beaten else ""))
+        lines.append(f"  {'/'.join(group_key)}: non-dominated {kept}" + (f"; dominated {beaten}" if beaten else ""))
     return lines
 
 
@@ -151,26 +185,39 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.output.suffix.lower() not in (".csv", ".json"):
         raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
                              "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
+    check_writable(arguments.output, "--output")  # before the sweep, not after it
     graph = graph_from_arguments(arguments)
     seeds = choose_seeds(graph, arguments)
     seed_ids = seeds.node_ids if seeds else ()
     queries = [parse_query(text, seed_ids) for text in (arguments.query or [DEFAULT_QUERY])]
+    check_query_nodes(graph, queries)
     progress = None if arguments.no_progress else ProgressBar()
-    frame = sweep(graph, queries, seeds=seeds, formats=arguments.formats, orderings=arguments.orderings,
-                  layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets,
-                  tokenizer=arguments.encoding, hops=arguments.hops, direction=arguments.direction,
-                  radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
-                  count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress)
+    choice = chosen_tokenizers(arguments)
+    options = dict(seeds=seeds, formats=arguments.formats, orderings=arguments.orderings, layouts=arguments.layouts,
+                   policies=arguments.policies, budgets=arguments.budgets, hops=arguments.hops,
+                   direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
+                   count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
+                   workers=arguments.workers, verify=arguments.verify_decode)
+    if len(choice.names) == 1:
+        frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
+        verdicts = dominance_across_budgets(frame)
+    else:  # one frame with a tokenizer column; formats compete only within a tokenizer
+        frame = sweep_over_tokenizers(graph, queries, choice.names, **options)
+        verdicts = pareto_per_tokenizer(frame)
     frame.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
-    summary = rendering_summary(graph, queries, formats=arguments.formats, tokenizer=arguments.encoding)
-    verdicts = dominance_across_budgets(frame)
+    frame.attrs["parameters"].update(choice.parameters())
+    summary = pd.concat([rendering_summary(graph, queries, formats=arguments.formats, tokenizer=name)
+                         for name in choice.names], ignore_index=True)
     write_results(arguments.output, frame, summary, verdicts)
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…, "
-          f"tokenizer {arguments.encoding}")
+          f"{choice.describe()}")
     print(seeds.describe() if seeds else f"seeds from the queries: {', '.join(frame.attrs['parameters']['seeds'])}")
     for bound in queries:
         print(f"query {bound.label}: {bound.question_on(graph)}")
-    print(summary_table(summary))
+    for name, part in summary.groupby("tokenizer", sort=False):
+        if len(choice.names) > 1:
+            print(f"tokenizer {name}:")
+        print(summary_table(part))
     print("Pareto across budgets (a format is dominated if another is never worse and once better):")
     print("\n".join(verdict_lines(verdicts)))
     print(f"{len(frame)} cuts written to {arguments.output}")
@@ -205,20 +252,38 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help="render only the units within this many hops of the seeds (default: the whole graph)")
     cuts = parser.add_argument_group("what to sweep")
     cuts.add_argument("--formats", type=names("format", FORMATS.names()), help="formats (default: all registered)")
-    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names()),
-                      help="orderings (default: all; evidence_first is an oracle)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),
+                      help="orderings (default: all; evidence_first is an oracle; a ranked ordering with +ends, "
+                           "e.g. question_bm25+ends, puts its best units at both ends)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
                       help="nodes_then_edges and/or interleaved (default both, where a format allows)")
-    cuts.add_argument("--policies", type=names("policy", POLICIES), default=list(POLICIES),
-                      help="raw and/or record (default both)")
+    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
+                      help="raw, record and/or sections (node and edge sections with LightRAG's shares of the "
+                           "budget; default raw,record)")
     cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
     cuts.add_argument("--marker", action="store_true", help='add a "[37 of 131 records shown]" line, counted')
-    parser.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
-                        help="tokenizer (default o200k_base)")
+    add_tokenizer_options(parser)
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
                         help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--workers", type=positive, default=None, metavar="N",
+                        help=f"processes rendering and cutting in parallel (default: every core, {default_workers()} "
+                             "here; 1 runs in this process); the rows are the same for any N")
+    parser.add_argument("--verify-decode", action="store_true",
+                        help="also decode every cut and check each metric against the one read from its kept "
+                             "units; stops at the first cell that differs")
     parser.set_defaults(run=run)
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} workers; use 1 (in this process) or more")
+    return value

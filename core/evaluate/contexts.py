@@ -16,7 +16,7 @@ import pandas as pd
 from core.budget import cut
 from core.coverage import seed_region
 from core.graph import Graph
-from core.ordering import OrderingInputs
+from core.ordering import inputs_for
 from core.queries import Query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
@@ -82,10 +82,11 @@ def sweep_contexts(graph: Graph, queries: Sequence[Query], options: SweepOptions
         query = by_label[row.query]
         format_, ordering = FORMATS.get(row.format), ORDERINGS.get(row.ordering)
         key = (row.format, row.ordering, row.layout, row.policy, row.budget,
-               row.query if ordering.uses_evidence else None)
+               row.query if ordering.per_query else None)
         if key not in texts:
-            inputs = OrderingInputs(seed_ids, query.solve(graph).evidence if ordering.uses_evidence else frozenset(),
-                                    options.shuffle_seed, options.direction)
+            inputs = inputs_for(ordering, seed_ids, evidence=query.solve(graph).evidence,
+                                question=parameters["queries"][row.query], shuffle_seed=options.shuffle_seed,
+                                direction=options.direction)
             # The sweep cached this accounting: the same key gives the same rendering, not a new one.
             accounting = accounted_rendering(graph, format_, ordering, row.layout, inputs, encoder, region=region,
                                              radius=parameters.get("radius"))

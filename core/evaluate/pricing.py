@@ -17,9 +17,13 @@ class PriceTable:
     output_per_million: float = 0.0
     currency: str = "USD"
     note: str = ""  # where the prices come from and when, e.g. "provider price list, 2026-01"
+    cached_input_per_million: float | None = None  # a prompt-cache read; None when the model has no cache price
 
     def __post_init__(self) -> None:
-        for name in ("input_per_million", "output_per_million"):
+        names = ["input_per_million", "output_per_million"]
+        if self.cached_input_per_million is not None:
+            names.append("cached_input_per_million")
+        for name in names:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise ParameterError(f"price {name} is {value!r}", "price table",

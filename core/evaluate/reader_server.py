@@ -69,6 +69,11 @@ def _registered_formats() -> dict[str, Format]:
     return {name: FORMATS.get(name) for name in FORMATS}
 
 
+def _registered_tokenizer(name: str) -> Tokenizer:
+    from core.registry import TOKENIZERS
+    return TOKENIZERS.get(name)
+
+
 def _registered_templates() -> list[QueryTemplate]:
     from core import registry
     queries = getattr(registry, "QUERIES", None)
@@ -88,7 +93,7 @@ class ReaderServer:
         self.formats = dict(formats) if formats is not None else _registered_formats()
         self.templates = list(templates) if templates is not None else _registered_templates()
         self.intercept = intercept
-        self.tokenizer = Tokenizer(tokenizer)
+        self.tokenizer = _registered_tokenizer(tokenizer)
         self.tokenizer.count("")  # load the BPE file now, not inside the first request's latency
         self._count = 0
         self._lock = threading.Lock()

@@ -137,12 +137,29 @@ class Cell:
     gold: str  # JSON of the gold answer fields
 
 
+def check_store(path: Path | str) -> None:
+    """Refuse a run-store path that cannot work (a folder, a missing folder) before any work is done."""
+    path = Path(path)
+    if path.is_dir():
+        raise ParameterError(f"{path} is a folder, not a run store file", "--store",
+                             f"give a file path, e.g. {path / 'runs.sqlite'}")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ParameterError(f"the folder {folder} of the run store does not exist", "--store",
+                             f"create it first (mkdir -p {folder}) or give another path")
+
+
 class RunStore:
     """One connection, used by one thread (the sweep's writer); open another RunStore to read elsewhere."""
 
     def __init__(self, path: Path | str = DEFAULT_PATH) -> None:
         self.path = Path(path)
-        self.connection = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        check_store(self.path)
+        try:
+            self.connection = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        except sqlite3.OperationalError as error:  # e.g. "unable to open database file"
+            raise ParameterError(f"{self.path} cannot be opened as a run store: {error}", "store path",
+                                 "give a file path in a folder that exists and can be written") from None
         self.connection.row_factory = sqlite3.Row
         try:
             self.connection.execute("PRAGMA journal_mode=WAL")

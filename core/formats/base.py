@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Sequence
+from typing import Callable, Hashable, Literal, NamedTuple, Sequence
 
 from core.graph import Graph
 from core.units import Unit
@@ -12,9 +14,12 @@ AtomKind = Literal["node_id", "node_type", "relation", "property_key", "property
 ATOM_KINDS: tuple[AtomKind, ...] = ("node_id", "node_type", "relation", "property_key", "property_value")
 
 
-@dataclass(frozen=True)
-class Atom:
-    """A span [start, end) of a record's text that holds one graph value, as written (escaped)."""
+class Atom(NamedTuple):
+    """A span [start, end) of a record's text that holds one graph value, as written (escaped).
+
+    A named tuple rather than a dataclass: a rendering makes several per record, and a tuple is
+    built several times faster.
+    """
 
     start: int
     end: int
@@ -81,6 +86,32 @@ class RecordText:
 
     def build(self, *unit_keys: str) -> Record:
         return Record("".join(self._parts), tuple(unit_keys), tuple(self._atoms))
+
+
+_MEMOS: OrderedDict[tuple[int, str], tuple[Graph, dict]] = OrderedDict()
+_MEMO_LOCK = threading.Lock()
+MEMOS_KEPT = 2  # a sweep renders one format in every ordering and layout before the next format
+
+
+def record_memo(graph: Graph, format_name: str) -> dict[Hashable, Record]:
+    """Records of one graph in one format, shared by every ordering and layout that renders it.
+
+    A record that depends only on its unit (and on what the format writes before it, such as a
+    leading line break) is escaped and built once, then reused: the orderings and layouts of a
+    sweep render the same units in other orders. The key says what the record depends on; the
+    memo is kept for the most recent graph and format pairs only.
+    """
+    key = (id(graph), format_name)
+    with _MEMO_LOCK:
+        entry = _MEMOS.get(key)
+        if entry is not None and entry[0] is graph:
+            _MEMOS.move_to_end(key)
+            return entry[1]
+        memo: dict[Hashable, Record] = {}
+        _MEMOS[key] = (graph, memo)  # holding the graph keeps its id from being reused
+        while len(_MEMOS) > MEMOS_KEPT:
+            _MEMOS.popitem(last=False)
+        return memo
 
 
 def nodes_then_edges(units: Sequence[Unit]) -> list[Unit]:

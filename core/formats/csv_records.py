@@ -7,7 +7,7 @@ import io
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, RecordText, Rendering, without_closing
+from core.formats.base import AtomKind, Format, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.graph import Edge, Graph, Node, Properties, properties_json
 from core.units import Unit
@@ -46,8 +46,13 @@ def _properties_cell(properties: Properties) -> str:
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     with_properties = graph.has_properties
     header = HEADER + [PROPERTIES_COLUMN] if with_properties else HEADER
+    memo = record_memo(graph, NAME)  # a row depends on its unit (and on the graph having properties)
     records = []
     for unit in units:
+        record = memo.get(unit.key)
+        if record is not None:
+            records.append(record)
+            continue
         if unit.is_node:
             node = unit.node
             cells = [("N", None), (node.id, "node_id"), (node.type, "node_type"), ("", None)]
@@ -58,7 +63,8 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             properties = edge.properties
         if with_properties:
             cells.append((_properties_cell(properties), "property_value" if properties else None))
-        records.append(_row(cells, unit.key).add("\n").build(unit.key))
+        record = memo[unit.key] = _row(cells, unit.key).add("\n").build(unit.key)
+        records.append(record)
     preamble = ",".join(header) + "\n"
     return without_closing(NAME, preamble, records)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from core.formats.base import Format, RecordText, Rendering, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -32,19 +32,28 @@ _FIX = "write (id, type) or (subject, relation, object)"
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    memo = record_memo(graph, NAME)  # a record depends on its unit, and on being the first or not
     records = []
     for index, unit in enumerate(units):
-        record = RecordText().add("\n(" if index else "(")
-        if unit.is_node:
-            record.add(NAMES.write(unit.node.id), "node_id").add(", ").add(NAMES.write(unit.node.type), "node_type")
-            add_properties(record, unit.node.properties, ", ")
-        else:
-            edge = unit.edge
-            record.add(NAMES.write(edge.source), "node_id").add(", ").add(NAMES.write(edge.relation), "relation")
-            record.add(", ").add(NAMES.write(edge.target), "node_id")
-            add_properties(record, edge.properties, ", ")
-        records.append(record.add(")").build(unit.key))
+        lead = "\n(" if index else "("
+        record = memo.get((unit.key, lead))
+        if record is None:
+            record = memo[unit.key, lead] = _unit_record(unit, lead)
+        records.append(record)
     return without_closing(NAME, "", records)
+
+
+def _unit_record(unit: Unit, lead: str) -> Record:
+    record = RecordText().add(lead)
+    if unit.is_node:
+        record.add(NAMES.write(unit.node.id), "node_id").add(", ").add(NAMES.write(unit.node.type), "node_type")
+        add_properties(record, unit.node.properties, ", ")
+    else:
+        edge = unit.edge
+        record.add(NAMES.write(edge.source), "node_id").add(", ").add(NAMES.write(edge.relation), "relation")
+        record.add(", ").add(NAMES.write(edge.target), "node_id")
+        add_properties(record, edge.properties, ", ")
+    return record.add(")").build(unit.key)
 
 
 def decode(text: str) -> Graph:

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
 from core.graph import Edge, Graph, Node, Properties, properties_json
@@ -80,23 +80,33 @@ def _properties_field(properties: Properties, present: bool) -> list[tuple[str, 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     with_properties = graph.has_properties
-    node_ids, edge_ids, degrees = _numbers(graph)
+    memo = record_memo(graph, NAME)  # a row depends on its unit, the graph's numbering and what precedes it
+    if "numbers" not in memo:
+        memo["numbers"] = _numbers(graph)  # type: ignore[assignment]
+    node_ids, edge_ids, degrees = memo["numbers"]  # type: ignore[misc]
     relationships = f"\n\n{RELATIONSHIPS}\n" + "|".join(_relationship_columns(with_properties))
     records: list[Record] = []
     closings = [relationships]
     in_relationships = False
     for unit in nodes_then_edges(units):
         if unit.is_node:
-            node = unit.node
-            fields = [(node.id, "node_id"), (node.type, "node_type")]
-            fields += _properties_field(node.properties, with_properties) + [(str(degrees[node.id]), None)]
-            records.append(_row("", node_ids[node.id], fields, unit.key))
+            record = memo.get((unit.key, ""))
+            if record is None:
+                node = unit.node
+                fields = [(node.id, "node_id"), (node.type, "node_type")]
+                fields += _properties_field(node.properties, with_properties) + [(str(degrees[node.id]), None)]
+                record = memo[unit.key, ""] = _row("", node_ids[node.id], fields, unit.key)
+            records.append(record)
             closings.append(relationships)
         else:
-            edge = unit.edge
-            fields = [(edge.source, "node_id"), (edge.target, "node_id"), (edge.relation, "relation")]
-            fields += _properties_field(edge.properties, with_properties)
-            records.append(_row("" if in_relationships else relationships, edge_ids[unit.key], fields, unit.key))
+            lead = "" if in_relationships else relationships
+            record = memo.get((unit.key, lead))
+            if record is None:
+                edge = unit.edge
+                fields = [(edge.source, "node_id"), (edge.target, "node_id"), (edge.relation, "relation")]
+                fields += _properties_field(edge.properties, with_properties)
+                record = memo[unit.key, lead] = _row(lead, edge_ids[unit.key], fields, unit.key)
+            records.append(record)
             in_relationships = True
             closings.append("")
     preamble = f"{ENTITIES}\n" + "|".join(_entity_columns(with_properties))

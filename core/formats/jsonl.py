@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
 from core.graph import Edge, Graph, Node
@@ -30,19 +30,26 @@ def _record(fields: list[tuple[str, str, str | None]], properties, key: str, lea
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    memo = record_memo(graph, NAME)  # a line depends on its unit, and on being the first line or not
     records = []
     for index, unit in enumerate(units):
         lead = "\n" if index else ""
-        if unit.is_node:
-            node = unit.node
-            fields = [("k", "n", None), ("id", node.id, "node_id"), ("t", node.type, "node_type")]
-            records.append(_record(fields, node.properties, unit.key, lead))
-        else:
-            edge = unit.edge
-            fields = [("k", "e", None), ("s", edge.source, "node_id"), ("r", edge.relation, "relation"),
-                      ("t", edge.target, "node_id")]
-            records.append(_record(fields, edge.properties, unit.key, lead))
+        record = memo.get((unit.key, lead))
+        if record is None:
+            record = memo[unit.key, lead] = _unit_record(unit, lead)
+        records.append(record)
     return without_closing(NAME, "", records)
+
+
+def _unit_record(unit: Unit, lead: str) -> Record:
+    if unit.is_node:
+        node = unit.node
+        fields = [("k", "n", None), ("id", node.id, "node_id"), ("t", node.type, "node_type")]
+        return _record(fields, node.properties, unit.key, lead)
+    edge = unit.edge
+    fields = [("k", "e", None), ("s", edge.source, "node_id"), ("r", edge.relation, "relation"),
+              ("t", edge.target, "node_id")]
+    return _record(fields, edge.properties, unit.key, lead)
 
 
 def _decode_line(line: str, number: int, nodes: list, edges: list) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.graph import Edge, Graph, Node, Properties, properties_json
 from core.units import Unit
@@ -66,21 +66,29 @@ def _properties_cell(properties: Properties) -> tuple[str, AtomKind | None]:
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     extra = [PROPERTIES_COLUMN] if graph.has_properties else []
     edges_head = "\n\n" + table_head(EDGE_COLUMNS + extra)
+    memo = record_memo(graph, NAME)  # a row depends on its unit and on the text before it only
     records: list[Record] = []
     closings = [edges_head]
     in_edges = False
     for unit in nodes_then_edges(units):
         if unit.is_node:
-            node = unit.node
-            cells = [(node.id, "node_id"), (node.type, "node_type")]
-            cells += [_properties_cell(node.properties)] if extra else []
-            records.append(_row(cells, unit.key, ""))
+            record = memo.get((unit.key, ""))
+            if record is None:
+                node = unit.node
+                cells = [(node.id, "node_id"), (node.type, "node_type")]
+                cells += [_properties_cell(node.properties)] if extra else []
+                record = memo[unit.key, ""] = _row(cells, unit.key, "")
+            records.append(record)
             closings.append(edges_head)
         else:
-            edge = unit.edge
-            cells = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
-            cells += [_properties_cell(edge.properties)] if extra else []
-            records.append(_row(cells, unit.key, "" if in_edges else edges_head))
+            lead = "" if in_edges else edges_head
+            record = memo.get((unit.key, lead))
+            if record is None:
+                edge = unit.edge
+                cells = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+                cells += [_properties_cell(edge.properties)] if extra else []
+                record = memo[unit.key, lead] = _row(cells, unit.key, lead)
+            records.append(record)
             in_edges = True
             closings.append("")
     return Rendering(NAME, table_head(NODE_COLUMNS + extra), tuple(records), tuple(closings))

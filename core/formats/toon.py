@@ -26,7 +26,7 @@ from typing import Sequence
 import toon_format
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string,
                                    properties_from_json)
 from core.graph import Edge, Graph, Node, Properties, properties_json
@@ -74,21 +74,28 @@ def _row(lead: str, cells: list[tuple[str, AtomKind]], properties: Properties, w
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     with_properties = graph.has_properties
     edges_header = "\n" + header("edges", len(graph.edges), with_properties)
+    memo = record_memo(graph, NAME)  # a row depends on its unit and on the text before it only
     records: list[Record] = []
     closings = [edges_header]
     in_edges = False
     for unit in nodes_then_edges(units):
         if unit.is_node:
-            node = unit.node
-            records.append(_row("", [(node.id, "node_id"), (node.type, "node_type")], node.properties,
-                                with_properties, unit.key))
+            record = memo.get((unit.key, ""))
+            if record is None:
+                node = unit.node
+                record = memo[unit.key, ""] = _row("", [(node.id, "node_id"), (node.type, "node_type")],
+                                                   node.properties, with_properties, unit.key)
+            records.append(record)
             closings.append(edges_header)
         else:
-            edge = unit.edge
             lead = "" if in_edges else edges_header
             in_edges = True
-            cells = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
-            records.append(_row(lead, cells, edge.properties, with_properties, unit.key))
+            record = memo.get((unit.key, lead))
+            if record is None:
+                edge = unit.edge
+                cells = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+                record = memo[unit.key, lead] = _row(lead, cells, edge.properties, with_properties, unit.key)
+            records.append(record)
             closings.append("")
     preamble = header("nodes", len(graph.nodes), with_properties)
     return Rendering(NAME, preamble, tuple(records), tuple(closings))

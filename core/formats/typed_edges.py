@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, RecordText, Rendering, without_closing
+from core.formats.base import Format, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
 from core.graph import Edge, Graph, Node, properties_json
@@ -30,16 +30,23 @@ def _line(prefix: str, atoms: list[tuple[str, str]], properties, key: str):
     return record.build(key)
 
 
+def _unit_line(unit: Unit):
+    if unit.is_node:
+        node = unit.node
+        return _line("N", [(node.id, "node_id"), (node.type, "node_type")], node.properties, unit.key)
+    edge = unit.edge
+    atoms = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+    return _line("E", atoms, edge.properties, unit.key)
+
+
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    memo = record_memo(graph, NAME)  # a line depends on its unit only
     records = []
     for unit in units:
-        if unit.is_node:
-            node = unit.node
-            records.append(_line("N", [(node.id, "node_id"), (node.type, "node_type")], node.properties, unit.key))
-        else:
-            edge = unit.edge
-            atoms = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
-            records.append(_line("E", atoms, edge.properties, unit.key))
+        record = memo.get(unit.key)
+        if record is None:
+            record = memo[unit.key] = _unit_line(unit)
+        records.append(record)
     return without_closing(NAME, VERSION_MARKER, records)
 
 

@@ -25,7 +25,7 @@ from itertools import count, product
 from typing import Iterable, Iterator, Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, RecordText, Rendering, without_closing
+from core.formats.base import Format, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.quoting import read_properties
 from core.formats.escaping import escape_atom, split_fields
@@ -107,19 +107,26 @@ def _line(prefix: str, atoms: Iterable[tuple[str, str]], properties, key: str):
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    relations, types = relation_codes(graph), type_codes(graph)
+    memo = record_memo(graph, NAME)  # a line depends on its unit and the graph's codes only
+    if "codes" not in memo:
+        memo["codes"] = (relation_codes(graph), type_codes(graph))  # type: ignore[assignment]
+    relations, types = memo["codes"]  # type: ignore[misc]
     preamble = "\n".join([VERSION_MARKER, _table_line(RELATION_TABLE, relations), _table_line(TYPE_TABLE, types)])
     records = []
     for unit in units:
+        known = memo.get(unit.key)
+        if known is not None:
+            records.append(known)
+            continue
         if unit.is_node:
             node = unit.node
             atoms = [(escape_atom(node.id), "node_id"), (types[node.type], "node_type")]
-            records.append(_line("N", atoms, node.properties, unit.key))
+            records.append(memo.setdefault(unit.key, _line("N", atoms, node.properties, unit.key)))
         else:
             edge = unit.edge
             atoms = [(escape_atom(edge.source), "node_id"), (relations[edge.relation], "relation"),
                      (escape_atom(edge.target), "node_id")]
-            records.append(_line("E", atoms, edge.properties, unit.key))
+            records.append(memo.setdefault(unit.key, _line("E", atoms, edge.properties, unit.key)))
     return without_closing(NAME, preamble, records)
 
 

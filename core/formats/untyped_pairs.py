@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from core.formats.base import Format, RecordText, Rendering, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names
@@ -38,15 +38,24 @@ _FIX = 'write "a b" for an edge or "a" for a node'
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
+    memo = record_memo(graph, NAME)  # a record depends on its unit, and on being the first or not
     records = []
     for index, unit in enumerate(units):
-        record = RecordText().add("\n" if index else "")
-        if unit.is_node:
-            record.add(NAMES.write(unit.node.id), "node_id")
-        else:
-            record.add(NAMES.write(unit.edge.source), "node_id").add(" ").add(NAMES.write(unit.edge.target), "node_id")
-        records.append(record.build(unit.key))
+        lead = "\n" if index else ""
+        record = memo.get((unit.key, lead))
+        if record is None:
+            record = memo[unit.key, lead] = _unit_record(unit, lead)
+        records.append(record)
     return without_closing(NAME, "", records)
+
+
+def _unit_record(unit: Unit, lead: str) -> Record:
+    record = RecordText().add(lead)
+    if unit.is_node:
+        record.add(NAMES.write(unit.node.id), "node_id")
+    else:
+        record.add(NAMES.write(unit.edge.source), "node_id").add(" ").add(NAMES.write(unit.edge.target), "node_id")
+    return record.build(unit.key)
 
 
 def decode(text: str) -> Graph:

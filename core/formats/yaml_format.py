@@ -1,8 +1,9 @@
 """yaml: KG-LLM-Bench's structured YAML, subject -> relation -> [objects], with node types.
 
-The document is the one structured_json writes, dumped by PyYAML's `safe_dump` (block style, keys
-in rendering order, Unicode kept, no line folding) and read back by `safe_load`; the full rendering
-is exactly that dump. One exception: PyYAML writes U+0085 (NEL) raw inside single quotes, where its
+The document is the one structured_json writes, dumped by PyYAML's safe dumper (block style, keys
+in rendering order, Unicode kept, no line folding) and read back by its safe loader, both libyaml's
+C classes when PyYAML has them (several times faster; the pure-Python dumper differs only in writing
+an empty key as the complex key `? ''`); the full rendering is exactly that dump. One exception: PyYAML writes U+0085 (NEL) raw inside single quotes, where its
 own loader folds it into a space, so a graph holding a NEL anywhere is dumped with
 `allow_unicode=False`, which writes every non-ASCII character as an escape in double quotes.
 
@@ -27,8 +28,12 @@ from core.units import Unit
 NAME = "yaml"
 _PLACEHOLDER = "x"  # stands for the context a record follows; it never reaches the output
 _NEL = "\x85"
-# Only to find atom positions in our own dumps: libyaml's marks count characters like PyYAML's.
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml's C classes when PyYAML was built with them: the same documents, several times faster
+# (checked byte for byte against the pure-Python classes in tests/core/formats/test_yaml.py).
+_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # its marks count characters like PyYAML's
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_NO_FOLDING = 2**31 - 1  # libyaml takes a C int; float("inf") overflows it
 
 GRAMMAR = """\
 YAML mapping: each key is a node id (the subject), its value a mapping with the node's type, its \
@@ -38,8 +43,8 @@ A relation named type or properties, or starting with ~, gets an extra leading ~
 
 
 def dump(value: object, allow_unicode: bool = True) -> str:
-    return yaml.safe_dump(value, allow_unicode=allow_unicode, sort_keys=False, default_flow_style=False,
-                          width=float("inf"))
+    return yaml.dump(value, Dumper=_DUMPER, allow_unicode=allow_unicode, sort_keys=False, default_flow_style=False,
+                     width=_NO_FOLDING)
 
 
 def _holds_nel(graph: Graph) -> bool:
@@ -146,9 +151,41 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     return Rendering(NAME, "", tuple(records), closings)
 
 
+def _load_without_aliases(text: str) -> object:
+    """yaml.safe_load (libyaml's when present), refusing aliases before anything is built: each `*alias` repeats its anchor's whole
+    value, so a 15 KB document of nested aliases stands for more edges than memory holds."""
+    loader = _LOADER(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _refuse_aliases(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _refuse_aliases(root: yaml.Node) -> None:
+    """The composer makes an alias the very node object of its anchor: a node met twice is an alias."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            mark = node.start_mark
+            raise FormatError("the YAML repeats a value through an alias (*name); aliases are refused",
+                              f"line {mark.line + 1} column {mark.column + 1} (the anchored value)",
+                              "write every value out in full", line=mark.line + 1)
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in node.value for item in pair)
+
+
 def decode(text: str) -> Graph:
     try:
-        document = yaml.safe_load(text)
+        document = _load_without_aliases(text)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None

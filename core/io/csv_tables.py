@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 
 from core.errors import LoadError
 from core.io.limits import DEFAULT_LIMITS, Limits
-from core.io.text import decode_utf8
+from core.io.text import decode_utf8, line_of
 
 Row = tuple[int, dict[str, str]]  # (line where the row ends, column -> field)
 
@@ -21,7 +22,11 @@ def read_table(data: bytes, source: str, required: tuple[str, ...], *,
                limits: Limits = DEFAULT_LIMITS) -> tuple[list[str], list[Row]]:
     """The header and the rows; `required` columns must be in the header."""
     limits.check_bytes(len(data), source)
-    reader = csv.DictReader(io.StringIO(decode_utf8(data, source), newline=""))
+    text = decode_utf8(data, source)
+    unterminated = _unterminated_quote(text, source)
+    if unterminated is not None:  # csv would read the rest of the file as one field, silently
+        raise unterminated
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
         header = _header(reader.fieldnames, source, required)
         fix_row = (f"give every row the {len(header)} columns of the header ({','.join(header)[:120]}); "
@@ -32,6 +37,24 @@ def read_table(data: bytes, source: str, required: tuple[str, ...], *,
                         "quote fields that hold commas, quotes or line breaks; keep each field under "
                         "131,072 characters") from None
     return header, rows
+
+
+def _unterminated_quote(text: str, source: str) -> LoadError | None:
+    """A quote that never closes swallows the rest of the file into one field; name it, not the short row.
+
+    Quotes inside a quoted field are doubled, so a file whose quoted fields all close holds an even
+    number of them; with an odd number, a last quote at the start of a field opens one that never
+    closes (a lone quote inside an unquoted value, `5'10"`, is read as it is)."""
+    if text.count('"') % 2 == 0:
+        return None
+    opening = text.rfind('"')
+    if opening > 0 and text[opening - 1] not in ",\r\n\ufeff":
+        return None
+    line = line_of(text, opening)
+    column = opening - (text.rfind("\n", 0, opening) + 1) + 1
+    return LoadError("a quoted field is never closed: the quote opens a field that runs to the end of the file",
+                     f"{source}, line {line}, column {column}",
+                     'close the quote, or double a quote that is part of the value ("")')
 
 
 def _header(header: list[str] | None, source: str, required: tuple[str, ...]) -> list[str]:
@@ -45,7 +68,7 @@ def _header(header: list[str] | None, source: str, required: tuple[str, ...]) ->
     if unnamed:
         raise LoadError(f"column(s) {', '.join(unnamed)} of the header have no name", f"{source}, line 1",
                         "name every column, or remove the trailing comma")
-    repeated = sorted({name for name in header if header.count(name) > 1})
+    repeated = sorted(name for name, count in Counter(header).items() if count > 1)
     if repeated:
         raise LoadError(f"the header names the column(s) {', '.join(repeated)} more than once",
                         f"{source}, line 1", "name each column once")

@@ -6,7 +6,10 @@ file declares first, or the one chosen), the relation from one edge attribute (`
 int/long, float/double, string). Keys' <default> values apply. Edge ids are not kept: an edge is its
 endpoints, relation and properties. An undirected graph (edgedefault="undirected", or an edge with
 directed="false") gets each edge in both directions. Nested graphs, hyperedges and ports are refused;
-yEd graphics (keys with yfiles.type) are skipped.
+yEd graphics (keys with yfiles.type) and keys for the document or ports (for="graphml", "port",
+"hyperedge", "endpoint") are skipped; one key id may be declared for several domains (igraph does);
+elements of other XML namespaces (tool extensions) are skipped. Nodes and edges are counted while
+the file is parsed, so a file over the count limits is refused as soon as it passes them.
 
 Writing: the type is written as `labelV`, the relation as `labelE`, each property under a key for its
 name and type, so the file reads back as the same graph.
@@ -38,6 +41,7 @@ class _Element:
     tag: str  # local name, without the namespace
     attributes: dict[str, str]
     line: int
+    foreign: bool = False  # in another XML namespace than GraphML's: an extension, not graph content
     children: list["_Element"] = field(default_factory=list)
     text_parts: list[str] = field(default_factory=list)
 
@@ -49,7 +53,7 @@ class _Element:
 @dataclass(frozen=True)
 class _Key:
     id: str
-    domain: str  # node, edge, graph or all
+    domain: str  # node, edge, graph, all, or a skipped one (graphml, port, hyperedge, endpoint)
     name: str
     type: str
     default: str | None
@@ -65,10 +69,15 @@ class _TreeBuilder:
         self.stack: list[_Element] = []
         self.root: _Element | None = None
         self.line = lambda: 0
+        self.counts = {"node": 0, "edge": 0}
 
     def start(self, tag: str, attributes: dict[str, str]) -> None:
         self.limits.check_depth(len(self.stack) + 1, self.source, f"line {self.line()}")
-        element = _Element(tag.rsplit("}", 1)[-1], dict(attributes), self.line())
+        namespace, _, local = tag[1:].partition("}") if tag.startswith("{") else ("", "", tag)
+        element = _Element(local, dict(attributes), self.line(), foreign=namespace not in ("", NAMESPACE))
+        if local in self.counts and not element.foreign:
+            self.counts[local] += 1
+            self.limits.check_counts(self.counts["node"], self.counts["edge"], f"{self.source}, line {self.line()}")
         if self.stack:
             self.stack[-1].children.append(element)
         else:
@@ -107,7 +116,10 @@ def _parse_xml(data: bytes, source: str, limits: Limits) -> _Element:
                         _FIX_XML) from None
     except LoadError:
         raise
-    except (ValueError, KeyError, AttributeError, IndexError, TypeError, RecursionError, MemoryError) as error:
+    except LookupError as error:  # <?xml ... encoding="x"?> names an encoding Python does not know
+        raise LoadError(f"the XML declaration names an unknown encoding ({error})", f"{source}, line 1",
+                        'save the file as UTF-8 and declare encoding="UTF-8"') from None
+    except (ValueError, KeyError, AttributeError, IndexError, TypeError, RecursionError) as error:
         raise LoadError(f"the XML cannot be read: {type(error).__name__}: {error}"[:300],
                         f"{source}, line {builder.line()}", _FIX_XML) from None
     if root is None:
@@ -119,6 +131,8 @@ def parse_graphml(data: bytes, *, source: str = "graph.graphml", options: LoadOp
                   limits: Limits = DEFAULT_LIMITS) -> Graph:
     """The graph in GraphML `data`; any problem is a LoadError naming the line and element."""
     limits.check_bytes(len(data), source)
+    if not bytes(data).strip():
+        raise LoadError("the file is empty", source, "choose the GraphML file itself (it starts with <?xml or <graphml>)")
     root = _parse_xml(data, source, limits)
     if root.tag != "graphml":
         raise LoadError(f"the root element is <{root.tag}>, not <graphml>", f"{source}, line {root.line}",
@@ -131,33 +145,38 @@ def parse_graphml(data: bytes, *, source: str = "graph.graphml", options: LoadOp
     return build_graph(reader.nodes, [edge for edge, _ in reader.edges], source, options, limits=limits)
 
 
-def _read_keys(root: _Element, source: str) -> dict[str, _Key]:
-    keys: dict[str, _Key] = {}
+DOMAINS = ("node", "edge", "graph", "all")
+SKIPPED_DOMAINS = ("graphml", "port", "hyperedge", "endpoint")  # GraphML allows them; nothing here reads them
+
+
+def _read_keys(root: _Element, source: str) -> dict[tuple[str, str], _Key]:
+    """Keys by (id, domain): igraph declares one id for the graph and again for nodes."""
+    keys: dict[tuple[str, str], _Key] = {}
     for element in root.children:
-        if element.tag != "key":
+        if element.tag != "key" or element.foreign:
             continue
         where = f"{source}, line {element.line}"
         key_id = element.attributes.get("id")
         if key_id is None:
             raise LoadError("a <key> has no id", where, 'give it an id: <key id="..." for="node" ...>')
-        if key_id in keys:
-            raise LoadError(f"the key id {key_id!r} is declared twice", where, "give each key its own id")
         domain = element.attributes.get("for", "all")
-        if domain not in ("node", "edge", "graph", "all"):
+        if domain not in DOMAINS + SKIPPED_DOMAINS:
             raise LoadError(f"key {key_id!r} is for {domain!r}", where, 'use for="node", "edge", "graph" or "all"')
+        if (key_id, domain) in keys:
+            raise LoadError(f"the key id {key_id!r} is declared twice for {domain}", where, "give each key its own id")
         graphics = "yfiles.type" in element.attributes
         value_type = element.attributes.get("attr.type", "string")
-        if value_type not in TYPES and not graphics:
+        if value_type not in TYPES and not graphics and domain in DOMAINS:
             raise LoadError(f"key {key_id!r} declares the unsupported type {value_type!r}", where,
                             f"use one of {', '.join(TYPES)}")
         defaults = [child for child in element.children if child.tag == "default"]
-        keys[key_id] = _Key(key_id, domain, element.attributes.get("attr.name", key_id), value_type,
-                            defaults[0].text if defaults else None, graphics)
+        keys[(key_id, domain)] = _Key(key_id, domain, element.attributes.get("attr.name", key_id), value_type,
+                                      defaults[0].text if defaults else None, graphics)
     return keys
 
 
 def _single_graph(root: _Element, source: str) -> _Element:
-    graphs = [child for child in root.children if child.tag == "graph"]
+    graphs = [child for child in root.children if child.tag == "graph" and not child.foreign]
     if len(graphs) != 1:
         raise LoadError(f"the file holds {len(graphs)} <graph> elements", f"{source}, line {root.line}",
                         "keep exactly one <graph> inside <graphml>")
@@ -165,7 +184,7 @@ def _single_graph(root: _Element, source: str) -> _Element:
 
 
 class _GraphReader:
-    def __init__(self, keys: dict[str, _Key], source: str, options: LoadOptions, limits: Limits) -> None:
+    def __init__(self, keys: dict[tuple[str, str], _Key], source: str, options: LoadOptions, limits: Limits) -> None:
         self.keys = keys
         self.source = source
         self.options = options
@@ -181,10 +200,15 @@ class _GraphReader:
             raise LoadError(f"edgedefault is {edge_default!r}", f"{self.source}, line {graph_element.line}",
                             'use edgedefault="directed" or "undirected"')
         for element in graph_element.children:
+            if element.foreign:
+                continue
             if element.tag == "node":
                 self.nodes.append(self._node(element))
             elif element.tag == "edge":
                 self._add_edge(element, edge_default == "directed")
+            elif element.tag == "key":
+                raise LoadError("a <key> is declared inside <graph>", f"{self.source}, line {element.line}",
+                                "declare every <key> directly inside <graphml>, before the <graph>")
             elif element.tag not in ("data", "desc"):
                 raise LoadError(f"<{element.tag}> is not supported", f"{self.source}, line {element.line}",
                                 "keep only <node> and <edge> elements in the <graph> (no hyperedges)")
@@ -225,27 +249,31 @@ class _GraphReader:
         """The element's properties (defaults applied) and the text of its type or relation attribute."""
         values: list[tuple[str, PropertyValue]] = []
         label: str | None = None
-        given: set[str] = set()
+        given: set[str] = set()  # attribute names given by <data> (two keys may share a name)
         for child in element.children:
-            if child.tag == "desc":
+            if child.tag == "desc" or child.foreign:
                 continue
             if child.tag != "data":
                 raise LoadError(f"<{child.tag}> inside <{domain}> is not supported", f"{self.source}, line {child.line}",
                                 f"keep only <data> elements inside a <{domain}> (no nested graphs or ports)")
             key = self._key(child, domain, where)
-            given.add(key.id)
             if key.graphics:
                 continue
             if child.children:
                 raise LoadError(f"<data key={key.id!r}> holds markup, not a value", f"{self.source}, line {child.line}",
                                 "write a plain value inside <data>")
             self.limits.check_string(child.text, self.source, where)
+            if key.name == label_attribute and key.name in given:
+                raise LoadError(f"the {domain} gives {key.name!r} twice (through two keys of that name)",
+                                f"{self.source}, line {child.line}", f"give the {domain} one {key.name!r}")
+            given.add(key.name)
             if key.name == label_attribute:
                 label = child.text
             else:
                 values.append((key.name, _converted(child.text, key, self.source, f"line {child.line}")))
         for key in self.keys.values():
-            if key.domain in (domain, "all") and key.default is not None and key.id not in given and not key.graphics:
+            if key.domain in (domain, "all") and key.default is not None and key.name not in given and not key.graphics:
+                given.add(key.name)
                 if key.name == label_attribute:
                     label = key.default
                 else:
@@ -254,14 +282,16 @@ class _GraphReader:
 
     def _key(self, data: _Element, domain: str, where: str) -> _Key:
         key_id = data.attributes.get("key")
-        key = self.keys.get(key_id) if key_id is not None else None
-        if key is None:
-            raise LoadError(f"<data key={key_id!r}> uses a key that is not declared", f"{self.source}, line {data.line}",
-                            f'declare it: <key id="{key_id}" for="{domain}" attr.name="..." attr.type="string"/>')
-        if key.domain not in (domain, "all"):
-            raise LoadError(f"key {key.id!r} is declared for {key.domain}s but used on a {domain}",
-                            f"{self.source}, {where}", f'declare it with for="{domain}" or for="all"')
-        return key
+        key = self.keys.get((key_id, domain)) or self.keys.get((key_id, "all"))
+        if key is not None:
+            return key
+        declared = [key.domain for (known_id, _), key in self.keys.items() if known_id == key_id]
+        if declared:
+            raise LoadError(f"key {key_id!r} is declared for {' and '.join(name + 's' for name in declared)} "
+                            f"but used on a {domain}", f"{self.source}, {where}",
+                            f'declare it with for="{domain}" or for="all"')
+        raise LoadError(f"<data key={key_id!r}> uses a key that is not declared", f"{self.source}, line {data.line}",
+                        f'declare it: <key id="{key_id}" for="{domain}" attr.name="..." attr.type="string"/>')
 
 
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")

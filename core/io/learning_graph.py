@@ -30,7 +30,10 @@ DEPENDENCY_SEPARATOR = "|"
 def parse_learning_graph(data: bytes, *, source: str = "learning-graph.csv",
                          limits: Limits = DEFAULT_LIMITS) -> Graph:
     """The learning graph in `data` (UTF-8 CSV, csv.DictReader rules); LoadError names file, line and fix."""
-    _, rows = read_table(data, source, COLUMNS, limits=limits)
+    header, rows = read_table(data, source, COLUMNS, limits=limits)
+    if LABEL in header:  # ConceptLabel becomes the property `label`: an extra column of that name would replace it
+        raise LoadError(f"the header has a column named {LABEL!r}, the property that ConceptLabel becomes",
+                        f"{source}, line 1", f"rename the {LABEL!r} column (or remove it)")
     concepts: dict[str, Node] = {}
     declared_at: dict[str, int] = {}
     for line, row in rows:

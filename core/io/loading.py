@@ -1,8 +1,9 @@
 """One entry for every graph file: detect or take the format, check limits, import, check the result.
 
-`load_graph(data, name=..., format=None)` reads GraphML, GML, node-link JSON, CSV edge lists (with
+`load_graph(data, name=..., format=None)` reads GraphML, GEXF, GML, Pajek, node-link JSON, CSV edge lists (with
 an optional nodes table), CKG learning-graph CSVs and every lossless format of `core.registry.FORMATS`.
-Without a format name the content decides: XML goes to GraphML, `graph [` to GML, a CSV header
+Without a format name the content decides: XML goes to GraphML (to GEXF when its root is <gexf>),
+`graph [` to GML, `*Vertices`/`*Arcs`/`*Edges` to Pajek, a CSV header
 with ConceptID/TaxonomyID to the learning-graph reader, one with source/target to the edge-list
 reader. Anything else is tried as node-link JSON (when it is JSON) and as every registered lossless
 format: it loads when every reader that accepts it finds the same nodes, types and edges (the reading
@@ -12,14 +13,16 @@ and is refused as ambiguous otherwise (name the format then). A limit refusal en
 
 from __future__ import annotations
 
+import json
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from core.errors import FormatError, LoadError
 from core.graph import Graph
-from core.io import edge_list, gml, graphml, learning_graph, node_link
+from core.io import edge_list, gexf, gml, graphml, learning_graph, node_link, pajek
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.text import decode_utf8
@@ -51,7 +54,9 @@ def _reader(parse: Callable[..., Graph], takes_options: bool = True) -> Parse:
 
 IMPORTERS = {importer.name: importer for importer in (
     Importer("graphml", "GraphML", _reader(graphml.parse_graphml), (".graphml", ".xml")),
+    Importer("gexf", "GEXF (Gephi)", _reader(gexf.parse_gexf), (".gexf",)),
     Importer("gml", "GML", _reader(gml.parse_gml), (".gml",)),
+    Importer("pajek", "Pajek .net", _reader(pajek.parse_pajek), (".net", ".paj")),
     Importer("node-link", "node-link JSON", _reader(node_link.parse_node_link), (".json",)),
     Importer("edge-list", "CSV edge list", _reader(edge_list.parse_edge_list), (".csv",)),
     Importer("learning-graph", "CKG learning-graph CSV",
@@ -80,6 +85,7 @@ def load(data: bytes, *, name: str, format: str | None = None, options: LoadOpti
     if not isinstance(data, (bytes, bytearray)):
         raise LoadError(f"expected the file's bytes, got {type(data).__name__}", name, "pass the raw bytes")
     limits.check_bytes(len(data), name)
+    _refuse_empty(data, name)
     if nodes is not None:
         loaded = _with_nodes_table(data, name, format, options, limits, nodes, nodes_name)
     elif format is not None:
@@ -101,12 +107,33 @@ def load_graph_file(path: str | Path, *, format: str | None = None, options: Loa
 
 
 def _read_bytes(path: Path, limits: Limits) -> bytes:
+    """At most max_bytes + 1 bytes of a regular file: a device or FIFO has no size to check first
+    (`/dev/zero` reports 0 bytes and never ends; opening a FIFO waits for a writer), so they are refused."""
     try:
-        limits.check_bytes(path.stat().st_size, path.name)
-        return path.read_bytes()
+        status = path.stat()
+        mode = status.st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+            raise LoadError(f"the path is {kind}, not a graph file", str(path),
+                            "give the path of a regular file (save a stream to a file first)")
+        limits.check_bytes(status.st_size, path.name)  # the exact size, before reading anything
+        with path.open("rb") as file:
+            data = file.read(limits.max_bytes + 1)
     except OSError as error:
         raise LoadError(f"the file cannot be read: {error.strerror or error}", str(path),
                         "check the path and the file's permissions") from None
+    if len(data) > limits.max_bytes:  # only max_bytes + 1 were read: the true size is unknown and larger
+        raise LimitError(f"the file is too large: more than {limits.max_bytes:,} bytes, the limit", path.name,
+                         "load a smaller graph, or raise the limit (--max-bytes)")
+    return data
+
+
+def _refuse_empty(data: bytes, name: str) -> None:
+    """An empty file would read as an empty graph in several formats, and measure as a perfect one."""
+    if not bytes(data).removeprefix(b"\xef\xbb\xbf").strip():
+        what = "the file is empty (0 bytes)" if not data else "the file holds only white space"
+        raise LoadError(what, name, "choose the graph file itself; an empty graph has nothing to measure")
 
 
 def _with_nodes_table(data: bytes, name: str, format: str | None, options: LoadOptions, limits: Limits,
@@ -141,23 +168,47 @@ def _decoded(format: str, data: bytes, name: str) -> Graph:
 
 
 _XML_START = re.compile(r"<(\?xml|!DOCTYPE|!--|([\w.-]+:)?graphml\b)", re.IGNORECASE)
+_GEXF_START = re.compile(r"(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<([\w.-]+:)?gexf\b", re.DOTALL)
+_PAJEK_START = re.compile(r"(%[^\n]*\n\s*)*\*(network|vertices|arcs|edges)\b", re.IGNORECASE)
 _GML_START = re.compile(r"(#[^\n]*\n\s*)*(graph|Creator|Version)\s*[\[\"]")
 
 
 def _exclusive_format(head: str, name: str) -> str | None:
     """The one importer a file's start (or extension) leaves, if any."""
     extension = Path(name).suffix.lower()
-    first_line = head.split("\n", 1)[0]
+    first_line = _first_line(head)
+    if _GEXF_START.match(head) or extension in IMPORTERS["gexf"].extensions:
+        return "gexf"
     if _XML_START.match(head) or extension in IMPORTERS["graphml"].extensions:
         return "graphml"
     if _GML_START.match(head) or extension in IMPORTERS["gml"].extensions:
         return "gml"
+    if _PAJEK_START.match(head) or extension in IMPORTERS["pajek"].extensions:
+        return "pajek"
     if "ConceptID" in first_line and "TaxonomyID" in first_line:
         return "learning-graph"
     columns = {column.strip().strip('"') for column in first_line.split(",")}
     if {"source", "target"} <= columns:
         return "edge-list"
     return None
+
+
+def _first_line(head: str) -> str:
+    lines = head.splitlines()  # CR-only line ends too
+    return lines[0] if lines else ""
+
+
+# Registered formats whose whole text is one JSON value: when the file parses as JSON, only these
+# (and node-link) are tried. YAML reads JSON too, but ~50 µs per byte; it would only agree or refuse.
+JSON_FORMATS = ("pretty_json", "compact_json", "jsonl", "structured_json")
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _detected(data: bytes, name: str, options: LoadOptions, limits: Limits) -> Loaded:
@@ -167,8 +218,12 @@ def _detected(data: bytes, name: str, options: LoadOptions, limits: Limits) -> L
         return Loaded(_parse_as(exclusive, data, name, options, limits), exclusive)
     decode_utf8(data, name, allow_nul=True)  # every remaining reader needs UTF-8: say so once, plainly
     candidates = [format for format in FORMATS if FORMATS.get(format).lossless]
+    if Path(name).suffix.lower() == ".csv":  # a CSV whose header the sniffing did not place: say why each refused
+        candidates[:0] = ["edge-list", "learning-graph"]
     if head.startswith(("{", "[")):
         candidates.insert(0, "node-link")
+        if _is_json(decode_utf8(data, name, allow_nul=True)):
+            candidates = [format for format in candidates if format == "node-link" or format in JSON_FORMATS]
     accepted: list[Loaded] = []
     refused: dict[str, LoadError] = {}
     for format in candidates:
@@ -226,18 +281,30 @@ def _unreadable(refused: dict[str, LoadError], name: str, head: str) -> LoadErro
         return LoadError("this looks like a nodes table (it has an id column) without its edges", name,
                          "load the edges CSV (source,relation,target) and give this file as its nodes table "
                          "(--nodes FILE)")
-    preferred = ([format for format in refused if format == extension] + [format for format in refused if format == "node-link"]
+    preferred = (["edge-list"] if extension == "csv" and "edge-list" in refused else [])
+    preferred += ([format for format in refused if format == extension] + [format for format in refused if format == "node-link"]
                  + [format for format in refused if extension and extension in format.split("_")])
     furthest = max(refused, key=lambda format: _line_reached(refused[format]))
     if not preferred and _line_reached(refused[furthest]) > 1:
         preferred = [furthest]
     if not preferred:
-        return LoadError("the file's format is not recognised: it is not GraphML, GML, a CSV edge list or "
-                         f"learning graph, node-link JSON, or any of {', '.join(refused)}", name, fix)
+        return LoadError("the file's format is not recognised: it is not GraphML, GEXF, GML, Pajek, a CSV edge "
+                         f"list or learning graph, node-link JSON, or any of {', '.join(refused)} "
+                         f"({_tried(refused, '', shown=3)})", name, fix)
     primary = preferred[0]
     error = refused[primary]
-    return LoadError(f"{error.what} (read as {primary}; the other formats refused it too)", error.where,
+    return LoadError(f"{error.what} (read as {primary}; {_tried(refused, primary)})", error.where,
                      f"{error.fix}; or {fix}")
+
+
+def _tried(refused: dict[str, LoadError], primary: str, shown: int = 4) -> str:
+    """Which other readers were tried and, for the first few, why each refused."""
+    others = [format for format in refused if format != primary]
+    if not others:
+        return "no other reader applies"
+    reasons = "; ".join(f"{format}: {refused[format].what[:80]}" for format in others[:shown])
+    more = f"; and {len(others) - shown} more" if len(others) > shown else ""
+    return f"the other readers refused it too: {reasons}{more}"
 
 
 def _line_reached(error: LoadError) -> int:

@@ -17,6 +17,7 @@ Writing: {"directed": true, "multigraph": true, "graph": {}, "nodes": [...], "ed
 from __future__ import annotations
 
 import json
+import math
 
 from core.errors import LoadError
 from core.graph import Edge, Graph, Node, RelationReading, Schema
@@ -62,7 +63,7 @@ def parse_node_link(data: bytes, *, source: str = "graph.json", options: LoadOpt
 def parse_json_document(text: str, source: str, limits: Limits) -> object:
     """json.loads, refusing NaN and Infinity, with nesting deeper than the limit refused."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
         raise LoadError(f"invalid JSON: {error.msg}", f"{source}, line {error.lineno}, column {error.colno}",
                         "check the brackets, quotes and commas") from None
@@ -77,6 +78,14 @@ def parse_json_document(text: str, source: str, limits: Limits) -> object:
 
 def _refuse_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    """`1e999` is valid JSON but overflows to infinity, which the model refuses (as it refuses NaN)."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is too large for a decimal (it would be infinite)")
+    return value
 
 
 def _depth(value: object) -> int:

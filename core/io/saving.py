@@ -1,4 +1,4 @@
-"""Save a graph: every registered lossless format, GraphML, node-link JSON, the CKG CSV, spreadsheet CSVs."""
+"""Save a graph: every registered lossless format, GraphML, GEXF, Pajek, node-link JSON, the CKG CSV, spreadsheet CSVs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Callable
 
 from core.errors import ParameterError
 from core.graph import Graph
-from core.io import edge_list, graphml, learning_graph, node_link
+from core.io import edge_list, gexf, graphml, learning_graph, node_link, pajek
 from core.registry import FORMATS
 from core.units import graph_units
 
@@ -16,6 +16,8 @@ NODES_SUFFIX = ".nodes.csv"
 # Formats outside the registry that write one text. "edge-list" writes two tables (see save_graph_files).
 WRITERS: dict[str, Callable[[Graph], str]] = {
     "graphml": graphml.write_graphml,
+    "gexf": gexf.write_gexf,
+    "pajek": pajek.write_pajek,  # lossy in value types: Pajek holds text only
     "node-link": node_link.write_node_link,
     "learning-graph": learning_graph.write_learning_graph,
 }

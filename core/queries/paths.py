@@ -33,14 +33,14 @@ def typed_neighbours(graph: Graph, node: str, relation: str, direction: str = "o
     """
     node_type = None if node_type == ANY_TYPE else node_type
     direction = check_direction(direction)
-    types = {item.id: item.type for item in graph.nodes}
+    nodes = graph.node_by_id  # looked up per neighbour, not built per solve
     found: set[str] = set()
     evidence: set[str] = set()
     for reverse, wanted in ((False, "out"), (True, "in")):
         if direction not in (wanted, "both"):
             continue
         for neighbour, key in traversal.adjacency(graph, relation, reverse).get(node, ()):
-            if node_type is None or types.get(neighbour) == node_type:
+            if node_type is None or getattr(nodes.get(neighbour), "type", None) == node_type:
                 found.add(neighbour)
                 evidence.add(key)
                 if node_type is not None:

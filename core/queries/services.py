@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.graph import Graph
 from core.queries.model import QueryTemplate, Solution
-from core.queries.traversal import breadth_first, keyed_edges
+from core.queries.traversal import adjacency, breadth_first
 from core.units import node_key
 
 
@@ -16,8 +16,8 @@ def dependencies_within(graph: Graph, start: str, hops: int = 3, relation: str =
 
 def _affected(graph: Graph, failed: str, node_type: str, relation: str) -> tuple[list[str], set[str]]:
     reached, tree_edges = breadth_first(graph, failed, relation, reverse=True, max_hops=float("inf"))
-    types = {node.id: node.type for node in graph.nodes}
-    affected = sorted(node_id for node_id in reached if types.get(node_id) == node_type)
+    nodes = graph.node_by_id  # looked up per reached node: a solver on a kept view reads only what it explores
+    affected = sorted(node_id for node_id in reached if getattr(nodes.get(node_id), "type", None) == node_type)
     evidence = set(tree_edges) | {node_key(node_id) for node_id in reached}
     return affected, evidence
 
@@ -32,9 +32,10 @@ def _owners(graph: Graph, nodes: list[str], relation: str) -> tuple[dict[str, li
     wanted = set(nodes)
     owners: dict[str, set[str]] = {node_id: set() for node_id in wanted}
     evidence: set[str] = set()
-    for key, edge in keyed_edges(graph):
-        if edge.relation == relation and edge.source in wanted:
-            owners[edge.source].add(edge.target)
+    outgoing = adjacency(graph, relation, reverse=False)
+    for node_id in wanted:
+        for target, key in outgoing.get(node_id, ()):
+            owners[node_id].add(target)
             evidence.add(key)
     return {node_id: sorted(owners[node_id]) for node_id in sorted(wanted)}, evidence
 

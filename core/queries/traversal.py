@@ -6,6 +6,7 @@ import threading
 from collections import OrderedDict, defaultdict, deque
 
 from core.graph import Edge, Graph
+from core.kept_graph import KeptGraph
 from core.units import edge_keys
 
 _RECENT: OrderedDict[int, tuple[Graph, dict]] = OrderedDict()  # id(graph) -> (graph, derived tables)
@@ -28,6 +29,8 @@ def _tables(graph: Graph) -> dict:
 
 def keyed_edges(graph: Graph) -> list[tuple[str, Edge]]:
     """(unit key, edge) for every edge in canonical order, computed once per graph."""
+    if isinstance(graph, KeptGraph):
+        return graph.keyed_edges()
     tables = _tables(graph)
     if "keys" not in tables:
         tables["keys"] = list(edge_keys(graph))
@@ -37,8 +40,11 @@ def keyed_edges(graph: Graph) -> list[tuple[str, Edge]]:
 def adjacency(graph: Graph, relation: str | None, reverse: bool) -> dict[str, list[tuple[str, str]]]:
     """node -> [(neighbour, edge key)] over one relation (any when None), in canonical edge order.
 
-    The result is shared between callers: read it, do not change it.
+    The result is shared between callers: read it, do not change it. On a KeptGraph (a record
+    prefix of a rendering) it is the full graph's adjacency, filtered as it is read.
     """
+    if isinstance(graph, KeptGraph):
+        return _KeptAdjacency(adjacency(graph.full, relation, reverse), graph)  # type: ignore[return-value]
     tables = _tables(graph)
     found = tables.get(("adjacency", relation, reverse))
     if found is None:
@@ -51,6 +57,20 @@ def adjacency(graph: Graph, relation: str | None, reverse: bool) -> dict[str, li
                     found[edge.source].append((edge.target, key))
         found = tables[("adjacency", relation, reverse)] = dict(found)
     return found
+
+
+class _KeptAdjacency:
+    """`adjacency` of a KeptGraph: a solver reads only the nodes it visits, so filter on reading."""
+
+    def __init__(self, full: dict[str, list[tuple[str, str]]], kept: KeptGraph) -> None:
+        self._full, self._has = full, kept.has_key
+
+    def get(self, node: str, default=None):
+        steps = self._full.get(node)
+        if steps is None:
+            return default
+        has = self._has
+        return [step for step in steps if has(step[1])]
 
 
 def breadth_first(graph: Graph, start: str, relation: str, reverse: bool,

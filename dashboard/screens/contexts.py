@@ -6,11 +6,13 @@ import streamlit as st
 
 from core.budget import Cut, cut
 from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
+from core.placement import evidence_strip, placement
 from core.prefix_tokens import PrefixTokens
 from core.registry import FORMATS, ORDERINGS
 from dashboard import cache
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.context_html import Highlight, context_html, legend_html, page_bounds, page_containing
+from dashboard.views.evidence_strip import strip_html
 from dashboard.views.markdown_text import escape_markdown
 
 COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under both
@@ -25,10 +27,11 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
 
 def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
     graph = selection.graph
-    uses_evidence = ORDERINGS.get(selection.ordering).uses_evidence
+    ordering = ORDERINGS.get(selection.ordering)
     return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
-                                     selection.seeds.node_ids, selection.query_key if uses_evidence else "",
-                                     selection.evidence if uses_evidence else frozenset(), selection.tokenizer)
+                                     selection.seeds.node_ids, selection.query_key if ordering.uses_evidence else "",
+                                     selection.evidence if ordering.uses_evidence else frozenset(), selection.tokenizer,
+                                     selection.query.question_on(graph) if ordering.uses_question else "")
 
 
 def rendering_key(selection: Selection, format_name: str) -> str:
@@ -41,14 +44,17 @@ def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens
     """Core's metrics of the cut: parse, evidence survival, traversal accuracy on the decoded document."""
     gold = selection.solution
     decoded = decode_cut(result, FORMATS.get(format_name))
-    return measure_cut(result, selection.query, gold, decoded, kept=KeptKeys(accounting.record_of_key,
-                                                                             result.records_kept))
+    kept = frozenset(result.kept_keys) if result.policy == "sections" else KeptKeys(accounting.record_of_key,
+                                                                                      result.records_kept)
+    return measure_cut(result, selection.query, gold, decoded, kept=kept)
 
 
 def cut_offset(full_text: str, spans: list[tuple[int, int]], result: Cut) -> int:
     """Characters of the complete text the cut keeps: its whole records (record) or its intact prefix (raw)."""
     if result.empty:
         return 0
+    if result.policy == "sections":  # no single cut line: kept and cut units are marked per record
+        return len(full_text)
     if result.policy == "record":
         return spans[result.records_kept - 1][1] if result.records_kept else len(result.rendering.preamble)
     document = result.document
@@ -90,6 +96,20 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
                   help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
     fifth.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}",
                  help="1 when the query on the decoded cut gives the full graph's answer")
+    placed = placement(result, accounting, selection.evidence)
+    sixth, seventh = st.columns(2)
+    sixth.metric("Dangling edges", f"{placed.dangling_edges:,}",
+                 help="kept edges whose endpoint node record was cut (formats that write nodes apart)")
+    seventh.metric("Evidence position", "—" if not placed.evidence_positions else
+                   f"{placed.evidence_position_first:.0%} · {placed.evidence_position_median:.0%} · "
+                   f"{placed.evidence_position_last:.0%}",
+                   help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
+                        f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
+    strip = evidence_strip(result, accounting, selection.evidence)
+    kept_ticks = sum(tick.kept for tick in strip.ticks)
+    st.html(strip_html(strip, f"evidence: {kept_ticks} kept (green), {len(strip.ticks) - kept_ticks} cut (red) "
+                              f"over {strip.total_tokens:,} tokens"
+                              + ("" if strip.cut_at is None else f"; cut at token {strip.cut_at:,}")))
     if result.explanation:
         st.caption(escape_markdown(result.explanation))
     key = rendering_key(selection, format_name)
@@ -113,7 +133,12 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
         # The key holds the cut's page, so moving the budget brings the view back to the cut line.
         page = st.number_input(f"Page (of {len(pages)}; the cut is on page {cut_page + 1})", 1, len(pages),
                                cut_page + 1, key=f"page_{format_name}_{policy}_{cut_page}") - 1
-    highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
+    if result.policy == "sections":
+        kept = set(result.kept_keys)
+        records = result.rendering and accounting_for(selection, format_name).rendering.records
+        highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]
+    else:
+        highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
     ends = cache.text_token_ends(key, full_text, selection.tokenizer) if colour else ()
     label = f"cut at {selection.budget:,} tokens ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
     st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,

@@ -1,4 +1,5 @@
-"""Orderings page: for one format, evidence survival against the budget under every ordering, on one chart."""
+"""Orderings page: for one format, evidence survival against the budget under every ordering, and the
+retriever gap: how far each ordering a real retriever could use falls short of the evidence_first oracle."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import streamlit as st
 
 from core.errors import GraphContextError
 from core.registry import FORMATS, ORDERINGS
+from core.retriever_gap import retriever_gap
 from dashboard import analysis_cache
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import Selection, current, format_label
@@ -16,8 +18,8 @@ from dashboard.views.markdown_text import escape_markdown
 
 def orderings_sweep(selection: Selection, format_name: str, budgets: tuple[int, ...]) -> pd.DataFrame:
     """One format under every registered ordering and the sidebar's policy, at every budget of the list."""
-    return analysis_cache.sweep(selection, (format_name,), tuple(ORDERINGS.names()), selection.layout,
-                                (selection.policy,), budgets)
+    return analysis_cache.sweep(selection, (format_name,), tuple(ORDERINGS.names() + ORDERINGS.ends_names()),
+                                selection.layout, (selection.policy,), budgets)
 
 
 def ordering_label(name: str) -> str:
@@ -25,6 +27,7 @@ def ordering_label(name: str) -> str:
 
 
 def orderings_figure(frame: pd.DataFrame, format_name: str, policy: str):
+    frame = frame[frame["ordering"].isin(ORDERINGS.names())]  # the +ends variants are on the gap chart
     curves = frame.assign(ordering=[ordering_label(name) for name in frame["ordering"]])
     figure = px.line(curves, x="budget", y="evidence_survival", color="ordering", markers=True, log_x=True,
                      hover_data=["budgeted_tokens", "records_kept", "records_total", "traversal_accuracy",
@@ -56,6 +59,28 @@ def show() -> None:
     table = frame.pivot_table(index="budget", columns="ordering", values="evidence_survival", sort=False)
     st.dataframe(table[[name for name in ORDERINGS.names() if name in table.columns]], width="stretch",
                  key="orderings_table")
+    show_retriever_gap(frame, format_name, selection.policy)
+
+
+def gap_figure(gap: pd.DataFrame, format_name: str, policy: str):
+    figure = px.line(gap, x="budget", y="evidence_gap", color="ordering", markers=True, log_x=True,
+                     hover_data=["evidence_survival", "oracle_evidence_survival", "accuracy_gap"],
+                     title=f"Retriever gap of {format_name} ({policy} policy): evidence_first's evidence survival "
+                           "minus each ordering's")
+    figure.update_yaxes(range=[-0.05, 1.05], title="evidence survival below the oracle")
+    figure.update_layout(legend_title=None)
+    return figure
+
+
+def show_retriever_gap(frame: pd.DataFrame, format_name: str, policy: str) -> None:
+    st.subheader("The retriever gap")
+    st.markdown("What a real retriever loses against the oracle: personalized PageRank from the seeds, centrality, "
+                "BM25 against the question, breadth-first and hop tiers, each also with `+ends` (best units at "
+                "both ends, LongContextReorder). 0 means as good as knowing the answer.")
+    gap = retriever_gap(frame)
+    st.plotly_chart(gap_figure(gap, format_name, policy), width="stretch", key="orderings_gap_chart")
+    table = gap.pivot_table(index="budget", columns="ordering", values=["evidence_gap", "accuracy_gap"], sort=False)
+    st.dataframe(table, width="stretch", key="orderings_gap_table")
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

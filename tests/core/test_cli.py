@@ -48,4 +48,4 @@ def test_bad_arguments_exit_non_zero_with_a_clear_message(arguments, message, ca
 
 def test_an_unwritable_output_is_a_clear_error(tmp_path, capsys):
     assert main(["benchmark", "--output", str(tmp_path / "missing" / "report.json")]) == 2
-    assert "No such file or directory" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err

@@ -65,7 +65,7 @@ def test_hop_tiers_sort_by_hop_then_nodes_before_edges_then_key():
 
 def test_seed_orderings_need_seeds():
     units = hop_units(SERVICES, [])
-    for name in ("hop_tiers", "bfs_from_seeds"):
+    for name in ("hop_tiers", "bfs_from_seeds", "personalized_pagerank"):
         with pytest.raises(ParameterError):
             order_units(SERVICES, units, ORDERINGS.get(name), "interleaved", OrderingInputs())
 
@@ -78,14 +78,15 @@ def test_unknown_layouts_and_orderings_are_refused_with_the_known_names():
     assert "hop_tiers" in str(raised.value)
 
 
-@pytest.mark.parametrize("name", ORDERINGS.names())
+@pytest.mark.parametrize("name", ORDERINGS.names() + ORDERINGS.ends_names())
 @given(graph=graphs(with_properties=False), data=st.data())
 def test_every_ordering_is_a_deterministic_permutation_and_interleaving_never_orphans_an_edge(name, graph, data):
     ids = [node.id for node in graph.nodes]
     seeds = tuple(data.draw(st.lists(st.sampled_from(ids), min_size=1, max_size=2)))
     inputs = OrderingInputs(seeds=seeds, evidence=frozenset(data.draw(st.sets(st.sampled_from(
         [unit.key for unit in hop_units(graph, seeds)])))), shuffle_seed=data.draw(st.integers(0, 9)),
-        direction=data.draw(st.sampled_from(["out", "in", "both"])))
+        direction=data.draw(st.sampled_from(["out", "in", "both"])),
+        question="which nodes are linked to " + " and ".join(data.draw(st.lists(st.sampled_from(ids), max_size=2))))
     units = hop_units(graph, seeds, inputs.direction)
     for layout in LAYOUTS:
         ordered = order_units(graph, units, ORDERINGS.get(name), layout, inputs)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,7 +15,7 @@ from core.hops import hop_units
 from core.ordering import OrderingInputs, layouts_for, order_units
 from core.prefix_tokens import TokenCache, prefix_tokens
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.tokens import Tokenizer
+from core.tokenizers.families import CL100K
 from core.units import graph_units
 from tests.strategies import graphs
 
@@ -24,12 +27,16 @@ def rendering_of(*texts: str, preamble: str = "", closing: str = "") -> Renderin
     return Rendering("test", preamble, records, (closing,) * (len(records) + 1))
 
 
+EXAMPLES = 8 if os.environ.get("CI") == "true" else 25  # per format and tokenizer
+
+
+@pytest.mark.parametrize("tokenizer_name", TOKENIZERS.names())
 @pytest.mark.parametrize("name", FORMATS.names())
-@settings(max_examples=60)
+@settings(max_examples=EXAMPLES)
 @given(graph=graphs(), data=st.data())
-def test_every_prefix_count_equals_a_direct_encode(name, graph, data):
+def test_every_prefix_count_equals_a_direct_encode(name, tokenizer_name, graph, data):
     format_ = FORMATS.get(name)
-    tokenizer = TOKENIZERS.get(data.draw(st.sampled_from(TOKENIZERS.names())))
+    tokenizer = TOKENIZERS.get(tokenizer_name)
     seeds = (data.draw(st.sampled_from(graph.nodes)).id,)
     inputs = OrderingInputs(seeds=seeds, shuffle_seed=data.draw(st.integers(0, 99)),
                             evidence=frozenset(unit.key for unit in graph_units(graph)[::2]))
@@ -74,13 +81,25 @@ def test_lone_surrogates_count_as_tiktoken_counts_them():
     assert accounting.counts.tolist() == [0, O200K.count("x\ud800y"), O200K.count("x\ud800y\nz")]
 
 
-def test_a_tokenizer_whose_pattern_was_not_analysed_is_still_exact(monkeypatch):
-    tokenizer = Tokenizer("cl100k_base")
-    monkeypatch.setattr(tokenizer.encoding, "_pat_str", r"\w+|\s+", raising=False)
+def test_a_tokenizer_whose_pattern_was_not_analysed_is_still_exact():
+    tokenizer = dataclasses.replace(CL100K, name="unanalysed", pattern=r"\w+|\s+")
     rendering = rendering_of("alpha", " beta", "\ngamma", closing="!")
     accounting = prefix_tokens(rendering, tokenizer)
     assert accounting._anchors.tolist() == [0, 0, 0, 0]
     assert accounting.counts.tolist() == [tokenizer.count(rendering.prefix_text(k)) for k in range(4)]
+
+
+@pytest.mark.parametrize("name", ["qwen", "llama3"])
+def test_text_a_normalizing_tokenizer_changes_is_re_encoded_exactly(name):
+    tokenizer = TOKENIZERS.get(name)
+    decomposed = "Cafe\u0301"  # NFC composes it to "Café"
+    rendering = rendering_of(f'{{"id":"{decomposed}"}}', ",\n", '{"id":"x\u0301y"}', preamble="[", closing="]")
+    accounting = prefix_tokens(rendering, tokenizer)
+    assert accounting.counts.tolist() == [tokenizer.count(rendering.prefix_text(k)) for k in range(4)]
+    assert accounting.count(1, "\u0301") == tokenizer.count(rendering.prefix_text(1) + "\u0301")
+    for budget in range(accounting.total + 1):
+        text, tokens, _ = accounting.raw_prefix(budget)
+        assert tokens == tokenizer.count(text)
 
 
 def test_records_within_counts_only_whole_records():

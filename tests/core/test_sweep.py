@@ -125,3 +125,67 @@ def test_without_seeds_only_orderings_that_need_none_run_and_no_recall_is_claime
     with pytest.raises(ParameterError) as raised:
         sweep(GRAPH, members, formats=["jsonl"], orderings=["hop_tiers"], budgets=[500], cache=None)
     assert "no seeds" in str(raised.value)
+
+
+# Metrics from kept units, proved by the decoder -------------------------------------------------
+
+SAMPLE_BUDGETS = [0, 60, 250, 900, 100_000]  # nothing, small and large cuts, the complete text
+
+
+def sample_sweep_arguments():
+    from core.samples import samples
+    for sample in samples():
+        graph = sample.load()
+        seed = sample.seeds[0] if sample.seeds else graph.nodes[0].id
+        questions = [query(QUERIES_BY_NAME.get("typed_neighbours"), node=seed, relation=graph.edges[0].relation,
+                           direction="both")]
+        if sample.default_query() is not None:
+            questions.append(sample.default_query())
+        yield pytest.param(graph, questions, [seed], id=sample.name)
+
+
+@pytest.mark.parametrize("graph, questions, seeds", list(sample_sweep_arguments()))
+def test_on_every_sample_the_kept_unit_sweep_equals_the_decoding_sweep_cell_for_cell(graph, questions, seeds):
+    from pandas.testing import assert_frame_equal
+    arguments = dict(seeds=seeds, budgets=SAMPLE_BUDGETS, cache=None, workers=1)
+    kept = sweep(graph, questions, **arguments, verify=True)  # every cell computed both ways
+    assert_frame_equal(kept, sweep(graph, questions, **arguments, metrics_from="decoded"))
+    assert kept["parse_ok"].any() and not kept["parse_ok"].all()  # cuts that parse and cuts that do not
+
+
+def test_verify_names_the_first_cell_where_kept_units_and_decoding_disagree(monkeypatch):
+    from core import sweep as sweep_module
+    from core.errors import DecodeMismatchError
+    real = sweep_module.answers
+    monkeypatch.setattr(sweep_module, "answers", lambda query_, gold, reading: not real(query_, gold, reading))
+    with pytest.raises(DecodeMismatchError) as raised:
+        sweep(GRAPH, QUERIES[:1], formats=["csv"], orderings=["canonical"], layouts=["interleaved"],
+              policies=["record"], budgets=[300], cache=None, workers=1, verify=True)
+    message = str(raised.value)
+    assert "traversal_accuracy" in message and "format csv" in message and "budget 300" in message
+    assert "ordering canonical" in message and "policy record" in message
+
+
+def test_cuts_that_hold_the_same_text_are_read_once(monkeypatch):
+    from core import sweep as sweep_module
+    decoded = []
+    real = sweep_module.decode_cut
+    monkeypatch.setattr(sweep_module, "decode_cut", lambda result, format_: decoded.append(result.budget)
+                        or real(result, format_))
+    frame = sweep(GRAPH, QUERIES, formats=["jsonl"], orderings=["canonical"], layouts=["interleaved"],
+                  budgets=[100_000, 200_000, 300], cache=None, workers=1, metrics_from="decoded")
+    # record: the complete prefix once (shared by the raw cuts that are the complete text), 300 once; raw 300 once
+    assert sorted(decoded) == [300, 300, 100_000] and len(frame) == 12
+    decoded.clear()
+    sweep(GRAPH, QUERIES, formats=["jsonl"], orderings=["canonical"], layouts=["interleaved"],
+          budgets=[100_000, 200_000, 300], cache=None, workers=1)
+    assert decoded == [300]  # only the raw cut that ends inside a record is decoded
+
+
+def test_any_worker_count_gives_the_same_rows_in_the_same_order():
+    from pandas.testing import assert_frame_equal
+    arguments = dict(formats=["jsonl", "compact_json", "yaml"], budgets=[200, 900], cache=None)
+    calls = []
+    pooled = sweep(GRAPH, QUERIES, **arguments, workers=2, progress=lambda done, total, label: calls.append(done))
+    assert_frame_equal(pooled, sweep(GRAPH, QUERIES, **arguments, workers=1))
+    assert calls == sorted(calls) and calls[-1] == len(pooled)

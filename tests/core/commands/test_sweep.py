@@ -66,6 +66,7 @@ def test_csv_cells_are_neutralised_for_spreadsheets_and_missing_values_left_blan
     (["--query", "shortest_path", "--seeds", "svc-web"], "seeds ran out"),
     (["--output", "results.xlsx"], "cannot write"),
     (["--seeds", "svc-web", "--question", "svc-web?"], "not allowed with"),
+    (["--workers", "0"], "0 workers"),
 ])
 def test_bad_input_exits_non_zero_with_a_clear_message(tmp_path, capsys, arguments, message):
     if "--output" not in arguments:
@@ -87,3 +88,24 @@ def test_query_parameters_take_numbers_and_lists_of_nodes(tmp_path):
     assert {row["query"] for row in rows} == {"owners_of(nodes=('svc-api', 'svc-web'))",
                                               "dependencies_within(hops=1, start=svc-api)"}
     assert all(row["traversal_accuracy"] == 1.0 for row in rows)
+
+
+def test_verify_decode_checks_every_cell_and_workers_reach_the_sweep(tmp_path, capsys, monkeypatch):
+    from core.commands import sweep as command
+    output = tmp_path / "one.csv"
+    common = ["sweep", *SMALL, "--seeds", "db-identity", "--formats", "jsonl,yaml", "--orderings", "hop_tiers",
+              "--budgets", "150,600", "--output", str(output)]
+    assert main([*common, "--workers", "1", "--verify-decode"]) == 0
+    seen = {}
+    real = command.sweep
+    monkeypatch.setattr(command, "sweep", lambda *args, **options: seen.update(options) or real(
+        *args, **{**options, "workers": 1}))
+    assert main([*common, "--workers", "3"]) == 0
+    assert seen["workers"] == 3 and seen["verify"] is False
+    assert "--workers" in main_help(capsys) and "--verify-decode" in main_help(capsys)
+
+
+def main_help(capsys) -> str:
+    with pytest.raises(SystemExit):
+        main(["sweep", "--help"])
+    return capsys.readouterr().out

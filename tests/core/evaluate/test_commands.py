@@ -110,5 +110,5 @@ def test_bad_evaluate_arguments_exit_with_a_clear_message(arguments, message, ca
 ])
 def test_bad_queries_and_missing_seeds_are_refused_before_any_request(arguments, message, capsys):
     from core.cli import main
-    assert main(["evaluate", "--services", "5", "--budgets", "100", *arguments]) == 2
+    assert main(["evaluate", "--services", "5", "--noise-edges", "4", "--budgets", "100", *arguments]) == 2
     assert message in capsys.readouterr().err

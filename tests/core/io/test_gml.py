@@ -32,7 +32,11 @@ def test_an_undirected_graph_gets_both_directions_and_nested_values_become_json_
 
 
 @pytest.mark.parametrize("data, message", [
-    (b'graph [ label "abc\n\n"]', "GML is malformed"),
+    (b'graph [ label "abc\n\n" node [ id 1 label "never closed ] ]', "(a string that is never closed?)"),
+    (b'graph [ node [ id 1 label "abc" ] ( ]', "unexpected text '( ]' (at g.gml, line 1, column 35)"),
+    (b'graph [ node [ id 1 ]', "a `[` is never closed (at g.gml, line 1, column 7)"),
+    (b"graph [ node [ id 1 ] ] ]", "a `]` closes a list that was never opened"),
+    (b"graph [ node [ id 1 ] node [ id 1.0 ] ]", "node id 1.0 is duplicated"),
     (b"graph [ node [ id 1 ] node [ id 1 ] ]", "GML is malformed"),
     (b"graph [ node [ id 1 ] edge [ source 1 target 1 ] edge [ source 1 target 1 ] ]", "multigraph 1"),
     (b"graph [ " + b"a [ " * 70 + b"]" * 70 + b" ]", "nests too deeply"),

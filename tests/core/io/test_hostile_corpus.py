@@ -25,7 +25,6 @@ REFUSALS = {
     "n_csv_ragged_rows.csv": "1 field(s) more than the header",
     "n_csv_too_few_fields.csv": "no field for the column(s) target",
     "n_gml_edge_to_undeclared_node.gml": "undefined target 9",
-    "n_gml_label_with_blank_lines.gml": "GML is malformed",
     "n_gml_nested_600_deep.gml": "nests too deeply",
     "n_gml_node_without_id.gml": "has no 'id'",
     "n_gml_nul_byte.gml": "NUL character",
@@ -68,18 +67,42 @@ REFUSALS = {
     "n_learning_graph_unknown_prerequisite.csv": "depends on '7'",
     "n_over_node_limit.json": "50,001 nodes, the limit is 50,000",
     "n_typed_edges_bad_escape.txt": "unknown escape",
+    "n_empty_0_bytes.graphml": "the file is empty (0 bytes)",
+    "n_empty_0_bytes.json": "the file is empty (0 bytes)",
+    "n_only_white_space.txt": "only white space",
+    "n_graphml_unknown_encoding.graphml": "unknown encoding",
+    "n_graphml_key_inside_graph.graphml": "a <key> is declared inside <graph>",
+    "n_graphml_two_type_keys.graphml": "gives 'type' twice",
+    "n_gml_int_and_text_ids.gml": "the ids 1 and '1', which read as the same text",
+    "n_gml_repeated_type.gml": "`labelV` is given 2 times",
+    "n_gml_duplicated_node_id.gml": "Fix: give every node its own `id`",
+    "n_gml_unbalanced_text.gml": "(a string that is never closed?) (at n_gml_unbalanced_text.gml, line 2, column 21)",
+    "n_learning_graph_label_column.csv": "a column named 'label'",
+    "n_json_number_overflows_to_infinity.json": "1e999 is too large",
+    "n_json_lone_surrogate_id.json": "the node id holds an unpaired surrogate U+D800",
+    "n_csv_unterminated_quote.csv": "runs to the end of the file (at n_csv_unterminated_quote.csv, line 2, column 5)",
+    "n_csv_other_header_cr_only.csv": "it reads '~from,~to' (read as edge-list; the other readers refused it too",
+    "n_yaml_alias_bomb.yaml": "aliases are refused",
+    "n_gexf_doctype.gexf": "document type",
+    "n_pajek_vertices_past_the_limit.net": "100,000,000 nodes, the limit is 50,000",
 }
 # (nodes, edges) of each file that must load.
 LOADS = {
     "y_csv_bom_quotes_and_line_breaks.csv": (2, 2),
     "y_gml_directed_multigraph.gml": (2, 3),
     "y_gml_undirected.gml": (2, 2),
+    "y_gml_label_with_blank_lines.gml": (1, 0),  # networkx raised IndexError; line breaks in strings are kept
     "y_graphml_self_loop_and_parallel_edges.graphml": (2, 3),
     "y_graphml_undirected.graphml": (2, 2),
     "y_json_networkx_integer_ids_and_links.json": (2, 2),
     "y_json_schema_and_nested_values.json": (1, 1),
     "y_learning_graph_cycle_and_forward_reference.csv": (3, 3),
     "y_typed_edges.txt": (2, 1),
+    "y_graphml_yed_port_and_graphml_keys.graphml": (1, 0),
+    "y_graphml_igraph_shared_key_id.graphml": (1, 0),
+    "y_graphml_foreign_namespace.graphml": (1, 0),
+    "y_gexf_undirected.gexf": (2, 2),
+    "y_pajek_arcs.net": (3, 2),
 }
 
 
@@ -126,3 +149,9 @@ def test_what_the_loaded_cases_hold():
     nested = load_graph((HOSTILE / "y_json_schema_and_nested_values.json").read_bytes(), name="n.json")
     assert dict(nested.nodes[0].properties) == {"extra": "null", "tags": '["a","b"]'}
     assert nested.schema.definition_of("station") == "a stop"
+    igraph = load_graph((HOSTILE / "y_graphml_igraph_shared_key_id.graphml").read_bytes(), name="i.graphml")
+    assert dict(igraph.nodes[0].properties) == {"name": "Alice"}
+    yed = load_graph((HOSTILE / "y_graphml_yed_port_and_graphml_keys.graphml").read_bytes(), name="y.graphml")
+    assert [(node.id, node.type) for node in yed.nodes] == [("a", "person")]
+    foreign = load_graph((HOSTILE / "y_graphml_foreign_namespace.graphml").read_bytes(), name="f.graphml")
+    assert [node.id for node in foreign.nodes] == ["a"]

@@ -62,7 +62,7 @@ FILES: dict[str, str | bytes] = {
                             '    <edge source="a" target="b"/>\n'),
     # GML
     "n_gml_nested_600_deep.gml": "graph [\n" + "x [ " * 600 + "]" * 600 + "\n]\n",
-    "n_gml_label_with_blank_lines.gml": 'graph [ label "abc\n\n"]',
+    "y_gml_label_with_blank_lines.gml": 'graph [ label "abc\n\n" node [ id 1 label "two\nlines" ] ]',
     "n_gml_repeated_edge_without_multigraph.gml":
         "graph [\n  directed 1\n  node [ id 1 ]\n  node [ id 2 ]\n  edge [ source 1 target 2 ]\n"
         "  edge [ source 1 target 2 ]\n]\n",
@@ -122,6 +122,45 @@ FILES: dict[str, str | bytes] = {
     "y_typed_edges.txt": "#graph-v1\nN|a|t\nE|a|r|b\n",
     "i_empty_file.txt": "",
     "n_binary_garbage.bin": bytes(range(256)) * 4,
+    # found by attacking the importers (issue 17): each was a hang, a traceback or a silent loss
+    "n_empty_0_bytes.graphml": "",
+    "n_empty_0_bytes.json": "",
+    "n_only_white_space.txt": " \n\t\n",
+    "n_graphml_unknown_encoding.graphml": '<?xml version="1.0" encoding="x"?>\n<graphml/>\n',
+    "n_graphml_key_inside_graph.graphml":
+        GRAPHML_HEAD + '  <graph edgedefault="directed">\n    <key id="k" for="node"/>\n  </graph>\n</graphml>\n',
+    "n_graphml_two_type_keys.graphml": graphml(
+        '    <node id="a"><data key="t1">person</data><data key="t2">robot</data></node>\n',
+        keys='  <key id="t1" for="node" attr.name="type"/>\n  <key id="t2" for="node" attr.name="type"/>\n'),
+    "y_graphml_yed_port_and_graphml_keys.graphml": graphml(
+        '    <node id="a"><data key="d0">person</data><data key="d6"><y:ShapeNode xmlns:y="http://www.yworks.com/xml/'
+        'graphml"/></data></node>\n',
+        keys='  <key id="d0" for="node" attr.name="type"/>\n  <key id="d1" for="port" yfiles.type="portgraphics"/>\n'
+             '  <key id="d2" for="graphml" yfiles.type="resources"/>\n  <key id="d6" for="node" yfiles.type="nodegraphics"/>\n'),
+    "y_graphml_igraph_shared_key_id.graphml": graphml(
+        '    <data key="name">the graph</data>\n    <node id="a"><data key="name">Alice</data></node>\n',
+        keys='  <key id="name" for="graph" attr.name="name" attr.type="string"/>\n'
+             '  <key id="name" for="node" attr.name="name" attr.type="string"/>\n'),
+    "y_graphml_foreign_namespace.graphml": graphml(
+        '    <x:node xmlns:x="urn:other" id="not-a-node"/>\n    <node id="a"/>\n'),
+    "n_gml_int_and_text_ids.gml": 'graph [\n  node [ id 1 ]\n  node [ id "1" ]\n]\n',
+    "n_gml_repeated_type.gml": 'graph [\n  node [ id 1 labelV "a" labelV "b" ]\n]\n',
+    "n_gml_duplicated_node_id.gml": 'graph [\n  node [ id 1 ]\n  node [ id 1 ]\n]\n',
+    "n_gml_unbalanced_text.gml": 'graph [\n  node [ id 1 label "abc ]\n  node [ id 2 ] ( ]\n',
+    "n_learning_graph_label_column.csv": "ConceptID,ConceptLabel,Dependencies,TaxonomyID,label\n1,One,,A,other\n",
+    "n_json_number_overflows_to_infinity.json": '{"nodes": [{"id": "a", "size": 1e999}]}',
+    "n_json_lone_surrogate_id.json": '{"nodes": [{"id": "\\ud800"}]}',
+    "n_csv_unterminated_quote.csv": 'source,relation,target\na,r,"b\nc,r,d\n',
+    "n_csv_other_header_cr_only.csv": "~from,~to\rA,B\r",
+    "n_yaml_alias_bomb.yaml": "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + "".join(f"{chr(98 + level)}: &{chr(98 + level)} [{', '.join(['*' + chr(97 + level)] * 10)}]\n"
+                  for level in range(9)),
+    "n_gexf_doctype.gexf": '<?xml version="1.0"?>\n<!DOCTYPE gexf [<!ENTITY a "b">]>\n<gexf/>\n',
+    "n_pajek_vertices_past_the_limit.net": "*Vertices 100000000\n1 a\n",
+    "y_gexf_undirected.gexf": '<gexf xmlns="http://gexf.net/1.3" version="1.3"><graph defaultedgetype="undirected">'
+        '<nodes><node id="a" label="A"/><node id="b" label="B"/></nodes>'
+        '<edges><edge id="0" source="a" target="b"/></edges></graph></gexf>\n',
+    "y_pajek_arcs.net": '*Vertices 3\n1 "a"\n2 "b"\n3 "c"\n*Arcs\n1 2 1\n2 3 2\n',
 }
 
 

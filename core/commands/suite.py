@@ -1,0 +1,197 @@
+"""`graph-context-lab suite`: a whole question set × formats × orderings × policies × budgets, aggregated.
+
+Questions come from a file (`--questions`: a CKG query file, or the project's JSONL/CSV schema), from
+a template spec (`--generate`), or, for a sample that ships one, the sample's own set. Tasks run on
+the local worker pool (default) or on Ray (`--engine ray`, `--ray-address` for an existing cluster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+from tqdm import tqdm
+
+from core.budget import POLICIES
+from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
+from core.commands.sweep import budgets, names, _python, _records
+from core.engine import ENGINES
+from core.errors import ParameterError
+from core.graph import Graph
+from core.hops import DIRECTIONS
+from core.io.spreadsheet import spreadsheet_csv
+from core.ordering import LAYOUTS
+from core.questions import SEEDINGS, QuestionSet, generate, load_questions
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.samples import get_sample, sample_names
+from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
+from core.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
+from core.sweep import DEFAULT_BUDGETS
+
+OUTPUTS = (".csv", ".json", ".parquet")
+
+
+def question_set(graph: Graph, arguments: argparse.Namespace) -> QuestionSet:
+    if arguments.questions:
+        return load_questions(arguments.questions, graph)
+    if arguments.generate:
+        return generate(graph, arguments.generate)
+    sample = get_sample(arguments.graph) if arguments.graph in sample_names() else None
+    if sample is not None and sample.queries_path is not None:
+        return load_questions(sample.queries_path, graph)
+    raise ParameterError("no questions: give a question file or a template spec", "suite",
+                         "add --questions FILE (CKG, JSONL or CSV) or --generate SPEC (e.g. impact:type=database); "
+                         "the nvidia-jetson sample ships its own set")
+
+
+def write_output(path: Path, result: SuiteResult, table: pd.DataFrame) -> None:
+    rows = result.rows
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        rows.to_parquet(path, index=False)
+    elif suffix == ".json":
+        document = {"parameters": rows.attrs.get("parameters", {}), "questions": _records(result.questions),
+                    "aggregate": _records(table), "by_query_type": _records(breakdown(rows, "query_type")),
+                    "by_hop_depth": _records(breakdown(rows, "hop_depth")),
+                    "smallest_budgets": _records(smallest_budgets(table)),
+                    "pareto_across_budgets": _records(pareto_across_budgets(rows)), "rows": _records(rows)}
+        path.write_text(json.dumps(document, ensure_ascii=False) + "\n", encoding="utf-8")
+    else:
+        cells = (["" if value is None else value for value in map(_python, row)] for row in rows.itertuples(index=False))
+        path.write_text(spreadsheet_csv(list(rows.columns), cells), encoding="utf-8", newline="")
+
+
+def _percent(value: float) -> str:
+    return "   -" if pd.isna(value) else f"{value * 100:4.0f}"
+
+
+def aggregate_lines(table: pd.DataFrame) -> list[str]:
+    """One line per (seeding, format, ordering, layout, policy): accuracy % at each budget, 90%/100% budgets."""
+    budget_list = sorted(table["budget"].unique())
+    reached = smallest_budgets(table).set_index(["seeding", "format", "ordering", "layout", "policy"])
+    header = (f"{'seeding':<11} {'format':<16} {'ordering':<15} {'layout':<16} {'policy':<6} {'n':>4} "
+              + " ".join(f"{budget:>6}" for budget in budget_list) + f" {'B@90%':>7} {'B@100%':>7}")
+    lines = [header, "-" * len(header)]
+    for key, curve in table.groupby(["seeding", "format", "ordering", "layout", "policy"], sort=False):
+        accuracy = dict(zip(curve["budget"], curve["traversal_accuracy"]))
+        found = reached.loc[key]
+        lines.append(f"{key[0]:<11} {key[1]:<16} {key[2]:<15} {key[3]:<16} {key[4]:<6} {int(curve['questions'].max()):>4} "
+                     + " ".join(f"{_percent(accuracy.get(budget, float('nan'))):>6}" for budget in budget_list)
+                     + f" {_budget(found['budget_90']):>7} {_budget(found['budget_100']):>7}")
+    return lines
+
+
+def _budget(value: object) -> str:
+    return "never" if pd.isna(value) else f"{int(value):,}"
+
+
+def breakdown_lines(rows: pd.DataFrame, column: str, title: str) -> list[str]:
+    """Accuracy % per budget by query type or hop depth, per seeding and format, on the first curve shown."""
+    first = rows.iloc[0]
+    chosen = rows[(rows["ordering"] == first["ordering"]) & (rows["layout"] == first["layout"])
+                  & (rows["policy"] == first["policy"])]
+    table = breakdown(chosen, column)
+    budget_list = sorted(table["budget"].unique())
+    lines = [(f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
+              "accuracy % at each budget, n questions):"),
+             f"{'seeding':<11} {'format':<16} {title:<18} {'n':>4} " + " ".join(f"{b:>6}" for b in budget_list)]
+    for key, part in table.groupby(["seeding", "format", column], sort=False, dropna=False):
+        accuracy = dict(zip(part["budget"], part["traversal_accuracy"]))
+        lines.append(f"{key[0]:<11} {key[1]:<16} {str(key[2]):<18} {int(part['questions'].max()):>4} "
+                     + " ".join(f"{_percent(accuracy.get(budget, float('nan'))):>6}" for budget in budget_list))
+    return lines
+
+
+def run(arguments: argparse.Namespace) -> int:
+    if arguments.output.suffix.lower() not in OUTPUTS:
+        raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
+                             "name a .csv, .json or .parquet file")
+    if arguments.ray_address and arguments.engine != "ray":
+        raise ParameterError("--ray-address needs --engine ray", "--ray-address", "add --engine ray")
+    graph = graph_from_arguments(arguments)
+    questions = question_set(graph, arguments)
+    settings = settings_for(arguments.formats, arguments.orderings, layouts=arguments.layouts,
+                            policies=arguments.policies, budgets=arguments.budgets, seedings=arguments.seedings,
+                            tokenizer=arguments.encoding, hops=arguments.hops, direction=arguments.direction,
+                            shuffle_seed=arguments.shuffle_seed, count_grammar=not arguments.no_grammar)
+    bar = None if arguments.no_progress else tqdm(total=0, unit="task", desc="suite", file=sys.stderr)
+
+    def progress(done: int, total: int, _: str) -> None:
+        if bar is not None:
+            bar.total = total
+            bar.update(done - bar.n)
+    try:
+        result = run_suite(graph, questions, settings, engine=arguments.engine, workers=arguments.workers,
+                           ray_address=arguments.ray_address, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    result.rows.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
+    table = aggregate(result.rows)
+    write_output(arguments.output, result, table)
+    print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
+          f"questions: {len(questions)} ({questions.source}); engine {arguments.engine}")
+    checks = result.questions["ground_truth"].value_counts()
+    print("recorded ground truth: " + ", ".join(f"{count} {status}" for status, count in checks.items()))
+    for row in result.questions[result.questions["ground_truth"].isin(["tie", "differs"])].itertuples():
+        print(f"  {row.ground_truth}: {row.question_id}: {row.ground_truth_detail}")
+    for seeding in settings.seedings:
+        unseeded = unseeded_questions(result.questions, seeding)
+        print(f"seeds from {seeding}: {len(questions) - len(unseeded)} questions seeded, {len(unseeded)} name no node"
+              + (f" ({', '.join(unseeded['question_id'][:10])}{'…' if len(unseeded) > 10 else ''})"
+                 if len(unseeded) else ""))
+    print("traversal accuracy % per budget (Wilson 95% intervals in the output file); B@90%/B@100%: the smallest "
+          "budget answering 90% / all questions:")
+    print("\n".join(aggregate_lines(table)))
+    print("\n".join(breakdown_lines(result.rows, "query_type", "query type")))
+    print("\n".join(breakdown_lines(result.rows, "hop_depth", "hop depth")))
+    print(f"{len(result.rows):,} rows written to {arguments.output}")
+    return 0
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "suite", help="run a question set (CKG file, own JSONL/CSV, or generated) over formats and budgets",
+        description="Cut every format and ordering at every budget for every question of a set, with seeds "
+                    "from the question text and from the annotations; print accuracy per budget with the "
+                    "budgets that answer 90%% and 100%% of the questions, and the breakdown by query type "
+                    "and hop depth.")
+    add_graph_options(parser)
+    source = parser.add_argument_group("questions").add_mutually_exclusive_group()
+    source.add_argument("--questions", type=Path, metavar="FILE",
+                        help="a CKG queries_*.jsonl file, or the project's JSONL/CSV question schema (see README)")
+    source.add_argument("--generate", metavar="SPEC",
+                        help="questions from a template, e.g. impact:type=database or "
+                             "t3_prerequisite_path:count=50,distance=1-5,seed=7")
+    cuts = parser.add_argument_group("what to sweep")
+    cuts.add_argument("--formats", type=names("format", FORMATS.names()), help="formats (default: all registered)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names()), help="orderings (default: all)")
+    cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS), help="default both")
+    cuts.add_argument("--policies", type=names("policy", POLICIES), default=list(POLICIES), help="default both")
+    cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
+                      help="token budgets (default 512,1024,...,65536)")
+    cuts.add_argument("--seedings", type=names("seeding", SEEDINGS), default=list(SEEDINGS),
+                      help="seeds from the question text and/or the annotations (default both)")
+    cuts.add_argument("--hops", type=non_negative, default=2, help="k for candidate recall and D_k(S) (default 2)")
+    cuts.add_argument("--direction", choices=DIRECTIONS, default="both", help="edges followed for hop levels")
+    cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
+    cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
+    parser.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
+                        help="tokenizer (default o200k_base)")
+    engine = parser.add_argument_group("where it runs")
+    engine.add_argument("--engine", choices=ENGINES, default="local",
+                        help="local: a process pool on this machine (default); ray: Ray tasks")
+    engine.add_argument("--workers", type=positive,
+                        help="local processes (default: the machine's cores; 1 = in this process), or the CPUs "
+                             "of a Ray instance started for the run")
+    engine.add_argument("--ray-address", metavar="ADDR",
+                        help="an existing Ray cluster (host:port or ray://host:10001); without it --engine ray "
+                             "starts a local instance for the run and shuts it down after")
+    parser.add_argument("--output", type=Path, default=Path("suite-results.csv"),
+                        help="results.csv (one row per question and cut), results.json (rows, aggregates, "
+                             "breakdowns, Pareto) or results.parquet (rows)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.set_defaults(run=run)

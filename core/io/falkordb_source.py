@@ -1,0 +1,234 @@
+"""A FalkorDB graph as a source: the nodes and relationships a Cypher query returns, through the official client.
+
+`read_database(DatabaseSource(host, port, graph, query, seeds, hops))` runs the query read-only
+(GRAPH.RO_QUERY) and collects every node, relationship and path in its result rows. Without a
+query it reads the k-hop neighbourhood of the seeds (every node within `hops` hops in either
+direction, and the relationships among them), or the whole graph when no seeds are given.
+
+Mapping: a node's id is its `id` property (or the property named by `id_property`) as text; a node
+without it is named by its internal id (`#12`). Its type is its first label, further labels are kept
+in the property `labels` (compact JSON). A relationship's type is the relation; properties are kept,
+lists and maps as compact JSON text. A relationship whose endpoint the query did not return brings
+that node along (one more read-only query). The limits of file imports apply: the node and edge
+counts are checked while the rows are read. The password comes from the environment variable
+FALKORDB_PASSWORD or is passed in (the dashboard's session-only field); it is never part of a URL,
+report or cache key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+from urllib.parse import unquote, urlsplit
+
+from core.errors import LoadError, ParameterError
+from core.graph import Edge, Graph, Node
+from core.io.building import build_graph, frozen_properties, property_value
+from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.options import DEFAULT_OPTIONS, LoadOptions
+
+SCHEME = "falkordb"
+DEFAULT_PORT = 6379
+DEFAULT_HOPS = 2
+MAX_HOPS = 10
+PASSWORD_VARIABLE = "FALKORDB_PASSWORD"
+QUERY_TIMEOUT_MS = 60_000
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class DatabaseSource:
+    """Where the graph is and what to read of it (everything here may be recorded; the password is not here)."""
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    graph: str = ""
+    query: str | None = None  # None: the k-hop neighbourhood of the seeds (or the whole graph without seeds)
+    seeds: tuple[str, ...] = ()
+    hops: int = DEFAULT_HOPS
+    id_property: str = "id"
+
+    def __post_init__(self) -> None:
+        if not self.host.strip():
+            raise ParameterError("no database host given", "database host", "give the server's host, e.g. 127.0.0.1")
+        if not 1 <= self.port <= 65535:
+            raise ParameterError(f"port {self.port} is outside 1-65535", "database port",
+                                 f"give the server's port (FalkorDB's default is {DEFAULT_PORT})")
+        if not self.graph.strip():
+            raise ParameterError("no graph name given", "database graph",
+                                 "name the graph to read (GRAPH.LIST on the server lists them)")
+        if self.query is not None and not self.query.strip():
+            raise ParameterError("the Cypher query is empty", "database query",
+                                 "write a query that returns nodes and relationships, or leave it out for the default")
+        if not 0 <= self.hops <= MAX_HOPS:
+            raise ParameterError(f"hops = {self.hops} is outside 0-{MAX_HOPS}", "database hops",
+                                 f"give 0 to {MAX_HOPS} hops around the seeds")
+        if not _IDENTIFIER.fullmatch(self.id_property):
+            raise ParameterError(f"the id property {self.id_property!r} is not a plain property name",
+                                 "database id property", "give a name of letters, digits and _")
+
+    @property
+    def url(self) -> str:
+        return f"{SCHEME}://{self.host}:{self.port}/{self.graph}"
+
+    def cypher(self, limits: Limits) -> tuple[str, dict]:
+        """The query to run and its parameters (the default one keeps at most as many rows as the limits allow)."""
+        if self.query is not None:
+            return self.query, {}
+        rows = limits.max_nodes + limits.max_edges + 1
+        if not self.seeds:
+            return f"MATCH (a) OPTIONAL MATCH (a)-[r]->(b) RETURN a, r, b LIMIT {rows}", {}
+        # The hop count cannot be a query parameter in Cypher: it is a checked integer.
+        return (f"MATCH (s) WHERE s.{self.id_property} IN $seeds MATCH (s)-[*0..{self.hops}]-(n) "
+                "WITH collect(DISTINCT n) AS ns UNWIND ns AS a OPTIONAL MATCH (a)-[r]->(b) WHERE b IN ns "
+                f"RETURN a, r, b LIMIT {rows}", {"seeds": list(self.seeds)})
+
+
+def is_database_url(reference: str) -> bool:
+    return reference.lower().startswith(f"{SCHEME}://")
+
+
+def parse_database_url(url: str, **settings) -> DatabaseSource:
+    """`falkordb://HOST:PORT/GRAPH` (port optional) as a DatabaseSource; `settings` fill the other fields."""
+    parts = urlsplit(url)
+    fix = f"write {SCHEME}://HOST:PORT/GRAPH, e.g. {SCHEME}://127.0.0.1:6379/services"
+    if parts.scheme.lower() != SCHEME:
+        raise ParameterError(f"{url!r} is not a {SCHEME}:// address", "--graph", fix)
+    if parts.password is not None or parts.username is not None:
+        raise ParameterError("the address holds a user name or password", "--graph",
+                             f"remove it from the address and set the password in the environment variable "
+                             f"{PASSWORD_VARIABLE}")
+    try:
+        port = parts.port or DEFAULT_PORT
+    except ValueError:
+        raise ParameterError(f"the port in {url!r} is not a number from 1 to 65535", "--graph", fix) from None
+    graph = unquote(parts.path.lstrip("/"))
+    if not parts.hostname or not graph or "/" in graph or parts.query or parts.fragment:
+        raise ParameterError(f"{url!r} does not name a host and one graph", "--graph", fix)
+    return DatabaseSource(parts.hostname, port, graph, **settings)
+
+
+def read_database(source: DatabaseSource, *, password: str | None = None, options: LoadOptions = DEFAULT_OPTIONS,
+                  limits: Limits = DEFAULT_LIMITS, socket_timeout: float = 60.0) -> Graph:
+    """The graph the source's query returns; every failure is a LoadError saying what, where and how to fix."""
+    # Imported here: only this source needs the client (and its redis dependency).
+    import redis
+    from falkordb import FalkorDB
+
+    where = source.url
+    query, parameters = source.cypher(limits)
+    try:
+        database = FalkorDB(host=source.host, port=source.port, password=password or None,
+                            socket_connect_timeout=10.0, socket_timeout=socket_timeout)
+        graph = database.select_graph(source.graph)
+        result = graph.ro_query(query, parameters, timeout=QUERY_TIMEOUT_MS)
+        reader = _ResultReader(source, where, options, limits)
+        reader.read(result.result_set)
+        missing = reader.missing_endpoints()
+        if missing:
+            found = graph.ro_query("MATCH (n) WHERE ID(n) IN $ids RETURN n", {"ids": sorted(missing)},
+                                   timeout=QUERY_TIMEOUT_MS)
+            reader.read(found.result_set)
+    except redis.exceptions.AuthenticationError as error:
+        raise LoadError(f"the FalkorDB server refused the password: {error}", where,
+                        f"set the right password in {PASSWORD_VARIABLE} (or the password field)") from None
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+        raise LoadError(f"cannot reach the FalkorDB server: {error}", where,
+                        "start the server, or check the host and port (a local one: redis-server "
+                        "--loadmodule falkordb.so)") from None
+    except redis.exceptions.ResponseError as error:
+        raise _query_error(str(error), source, database, redis.exceptions.RedisError) from None
+    return reader.graph()
+
+
+def _query_error(message: str, source: DatabaseSource, database, redis_error: type[Exception]) -> LoadError:
+    if "empty key" in message:  # the server's words for a graph that does not exist
+        try:
+            names = database.list_graphs()
+        except redis_error:  # only a hint: the refusal below stands without it
+            names = []
+        known = f"; the server has: {', '.join(names[:20])}" if names else "; the server has no graphs"
+        return LoadError(f"there is no graph named {source.graph!r}{known}", source.url, "name an existing graph")
+    if "read-only" in message:
+        return LoadError("the query would change the graph; sources are read only", source.url,
+                         "write a query that only reads (MATCH ... RETURN ...)")
+    if "AUTH" in message or "NOAUTH" in message:
+        return LoadError(f"the server wants a password: {message[:200]}", source.url,
+                         f"set it in the environment variable {PASSWORD_VARIABLE} (or the password field)")
+    return LoadError(f"the Cypher query failed: {message[:300]}", source.url,
+                     "check the query (it must return nodes, relationships or paths)")
+
+
+class _ResultReader:
+    """Collects nodes and relationships from result rows, with the count limits checked as they come."""
+
+    def __init__(self, source: DatabaseSource, where: str, options: LoadOptions, limits: Limits) -> None:
+        self.source, self.where, self.options, self.limits = source, where, options, limits
+        self.nodes: dict[int, Node] = {}
+        self.edges: dict[int, tuple[int, str, int, tuple]] = {}
+
+    def read(self, rows: Iterable[list]) -> None:
+        from falkordb import Edge as DatabaseEdge, Node as DatabaseNode
+        for value in _values(rows):
+            if isinstance(value, DatabaseNode) and value.id not in self.nodes:
+                self.nodes[value.id] = self._node(value)
+            elif isinstance(value, DatabaseEdge) and value.id not in self.edges:
+                self.edges[value.id] = self._edge(value)
+            else:
+                continue
+            self.limits.check_counts(len(self.nodes), len(self.edges), self.where)
+
+    def _node(self, value) -> Node:
+        where = f"node #{value.id}"
+        properties = dict(value.properties)
+        identifier = properties.pop(self.source.id_property, None)
+        node_id = f"#{value.id}" if identifier is None else str(property_value(identifier))
+        labels = list(value.labels or [])
+        if len(labels) > 1:
+            properties.setdefault("labels", labels)
+        node_type = labels[0] if labels else self.options.default_node_type
+        values = {str(key): property_value(item) for key, item in properties.items()}
+        return Node(node_id, node_type, frozen_properties(values, self.where, where))
+
+    def _edge(self, value) -> tuple[int, str, int, tuple]:
+        values = {str(key): property_value(item) for key, item in value.properties.items()}
+        return (_node_key(value.src_node), value.relation or self.options.default_relation, _node_key(value.dest_node),
+                frozen_properties(values, self.where, f"relationship #{value.id}"))
+
+    def missing_endpoints(self) -> set[int]:
+        return {end for start, _, stop, _ in self.edges.values() for end in (start, stop)} - set(self.nodes)
+
+    def graph(self) -> Graph:
+        if not self.nodes:
+            what = (f"none of the seeds ({', '.join(self.source.seeds)[:200]}) is a node's "
+                    f"{self.source.id_property!r}" if self.source.query is None and self.source.seeds
+                    else "the query returned no nodes")
+            raise LoadError(what, self.where, "check the graph name, the seeds or the query "
+                                              "(it must RETURN nodes, relationships or paths)")
+        missing = self.missing_endpoints()
+        if missing:
+            raise LoadError(f"{len(missing)} relationship endpoint(s) could not be read", self.where,
+                            "run the query again; the graph may have changed meanwhile")
+        edges = [Edge(self.nodes[start].id, relation, self.nodes[stop].id, properties)
+                 for start, relation, stop, properties in self.edges.values()]
+        return build_graph(self.nodes.values(), edges, self.where, self.options, limits=self.limits)
+
+
+def _node_key(end) -> int:
+    return end if isinstance(end, int) else end.id
+
+
+def _values(rows: Iterable[list]) -> Iterator[object]:
+    """Every value of the rows, with paths and lists opened up (a path's nodes and relationships)."""
+    from falkordb import Path as DatabasePath
+    for row in rows:
+        stack = list(reversed(row))
+        while stack:
+            value = stack.pop()
+            if isinstance(value, DatabasePath):
+                stack.extend(reversed(value.nodes() + value.edges()))
+            elif isinstance(value, list):
+                stack.extend(reversed(value))
+            elif value is not None:
+                yield value

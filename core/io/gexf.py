@@ -1,0 +1,119 @@
+"""GEXF (Gephi's native format): read through networkx after a safe first pass, and write back.
+
+Reading: the XML is first checked with defusedxml (no DTD, no entities), its nesting limited and
+its <node> and <edge> elements counted against the limits as it streams; then networkx's reader
+builds the graph. A node's id is its GEXF id; its type comes from the attribute `labelV` or `type`
+(not the GEXF `label`, which is a display name, kept as the property `label` unless it only repeats
+the id); the relation from `labelE`, `relation` or the edge `label`. Other attributes are
+properties with their declared types; visual data (`viz`) and spells become compact JSON text.
+Edge ids are not kept. An undirected graph (defaultedgetype="undirected") or a "mutual" edge gets
+each edge in both directions.
+
+Writing: networkx's GEXF 1.2 writer, with the type as `labelV`, the relation as `labelE` and each
+property as a typed attribute, so the file reads back as the same graph.
+"""
+
+from __future__ import annotations
+
+import io
+
+import networkx as nx
+
+from core.errors import GraphError, LoadError
+from core.graph import Edge, Graph, Node
+from core.io.graphml import _NOT_XML
+from core.io.building import build_graph, frozen_properties, property_value
+from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
+from core.io.text import decode_utf8
+from core.io.xml_check import check_xml
+
+NODE_TYPE_ATTRIBUTES = ("labelV", "type")
+_DROPPED_EDGE_ATTRIBUTES = ("id", "networkx_key")  # an index, not content
+# Property names the GEXF writer gives a meaning of its own: a graph with them cannot be written faithfully.
+_RESERVED = {"node": ("viz", "start", "end", "pid", "spells", "slices", "networkx_key"),
+             "edge": ("id", "type", "networkx_key", "viz", "start", "end", "spells", "slices", "weight")}
+_FIX = "check that the file is GEXF exported by Gephi or another graph tool"
+# What networkx's GEXF reader raises on files it cannot make sense of.
+_READER_ERRORS = (nx.NetworkXError, ValueError, KeyError, TypeError, AttributeError, IndexError, RuntimeError)
+
+
+def parse_gexf(data: bytes, *, source: str = "graph.gexf", options: LoadOptions = DEFAULT_OPTIONS,
+               limits: Limits = DEFAULT_LIMITS) -> Graph:
+    """The graph in GEXF `data`; any problem is a LoadError naming where it is and how to fix it."""
+    limits.check_bytes(len(data), source)
+    decode_utf8(data, source, allow_nul=True)  # the file's text must be UTF-8 (the XML parser names a NUL)
+    root = check_xml(data, source, limits, fix=_FIX)
+    if root != "gexf":
+        raise LoadError(f"the root element is <{root}>, not <gexf>", source, "load a GEXF file, or name the file's format")
+    try:
+        parsed = nx.read_gexf(io.BytesIO(bytes(data)))
+    except _READER_ERRORS as error:
+        raise LoadError(f"the GEXF cannot be read: {str(error)[:200] or type(error).__name__}", source, _FIX) from None
+    return _graph(parsed, source, options, limits)
+
+
+def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits) -> Graph:
+    node_attributes = {name for _, data in parsed.nodes(data=True) for name in data}
+    edge_attributes = {name for *_, data in parsed.edges(data=True) for name in data}
+    type_attribute = (options.node_type_attribute if options.node_type_attribute is not None
+                      else next((name for name in NODE_TYPE_ATTRIBUTES if name in node_attributes), None))
+    relation_attribute = (options.relation_attribute if options.relation_attribute is not None
+                          else next((name for name in RELATION_ATTRIBUTES if name in edge_attributes), None))
+    nodes = []
+    for node_id, data in parsed.nodes(data=True):
+        where = f"node {str(node_id)[:80]!r}"
+        values = {str(key): property_value(value) for key, value in data.items()
+                  if key != type_attribute and not (key == "label" and value == node_id)}
+        node_type = str(data[type_attribute]) if type_attribute in data else options.default_node_type
+        nodes.append(Node(str(node_id), node_type, frozen_properties(values, source, where)))
+    edges = []
+    for start, end, data in parsed.edges(data=True):
+        where = f"edge {str(start)[:80]!r} -> {str(end)[:80]!r}"
+        values = {str(key): property_value(value) for key, value in data.items()
+                  if key != relation_attribute and key not in _DROPPED_EDGE_ATTRIBUTES}
+        relation = str(data[relation_attribute]) if relation_attribute in data else options.default_relation
+        edge = Edge(str(start), relation, str(end), frozen_properties(values, source, where))
+        edges.append(edge)
+        if not parsed.is_directed() and start != end:
+            edges.append(Edge(edge.target, edge.relation, edge.source, edge.properties))
+    return build_graph(nodes, edges, source, options, limits=limits)
+
+
+def write_gexf(graph: Graph) -> str:
+    """GEXF 1.2 text that `parse_gexf` reads back as the same graph (GraphError for what GEXF cannot hold)."""
+    _refuse_unwritable(graph)
+    network = nx.MultiDiGraph()
+    for node in graph.nodes:
+        network.add_node(node.id, labelV=node.type, **dict(node.properties))
+    for edge in graph.edges:
+        network.add_edge(edge.source, edge.target, labelE=edge.relation, **dict(edge.properties))
+    return "\n".join(nx.generate_gexf(network)) + "\n"
+
+
+def _refuse_unwritable(graph: Graph) -> None:
+    texts = [text for node in graph.nodes for text in (node.id, node.type)]
+    texts += [edge.relation for edge in graph.edges]
+    texts += [text for item in graph.nodes + graph.edges for key, value in item.properties
+              for text in (key, value) if isinstance(text, str)]
+    for text in texts:
+        found = _NOT_XML.search(text)
+        if found:
+            raise GraphError(f"the text {text[:40]!r} holds the character U+{ord(found.group()):04X}, which XML 1.0 "
+                             "cannot hold", "GEXF export", "export as node-link JSON or one of the project's formats")
+    types: dict[tuple[str, str], type] = {}
+    for kind, items in (("node", graph.nodes), ("edge", graph.edges)):
+        fixed = "labelV" if kind == "node" else "labelE"
+        for item in items:
+            for key, value in item.properties:
+                if key in _RESERVED[kind] or key == fixed:
+                    raise GraphError(f"a {kind} property is named {key!r}, which GEXF gives a meaning of its own",
+                                     "GEXF export", "rename the property, or export as GraphML or node-link JSON")
+                known = types.setdefault((kind, key), type(value))
+                if known is not type(value):  # one GEXF attribute has one declared type
+                    raise GraphError(f"the {kind} property {key!r} holds values of several types "
+                                     f"({known.__name__} and {type(value).__name__})", "GEXF export",
+                                     "give the property one type, or export as node-link JSON")
+            if kind == "node" and dict(item.properties).get("label") == item.id:
+                raise GraphError(f"node {item.id!r} has a label that repeats its id, which reads back as no label",
+                                 "GEXF export", "drop that label, or export as node-link JSON")

@@ -1,0 +1,140 @@
+"""Pajek `.net`: read networks through networkx (after a linear first pass that checks the counts), and write them.
+
+Reading: `*Vertices N` lines give numbered nodes with a label; the label is the node's id (as
+networkx reads it), the Pajek number is only the reference edges use and is not kept. Coordinates
+and shape become properties x, y and shape (except 0 0 ellipse, networkx's placeholder for "no
+position"), further `key value` pairs text properties; a `type` (or the chosen attribute) gives the
+node type. `*Arcs` are directed edges, `*Edges` undirected ones (given in both directions),
+`*Matrix` rows a directed adjacency matrix. An edge's value becomes the property `weight` (except
+1, Pajek's default value); a `labelE`, `relation`, `label` or `l` (Pajek's edge label) pair gives the relation.
+
+Writing: networkx's Pajek writer, with the type as the pair `type`, the relation as `relation` and
+each property as a text pair. Pajek holds text only: numbers and booleans come back as text, so the
+export is lossy in value types (and ids or values holding quotes, backslashes, tabs or line breaks are refused).
+"""
+
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+
+from core.errors import GraphError, LoadError
+from core.graph import Edge, Graph, Node
+from core.io.building import build_graph, frozen_properties, property_value
+from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
+
+PAJEK_RELATION_ATTRIBUTES = RELATION_ATTRIBUTES + ("l",)  # `l` is Pajek's own edge label
+from core.io.text import decode_utf8
+
+NODE_TYPE_ATTRIBUTES = ("labelV", "type")
+_SECTION = re.compile(r"^\*(\w+)", re.MULTILINE)
+_VERTICES = re.compile(r"^\*vertices[ \t]+(\S+)", re.IGNORECASE | re.MULTILINE)
+_FIX = "check the *Vertices count and that every line is `number \"label\" ...` or `from to [weight]`"
+# What networkx's Pajek reader raises (shlex's ValueError on an unclosed quote, StopIteration on a short file).
+_READER_ERRORS = (nx.NetworkXError, ValueError, KeyError, IndexError, TypeError, StopIteration)
+_NOT_PAJEK_TEXT = re.compile("[\"'\\\\\x00-\x1f\x7f\x85\u2028\u2029]")  # shlex quotes and escapes; control characters
+_NO_POSITION = (0.0, 0.0, "ellipse")  # what networkx writes for a node without coordinates
+
+
+def parse_pajek(data: bytes, *, source: str = "graph.net", options: LoadOptions = DEFAULT_OPTIONS,
+                limits: Limits = DEFAULT_LIMITS) -> Graph:
+    limits.check_bytes(len(data), source)
+    text = decode_utf8(data, source).replace("\r\n", "\n").replace("\r", "\n")
+    _check_counts(text, source, limits)
+    try:
+        parsed = nx.parse_pajek(text)
+    except _READER_ERRORS as error:
+        reason = str(error)[:200] or type(error).__name__
+        if isinstance(error, StopIteration):
+            reason = "the file ends before the *Vertices count is reached"
+        raise LoadError(f"the Pajek network cannot be read: {reason}", source, _FIX) from None
+    return _graph(parsed, source, options, limits)
+
+
+def _check_counts(text: str, source: str, limits: Limits) -> None:
+    """The *Vertices count and the edge lines, against the limits, before networkx loops over them."""
+    if not _SECTION.search(text):
+        raise LoadError("the file has no *Vertices, *Arcs or *Edges section", source, _FIX)
+    declared = _VERTICES.search(text)
+    if declared is not None:
+        if not declared.group(1).isdigit():
+            raise LoadError(f"the *Vertices count {declared.group(1)[:40]!r} is not a whole number", source, _FIX)
+        vertices = int(declared.group(1))
+        lines = sum(1 for line in text[declared.end():].split("\n")[1:] if line.strip())
+        limits.check_counts(vertices, 0, source)
+        if vertices > lines:
+            raise LoadError(f"*Vertices declares {vertices:,} nodes but only {lines:,} line(s) follow", source, _FIX)
+    edge_lines = 0
+    in_edges = False
+    for line in text.split("\n"):
+        if line.startswith("*"):
+            in_edges = line.lower().startswith(("*arcs", "*edges", "*matrix"))
+        elif in_edges and line.strip():
+            edge_lines += 1
+    limits.check_counts(0, edge_lines, source)
+
+
+def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits) -> Graph:
+    node_attributes = {name for _, data in parsed.nodes(data=True) for name in data}
+    edge_attributes = {name for *_, data in parsed.edges(data=True) for name in data}
+    type_attribute = (options.node_type_attribute if options.node_type_attribute is not None
+                      else next((name for name in NODE_TYPE_ATTRIBUTES if name in node_attributes), None))
+    relation_attribute = (options.relation_attribute if options.relation_attribute is not None
+                          else next((name for name in PAJEK_RELATION_ATTRIBUTES if name in edge_attributes), None))
+    nodes = []
+    for node_id, data in parsed.nodes(data=True):
+        where = f"node {str(node_id)[:80]!r}"
+        if (data.get("x"), data.get("y"), data.get("shape")) == _NO_POSITION:
+            data = {key: value for key, value in data.items() if key not in ("x", "y", "shape")}
+        values = {str(key): property_value(value) for key, value in data.items() if key not in ("id", type_attribute)}
+        node_type = str(data[type_attribute]) if type_attribute in data else options.default_node_type
+        nodes.append(Node(str(node_id), node_type, frozen_properties(values, source, where)))
+    edges = []
+    for start, end, data in parsed.edges(data=True):
+        where = f"edge {str(start)[:80]!r} -> {str(end)[:80]!r}"
+        values = {str(key): property_value(value) for key, value in data.items()
+                  if key != relation_attribute and not (key == "weight" and value == 1.0)}
+        relation = str(data[relation_attribute]) if relation_attribute in data else options.default_relation
+        edge = Edge(str(start), relation, str(end), frozen_properties(values, source, where))
+        edges.append(edge)
+        if not parsed.is_directed() and start != end:
+            edges.append(Edge(edge.target, edge.relation, edge.source, edge.properties))
+    return build_graph(nodes, edges, source, options, limits=limits)
+
+
+def write_pajek(graph: Graph) -> str:
+    """Pajek text: ids, types, relations and properties as text (GraphError for text Pajek cannot quote)."""
+    network = nx.MultiDiGraph()
+    for node in graph.nodes:
+        network.add_node(node.id, type=node.type, **_text_pairs(node.properties, ("type", "id", "x", "y", "shape"),
+                                                                f"node {node.id!r}"))
+        _check_text(node.id, f"node {node.id!r}")
+        _check_text(node.type, f"node {node.id!r}")
+    for edge in graph.edges:
+        where = f"edge {edge.source!r} -> {edge.target!r}"
+        _check_text(edge.relation, where)
+        network.add_edge(edge.source, edge.target, relation=edge.relation,
+                         **_text_pairs(edge.properties, ("relation", "weight"), where))
+    return "\n".join(nx.generate_pajek(network)) + "\n"
+
+
+def _text_pairs(properties, reserved: tuple[str, ...], where: str) -> dict[str, str]:
+    pairs = {}
+    for key, value in properties:
+        if key in reserved:
+            raise GraphError(f"a property is named {key!r}, which Pajek gives a meaning of its own", f"Pajek export, {where}",
+                             "rename the property, or export as GraphML or node-link JSON")
+        text = (value if isinstance(value, str) else ("true" if value else "false") if isinstance(value, bool)
+                else repr(value) if isinstance(value, float) else str(value))
+        _check_text(key, where)
+        _check_text(text, where)
+        pairs[key] = text
+    return pairs
+
+
+def _check_text(text: str, where: str) -> None:
+    if not text.strip() or _NOT_PAJEK_TEXT.search(text):
+        raise GraphError(f"the text {text[:40]!r} is empty or holds a quote, a backslash or a control "
+                         "character, which Pajek cannot quote", f"Pajek export, {where}", "export as GraphML or node-link JSON")

@@ -1,0 +1,87 @@
+"""Read the vocabulary files that tokenizer packages ship: rank tables for tiktoken, checked before use.
+
+Every reader takes bytes read from an installed package (never a download) and returns
+`{token bytes: rank}`. The formats: tiktoken's `.tiktoken` (base64 token, space, rank per line, as
+`tiktoken.load.load_tiktoken_bpe` parses it), quicktok's binary `.vocab` / `.special`, and
+Mistral's Tekken JSON.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import struct
+from importlib import resources
+
+from core.errors import GraphContextError
+
+
+def package_file(package: str, *path: str) -> bytes:
+    """The bytes of a data file inside an installed package; a clear error when it is missing."""
+    try:
+        return resources.files(package).joinpath(*path).read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError) as error:
+        raise GraphContextError(f"tokenizer file {'/'.join(path)} of package {package!r} is missing ({error})",
+                                "tokenizer files", f"reinstall the project so the {package} package is present"
+                                ) from None
+
+
+def checked(data: bytes, expected_sha256: str, label: str) -> bytes:
+    """`data` when its sha256 is the published one, else an error (a damaged or substituted file)."""
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected_sha256:
+        raise GraphContextError(f"tokenizer file {label} has sha256 {actual}, expected {expected_sha256}",
+                                "tokenizer files", "reinstall the package that ships it")
+    return data
+
+
+def gunzipped(data: bytes) -> bytes:
+    return gzip.decompress(data)
+
+
+def tiktoken_ranks(data: bytes) -> dict[bytes, int]:
+    """The `.tiktoken` format: one `base64(token) rank` per line (tiktoken's load_tiktoken_bpe format)."""
+    ranks = {}
+    for line in data.splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+def quicktok_ranks(data: bytes) -> dict[bytes, int]:
+    """quicktok's `.vocab`: a little-endian u32 count, then per token a u16 length, the bytes, a u32 rank."""
+    (count,) = struct.unpack_from("<I", data, 0)
+    ranks, offset = {}, 4
+    for _ in range(count):
+        (length,) = struct.unpack_from("<H", data, offset)
+        token = data[offset + 2:offset + 2 + length]
+        (rank,) = struct.unpack_from("<I", data, offset + 2 + length)
+        ranks[token] = rank
+        offset += 6 + length
+    if offset != len(data):
+        raise GraphContextError("quicktok vocabulary has trailing bytes", "tokenizer files", "reinstall quicktok-v1")
+    return ranks
+
+
+def quicktok_special_tokens(data: bytes) -> dict[str, int]:
+    """quicktok's `.special`: a u32 count, then per token a u32 id, a u16 length and the UTF-8 text."""
+    (count,) = struct.unpack_from("<I", data, 0)
+    specials, offset = {}, 4
+    for _ in range(count):
+        token_id, length = struct.unpack_from("<IH", data, offset)
+        specials[data[offset + 6:offset + 6 + length].decode("utf-8")] = token_id
+        offset += 6 + length
+    return specials
+
+
+def tekken_vocabulary(data: bytes) -> tuple[dict, dict[bytes, int]]:
+    """A Tekken JSON file: its config, and the ranks of its first `default_vocab_size - specials` tokens
+    (the vocabulary Mistral's own Tekkenizer keeps)."""
+    model = json.loads(data)
+    config = model["config"]
+    inner = config["default_vocab_size"] - config["default_num_special_tokens"]
+    ranks = {base64.b64decode(entry["token_bytes"]): entry["rank"] for entry in model["vocab"][:inner]}
+    return config, ranks

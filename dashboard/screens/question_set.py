@@ -1,0 +1,228 @@
+"""Question set page: a whole set of questions over formats and budgets, with Wilson bands, by type and hop depth."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from core.errors import GraphContextError
+from core.questions import SEEDINGS, Question, QuestionSet, generate, load_questions, parse_question_file, questions_jsonl
+from core.registry import FORMATS, ORDERINGS
+from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
+from core.suite_aggregates import BREAKDOWNS, aggregate, breakdown, failing_questions, smallest_budgets
+from dashboard.analysis_controls import budget_list
+from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
+from dashboard.screens.pareto import unbound_query_params
+from dashboard.sidebar import Selection, current, format_label
+from dashboard.views.markdown_text import escape_markdown
+
+SOURCES = ("bundled", "upload", "generate")
+METRICS = {"traversal accuracy": ("traversal_accuracy", "accuracy_low", "accuracy_high"),
+           "evidence complete": ("evidence_complete", "complete_low", "complete_high")}
+PALETTE = px.colors.qualitative.D3
+OPEN_REQUEST = "question_set_open_contexts"
+SUITES_KEPT = 6
+DEFAULT_SPEC = "t3_prerequisite_path:count=20,distance=1-5,seed=0"
+
+
+class _SuiteStore:
+    def __init__(self) -> None:
+        self.entries: OrderedDict[tuple, SuiteResult] = OrderedDict()
+        self.lock = threading.Lock()
+
+
+@st.cache_resource
+def _store() -> _SuiteStore:
+    return _SuiteStore()
+
+
+def chosen_questions(selection: Selection) -> QuestionSet | None:
+    """The bundled set of the sample, an uploaded file or a generated set; None (with the reason shown) if none."""
+    sample = selection.loaded.sample
+    bundled = sample is not None and sample.queries_path is not None
+    source = st.segmented_control("Questions", SOURCES, default="bundled" if bundled else "generate",
+                                  key="qs_source", bind="query-params") or "bundled"
+    try:
+        if source == "bundled":
+            if not bundled:
+                st.info("This graph has no bundled question set: upload one or generate one from a template.")
+                return None
+            return load_questions(sample.queries_path, selection.graph)
+        if source == "upload":
+            upload = st.file_uploader("Question file (CKG queries_*.jsonl, or the project's JSONL / CSV schema)",
+                                      type=["jsonl", "json", "csv"], key="qs_upload")
+            if upload is None:
+                st.caption("One question per line with `question`, `query` and `parameters`; see the README.")
+                return None
+            return parse_question_file(upload.getvalue(), upload.name, graph=selection.graph)
+        spec = st.text_input("Template spec", value=DEFAULT_SPEC, key="qs_spec", bind="query-params",
+                             help="TEMPLATE[:type=T,count=N,distance=A-B,seed=S,PARAM=VALUE]")
+        return generate(selection.graph, spec)
+    except GraphContextError as error:
+        st.error(f"**These questions cannot be used.**\n\n{escape_markdown(str(error))}", icon="⚠️")
+        return None
+
+
+def cached_suite(selection: Selection, questions: QuestionSet, formats: tuple[str, ...], ordering: str,
+                 budgets: tuple[int, ...]) -> SuiteResult:
+    """run_suite for these settings, once (in this process: a web server should not fork workers)."""
+    content = hashlib.sha256(questions_jsonl(questions).encode()).hexdigest()
+    key = (selection.graph.content_key, content, formats, ordering, selection.layout, selection.policy, budgets,
+           selection.tokenizer)
+    store = _store()
+    with store.lock:
+        if key in store.entries:
+            store.entries.move_to_end(key)
+            return store.entries[key]
+    bar = st.progress(0.0, text="Running the question set…")
+    settings = settings_for(formats, (ordering,), layouts=(selection.layout,), policies=(selection.policy,),
+                            budgets=budgets, tokenizer=selection.tokenizer)
+    result = run_suite(selection.graph, questions, settings, workers=1, progress=lambda done, total, _: bar.progress(
+        done / max(total, 1), text=f"Running the question set: {done} of {total} tasks"))
+    bar.empty()
+    with store.lock:
+        store.entries[key] = result
+        while len(store.entries) > SUITES_KEPT:
+            store.entries.popitem(last=False)
+    return result
+
+
+def banded_figure(table: pd.DataFrame, facet: str, metric: str, title: str) -> go.Figure:
+    """One panel per facet value; per format a line with its Wilson 95% band."""
+    value, low, high = METRICS[metric]
+    facets = list(dict.fromkeys(table[facet].sort_values().astype(str)))
+    figure = make_subplots(rows=1, cols=len(facets), shared_yaxes=True, subplot_titles=facets,
+                           horizontal_spacing=0.02)
+    colours = {name: PALETTE[index % len(PALETTE)] for index, name in enumerate(dict.fromkeys(table["format"]))}
+    for column, facet_value in enumerate(facets, start=1):
+        part = table[table[facet].astype(str) == facet_value]
+        for name, curve in part.groupby("format", sort=False):
+            curve = curve.sort_values("budget")
+            colour = colours[name]
+            figure.add_scatter(x=[*curve["budget"], *curve["budget"][::-1]], y=[*curve[high], *curve[low][::-1]],
+                               fill="toself", fillcolor=colour, opacity=0.15, line={"width": 0}, hoverinfo="skip",
+                               showlegend=False, legendgroup=name, row=1, col=column)
+            figure.add_scatter(x=curve["budget"], y=curve[value], mode="lines+markers", name=name,
+                               line={"color": colour}, legendgroup=name, showlegend=column == 1,
+                               customdata=curve[["questions", low, high]].values,
+                               hovertemplate=name + ": %{y:.2f} [%{customdata[1]:.2f}, %{customdata[2]:.2f}] of "
+                                             "%{customdata[0]} questions at %{x:,} tokens<extra></extra>",
+                               row=1, col=column)
+    figure.update_xaxes(type="log")
+    figure.update_yaxes(range=[-0.05, 1.05])
+    figure.update_layout(title=title, height=380, legend_title=None, margin={"t": 70})
+    return figure
+
+
+def contexts_choices(question: Question, seeds: list[str], format_name: str, ordering: str, budget: int,
+                     limit: int) -> dict[str, object]:
+    """The sidebar values that show this question's cut on Contexts: its seeds, query, format, ordering, budget."""
+    choices: dict[str, object] = {"query": question.query.name, "formats": [format_name], "ordering": ordering,
+                                  "budget": min(budget, limit)}
+    seeds = seeds or list(question.annotation_seeds)
+    if seeds:  # a question naming no node (CKG T4) keeps the sidebar's seeds
+        choices.update(seed_mode="nodes", seeds=seeds)
+    for parameter, value in question.query.all_arguments.items():
+        choices[QUERY_PARAMETER_PREFIX + parameter] = list(value) if isinstance(value, tuple) else value
+    return choices
+
+
+def request_contexts(questions: QuestionSet, failing: pd.DataFrame, seeding: str, format_name: str, ordering: str,
+                     budget: int, limit: int) -> None:
+    """Table click: put the question's cut into the sidebar, then open Contexts (on the rerun)."""
+    chosen = st.session_state.get("qs_failing")
+    picked = chosen.selection.rows if chosen else []
+    if not picked:
+        return
+    row = failing.iloc[picked[0]]
+    seeds = [seed for seed in str(row[f"{seeding}_seeds"] or "").split(", ") if seed]
+    st.session_state.update(contexts_choices(questions.by_id(row["question_id"]), seeds, format_name, ordering,
+                                             budget, limit))
+    st.session_state[OPEN_REQUEST] = True
+
+
+def show() -> None:
+    if st.session_state.pop(OPEN_REQUEST, False):  # before this page binds any widget to the URL
+        st.switch_page("screens/contexts.py", query_params=unbound_query_params())
+    selection = current()
+    budgets = budget_list()
+    st.title("Question set")
+    st.caption(f"{escape_markdown(selection.loaded.label)} · layout {selection.layout} · policy {selection.policy} "
+               f"· {selection.tokenizer} (from the sidebar). Seeds come from each question's text (name matching, "
+               "as a deployed retriever would) and from its annotations (the oracle), side by side.")
+    questions = chosen_questions(selection)
+    if questions is None:
+        return
+    controls = st.columns(3)
+    lossless = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
+    formats = tuple(controls[0].multiselect("Formats", FORMATS.names(), default=[f for f in selection.formats],
+                                            format_func=format_label, key="qs_formats") or lossless[:1])
+    ordering = controls[1].selectbox("Ordering", ORDERINGS.names(), index=ORDERINGS.names().index("hop_tiers"),
+                                     key="qs_ordering", bind="query-params")
+    metric = controls[2].segmented_control("Metric", list(METRICS), default="traversal accuracy", key="qs_metric",
+                                           bind="query-params") or "traversal accuracy"
+    facet_name = st.segmented_control("Facet by", list(BREAKDOWNS), default="query type", key="qs_facet",
+                                      bind="query-params") or "query type"
+    facet = BREAKDOWNS[facet_name]
+    try:
+        result = cached_suite(selection, questions, formats, ordering, budgets)
+    except GraphContextError as error:
+        st.warning(f"**This set cannot run with these settings.**\n\n{escape_markdown(str(error))}", icon="⚠️")
+        return
+    draw_summary(result, questions)
+    table = aggregate(result.rows)
+    by_facet = breakdown(result.rows, facet)
+    for column, seeding in zip(st.columns(len(SEEDINGS)), SEEDINGS):
+        with column:
+            st.plotly_chart(banded_figure(by_facet[by_facet["seeding"] == seeding], facet, metric,
+                                          f"{metric}, seeds from {seeding}"), width="stretch", key=f"qs_chart_{seeding}")
+    st.caption("Bands: Wilson 95% intervals over the questions of each panel. Budgets on a log scale.")
+    st.subheader("Aggregate per budget")
+    st.dataframe(table, hide_index=True, width="stretch", key="qs_aggregate")
+    st.dataframe(smallest_budgets(table)[["seeding", "format", "budget_90", "budget_100"]], hide_index=True,
+                 width="stretch", key="qs_smallest")
+    st.subheader(f"By {facet_name}")
+    st.dataframe(by_facet, hide_index=True, width="stretch", key="qs_breakdown")
+    draw_failing(result, questions, formats, ordering, budgets, selection)
+
+
+def draw_summary(result: SuiteResult, questions: QuestionSet) -> None:
+    counts = result.questions["ground_truth"].value_counts()
+    st.markdown(f"**{len(questions)} questions** ({escape_markdown(questions.source)}). Recorded ground truth "
+                "against our solver: " + ", ".join(f"{count} {status}" for status, count in counts.items()) + ".")
+    differing = result.questions[result.questions["ground_truth"].isin(["tie", "differs"])]
+    if len(differing):
+        st.dataframe(differing[["question_id", "question", "ground_truth", "ground_truth_detail"]], hide_index=True,
+                     width="stretch", key="qs_ground_truth")
+    for seeding in SEEDINGS:
+        unseeded = unseeded_questions(result.questions, seeding)
+        if len(unseeded):
+            with st.expander(f"{len(unseeded)} question(s) with no seeds from the {seeding}"):
+                st.dataframe(unseeded, hide_index=True, width="stretch", key=f"qs_unseeded_{seeding}")
+
+
+def draw_failing(result: SuiteResult, questions: QuestionSet, formats: tuple[str, ...], ordering: str, budgets: tuple[int, ...],
+                 selection: Selection) -> None:
+    st.subheader("Questions that fail at the inspected budget")
+    controls = st.columns(3)
+    budget = controls[0].selectbox("Inspected budget", budgets, index=len(budgets) // 2,
+                                   format_func="{:,} tokens".format, key="qs_budget", bind="query-params")
+    format_name = controls[1].selectbox("Format", formats, key="qs_failing_format")
+    seeding = controls[2].segmented_control("Seeds from", SEEDINGS, default="text", key="qs_seeding") or "text"
+    failing = failing_questions(result.rows, result.questions, seeding=seeding, format_name=format_name,
+                                ordering=ordering, layout=selection.layout, policy=selection.policy, budget=budget)
+    st.caption(f"{len(failing)} of {result.questions.shape[0]} questions are not answered by {format_name} at "
+               f"{budget:,} tokens. Click a row to open Contexts on its seeds and query.")
+    st.dataframe(failing, hide_index=True, width="stretch", key="qs_failing", on_select=lambda: request_contexts(
+        questions, failing, seeding, format_name, ordering, budget, selection.budget_limit), selection_mode="single-row")
+
+
+if __name__ == "__main__":  # run as a page by st.navigation
+    show()

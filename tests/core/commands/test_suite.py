@@ -1,0 +1,63 @@
+"""`graph-context-lab suite`: the bundled set, a generated set, three output kinds, clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from core.cli import main
+from core.questions import load_questions
+from core.samples import get_sample
+from core.suite import run_suite, settings_for
+from core.suite_aggregates import aggregate
+
+SMALL = ["--formats", "csv,jsonl", "--orderings", "canonical,hop_tiers", "--budgets", "256,2048",
+         "--policies", "record", "--workers", "1", "--no-progress"]
+
+
+def test_the_bundled_ckg_set_prints_the_tables_and_writes_cores_aggregate(tmp_path, capsys):
+    output = tmp_path / "results.json"
+    assert main(["suite", "--graph", "nvidia-jetson", *SMALL, "--output", str(output)]) == 0
+    printed = capsys.readouterr().out
+    assert "questions: 164 (ckg)" in printed and "163 match, 1 tie" in printed
+    assert "tie: nvidia-jetson_T3_1_20" in printed
+    assert "seeds from text: 157 questions seeded, 7 name no node (nvidia-jetson_T4_" in printed
+    assert "by query type" in printed and "T5_cross_concept" in printed and "by hop depth" in printed
+    document = json.loads(output.read_text())
+    sample = get_sample("nvidia-jetson")
+    expected = aggregate(run_suite(sample.load(), load_questions(sample.queries_path), settings_for(
+        ["csv", "jsonl"], ["canonical", "hop_tiers"], policies=["record"], budgets=[256, 2048]), workers=1).rows)
+    written = pd.DataFrame(document["aggregate"])
+    assert written["traversal_accuracy"].tolist() == expected["traversal_accuracy"].tolist()
+    assert written["accuracy_low"].tolist() == pytest.approx(expected["accuracy_low"].tolist())
+    assert {"by_query_type", "by_hop_depth", "smallest_budgets", "pareto_across_budgets", "questions"} <= set(document)
+
+
+def test_a_generated_set_to_parquet_and_csv(tmp_path, capsys):
+    for name in ("rows.parquet", "rows.csv"):
+        assert main(["suite", "--graph", "nvidia-jetson", "--generate", "t5_relation:count=4,seed=3", *SMALL,
+                     "--output", str(tmp_path / name)]) == 0
+    rows = pd.read_parquet(tmp_path / "rows.parquet")
+    assert rows["question_id"].nunique() == 4 and set(rows["seeding"]) == {"text", "annotations"}
+    assert (tmp_path / "rows.csv").read_text().startswith("question_id,seeding,template")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--graph", "online-boutique"], "no questions: give a question file or a template spec"),
+    (["--graph", "nvidia-jetson", "--generate", "teleport"], "unknown query template 'teleport'"),
+    (["--graph", "nvidia-jetson", "--output", "x.xlsx"], "cannot write 'x.xlsx'"),
+    (["--graph", "nvidia-jetson", "--ray-address", "10.1.2.3:6379"], "--ray-address needs --engine ray"),
+])
+def test_bad_requests_are_refused_with_a_fix(arguments, message, capsys):
+    assert main(["suite", *arguments, "--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_bad_question_file_names_its_line(tmp_path, capsys):
+    path = tmp_path / "mine.jsonl"
+    path.write_text('{"question": "What is Sbsa?", "query": "t1_entity", "parameters": {"concept": "9"}}\n'
+                    '{"question": "What is it?", "query": "t1_entity", "parameters": {"concept": "999"}}\n')
+    assert main(["suite", "--graph", "nvidia-jetson", "--questions", str(path), "--no-progress"]) == 2
+    assert "line 2: node(s) '999' are not in the graph" in capsys.readouterr().err

@@ -1,0 +1,104 @@
+"""GEXF: Gephi's files read safely, with the limits checked while streaming; our export reads back as the same graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from core.errors import GraphError, LoadError
+from core.generate import service_graph, transport_graph
+from core.io import load, save_graph
+from core.io.gexf import parse_gexf, write_gexf
+from core.io.limits import Limits
+from tests.strategies import graphs
+
+THIRD_PARTY = Path(__file__).resolve().parents[2] / "data" / "third_party"
+
+GEPHI = b"""<?xml version="1.0" encoding="UTF-8"?>
+<gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" version="1.3">
+  <meta lastmodifieddate="2024-01-01"><creator>Gephi 0.10</creator></meta>
+  <graph defaultedgetype="directed" mode="static">
+    <attributes class="node" mode="static">
+      <attribute id="type" title="type" type="string"/>
+      <attribute id="rank" title="rank" type="integer"/>
+    </attributes>
+    <attributes class="edge" mode="static">
+      <attribute id="since" title="since" type="integer"/>
+    </attributes>
+    <nodes>
+      <node id="0" label="Hello">
+        <attvalues><attvalue for="type" value="greeting"/><attvalue for="rank" value="1"/></attvalues>
+        <viz:size value="10.0"/><viz:position x="1.0" y="2.0" z="0.0"/>
+      </node>
+      <node id="1" label="Word"><attvalues><attvalue for="type" value="noun"/></attvalues></node>
+    </nodes>
+    <edges>
+      <edge id="0" source="0" target="1" label="precedes" weight="2.5">
+        <attvalues><attvalue for="since" value="2020"/></attvalues>
+      </edge>
+    </edges>
+  </graph>
+</gexf>
+"""
+
+
+def test_a_gephi_file_reads_with_types_labels_relations_and_typed_attributes():
+    graph = parse_gexf(GEPHI)
+    assert [(node.id, node.type) for node in graph.nodes] == [("0", "greeting"), ("1", "noun")]
+    assert dict(graph.nodes[0].properties) == {"label": "Hello", "rank": 1,
+                                               "viz": '{"position":{"x":1.0,"y":2.0,"z":0.0},"size":10.0}'}
+    assert [(edge.source, edge.relation, edge.target, dict(edge.properties)) for edge in graph.edges] == [
+        ("0", "precedes", "1", {"since": 2020, "weight": 2.5})]
+
+
+def test_detection_finds_gexf_by_its_root_and_by_its_extension():
+    assert load(GEPHI, name="graph.xml").format == "gexf"
+    assert load(GEPHI, name="graph.gexf").format == "gexf"
+
+
+def test_an_undirected_gexf_gives_each_edge_both_ways():
+    text = GEPHI.replace(b'defaultedgetype="directed"', b'defaultedgetype="undirected"')
+    assert [(edge.source, edge.target) for edge in parse_gexf(text).edges] == [("0", "1"), ("1", "0")]
+
+
+@pytest.mark.parametrize("graph", [service_graph(), transport_graph()], ids=["services", "transport"])
+def test_export_reads_back_as_the_same_graph(graph):
+    text = save_graph(graph, "gexf")
+    assert text.startswith("<gexf") and parse_gexf(text.encode()) == graph
+
+
+@settings(max_examples=150)
+@given(graph=graphs())
+def test_any_graph_either_round_trips_or_is_refused_at_export(graph):
+    try:
+        text = write_gexf(graph)
+    except GraphError as error:
+        assert "GEXF" in str(error)
+        return
+    assert parse_gexf(text.encode()) == graph
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("text, words", [
+    (b"", "the file is empty"),
+    (b'<?xml version="1.0"?><!DOCTYPE g [<!ENTITY a "aaaa">]><gexf/>', "document type"),
+    (b'<?xml version="1.0" encoding="x"?><gexf/>', "unknown encoding"),
+    (b"<gexf><graph><nodes><node id='a'></nodes></graph></gexf>", "mismatched tag"),
+    (b"<graphml/>", "not <gexf>"),
+    (GEPHI.replace(b'value="1"/>', b'value="one"/>'), "the GEXF cannot be read"),
+])
+def test_hostile_gexf_is_refused_with_the_cause(text, words):
+    with pytest.raises(LoadError, match="Fix:") as caught:
+        parse_gexf(text, source="g.gexf")
+    assert words in str(caught.value)
+
+
+@pytest.mark.timeout(30)
+def test_nodes_are_counted_while_streaming_and_refused_at_the_limit():
+    nodes = b"".join(b'<node id="%d"/>' % index for index in range(300_000))
+    text = b'<gexf xmlns="http://www.gexf.net/1.2draft"><graph><nodes>' + nodes + b"</nodes></graph></gexf>"
+    with pytest.raises(LoadError, match="50,001 nodes, the limit is 50,000") as caught:
+        parse_gexf(text, source="big.gexf", limits=Limits(max_bytes=len(text)))
+    assert "line 1" in str(caught.value)

@@ -1,0 +1,87 @@
+"""Pajek .net: networks read through networkx after a linear count check; export keeps ids, types and relations."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from core.errors import GraphError, LoadError
+from core.generate import service_graph
+from core.graph import Graph
+from core.io import load, save_graph
+from core.io.limits import Limits
+from core.io.pajek import parse_pajek, write_pajek
+from tests.strategies import graphs
+
+# The shape of networkx's own test network (networkx/readwrite/tests/test_pajek.py).
+NETWORKX_TEST = b"""*network Tralala
+*vertices 4
+   1 "A1"         0.0938 0.0896   ellipse x_fact 1 y_fact 1
+   2 "Bb"         0.8188 0.2458   ellipse x_fact 1 y_fact 1
+   3 "C"          0.3688 0.7792   ellipse x_fact 1
+   4 "D2"         0.9583 0.8563   ellipse x_fact 1
+*arcs
+1 1 1  h2 0 w 3 c Blue s 3 a1 -130 k1 0.6 a2 -130 k2 0.6 ap 0.5 l "Bezier loop" lc BlueViolet fos 20 lr 58 lp 0.3 la 360
+2 1 1  h2 0 a1 120 k1 1.3 a2 -120 k2 0.3 ap 25 l "Bezier arc" lphi 270 la 180 lr 19 lp 0.5
+1 2 1  h2 0 a1 40 k1 2.8 a2 30 k2 0.8 ap 25 l "Bezier arc" lphi 90 la 0 lp 0.65
+4 2 -1  h2 0 w 1 k1 -2 k2 250 ap 25 l "Circular arc" c Red lc OrangeRed
+3 4 1  p Dashed h2 0 w 2 c OliveGreen ap 25 l "Straight arc" lc PineGreen
+1 3 1  p Dashed h2 0 w 5 k1 -1 k2 -20 ap 25 l "Oval arc" c Brown lc Black
+3 3 -1  h1 6 w 1 h2 12 k1 -2 k2 -15 ap 0.5 l "Circular loop" c Red lc OrangeRed lphi 270 la 180
+"""
+
+
+def test_networkx_test_network_reads_with_labels_as_ids_and_arcs_as_edges():
+    graph = parse_pajek(NETWORKX_TEST)
+    assert [node.id for node in graph.nodes] == ["A1", "Bb", "C", "D2"]
+    assert dict(graph.nodes[0].properties) == {"shape": "ellipse", "x": 0.0938, "x_fact": "1", "y": 0.0896,
+                                               "y_fact": "1"}
+    assert len(graph.edges) == 7
+    loop = next(edge for edge in graph.edges if edge.source == edge.target == "A1")
+    assert loop.relation == "Bezier loop" and dict(loop.properties)["c"] == "Blue"
+
+
+def test_undirected_edges_come_both_ways_and_detection_finds_pajek():
+    text = b"*Vertices 2\n1 a\n2 b\n*Edges\n1 2 3\n"
+    loaded = load(text, name="net.txt")
+    assert loaded.format == "pajek"
+    assert [(e.source, e.target, dict(e.properties)) for e in loaded.graph.edges] == [
+        ("a", "b", {"weight": 3.0}), ("b", "a", {"weight": 3.0})]
+
+
+def test_export_reads_back_as_the_same_graph():
+    graph = service_graph()
+    text = save_graph(graph, "pajek")
+    assert text.startswith("*vertices 43") and parse_pajek(text.encode()) == graph
+
+
+@settings(max_examples=150)
+@given(graph=graphs(with_properties=False))
+def test_any_graph_without_properties_either_round_trips_or_is_refused(graph: Graph):
+    try:
+        text = write_pajek(graph)
+    except GraphError as error:
+        assert "Pajek" in str(error)
+        return
+    assert parse_pajek(text.encode()) == graph
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("text, words", [
+    (b"*Vertices 100000000\n1 a\n", "100,000,000 nodes, the limit is 50,000"),
+    (b"*Vertices 3\n1 a\n", "declares 3 nodes but only 1 line(s) follow"),
+    (b"*Vertices x\n", "is not a whole number"),
+    (b'*Vertices 1\n1 "unclosed\n', "No closing quotation"),
+    (b"just text\n", "no *Vertices"),
+])
+def test_hostile_pajek_is_refused_with_the_cause(text, words):
+    with pytest.raises(LoadError, match="Fix:") as caught:
+        parse_pajek(text, source="n.net")
+    assert words in str(caught.value)
+
+
+@pytest.mark.timeout(30)
+def test_edge_lines_over_the_limit_are_refused_before_networkx_reads_them():
+    text = b"*Vertices 2\n1 a\n2 b\n*Arcs\n" + b"1 2\n" * 300_000
+    with pytest.raises(LoadError, match="300,000 edges, the limit is 200,000"):
+        parse_pajek(text, limits=Limits(max_bytes=len(text)))

@@ -1,3 +1,0 @@
-graph [ label "abc
-
-"]

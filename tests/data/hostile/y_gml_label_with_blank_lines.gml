@@ -1,0 +1,4 @@
+graph [ label "abc
+
+" node [ id 1 label "two
+lines" ] ]
