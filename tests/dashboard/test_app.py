@@ -17,6 +17,7 @@ from core.ordering import OrderingInputs, layouts_for, order_units
 from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
+from dashboard.views.graph_html import inner_page
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGES = ("overview", "contexts", "graph", "walkthrough")
@@ -215,7 +216,10 @@ def data_section(page: str) -> str:
 
 def test_the_graph_of_the_adversarial_sample_is_inert_and_offline():
     app = on_page(started(sample="adversarial"), "graph")
-    page = app.get("iframe")[0].proto.srcdoc
+    outer = app.get("iframe")[0].proto.srcdoc
+    assert "<script" not in outer.lower()  # the outer frame runs nothing; the picture runs scripts-only sandboxed
+    assert re.search(r'<iframe[^>]* sandbox="allow-scripts" ', outer)
+    page = inner_page(outer)
     data = data_section(page)
     assert data
     for marker in ("<img", "<script", "onerror="):
