@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from core.budget import POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
-from core.commands.sweep import budgets, names, _python, _records
+from core.commands.sweep import _python, _records, budgets, names, verdict_lines
 from core.engine import ENGINES
 from core.errors import ParameterError
 from core.graph import Graph
@@ -146,6 +146,10 @@ def run(arguments: argparse.Namespace) -> int:
     print("traversal accuracy % per budget (Wilson 95% intervals in the output file); B@90%/B@100%: the smallest "
           "budget answering 90% / all questions:")
     print("\n".join(aggregate_lines(table)))
+    verdicts = pareto_across_budgets(result.rows)
+    print("Pareto across budgets on the aggregate (a format is dominated if another is never worse and once better):")
+    for seeding, part in verdicts.groupby("seeding", sort=False):
+        print("\n".join(f"  seeds from {seeding}, {line.strip()}" for line in verdict_lines(part)))
     print("\n".join(breakdown_lines(result.rows, "query_type", "query type")))
     print("\n".join(breakdown_lines(result.rows, "hop_depth", "hop depth")))
     print(f"{len(result.rows):,} rows written to {arguments.output}")
