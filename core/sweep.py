@@ -35,7 +35,7 @@ from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
 from core.tokens import Tokenizer
 from core.units import Unit
-from core.workers import check_workers, run_tasks
+from core.workers import check_workers, in_worker_process, run_tasks
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -119,7 +119,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
 
     `workers` processes render and cut the (format, ordering, layout) renderings (None: every core,
     but in this process for a graph below POOL_MIN_UNITS units, where starting a pool costs more than
-    it saves; 1: in this process). The rows are the same, in the same order, for any worker count.
+    it saves, and inside a pool's worker, whose pool already uses the cores; 1: in this process). The rows are the same, in the same order, for any worker count.
     `cache` serves the renderings made in this process.
 
     `metrics_from="kept"` reads each cut's graph from its kept unit keys (`core.metrics.kept_cut`);
@@ -156,7 +156,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     per_cut = len(policy_list) * len(budget_list)
     weights = [per_cut * sum(len(group) for _, _, group in renderings) for _, renderings in tasks]
     total = sum(weights)
-    small = workers is None and len(graph.nodes) + len(graph.edges) < POOL_MIN_UNITS
+    small = workers is None and (len(graph.nodes) + len(graph.edges) < POOL_MIN_UNITS or in_worker_process())
     if requested == 1 or small or len(tasks) <= 1:
         results, done = [], 0
         for task in tasks:
