@@ -45,3 +45,10 @@ MODEL_LIST = (
 def approximate_count(count: int, approximate: bool) -> str:
     """A token count as shown to a reader: `≈12,345` when it only estimates the model's count."""
     return f"≈{count:,}" if approximate else f"{count:,}"
+
+
+def counting_note(model: ModelFamily, tokenizer: str) -> str:
+    """Why the counts only estimate what `model` reads when `tokenizer` counts, or "" when they are exact."""
+    if tokenizer != model.tokenizer:
+        return f"{model.title} reads with {model.tokenizer}; these counts use {tokenizer}"
+    return model.note if model.approximate else ""

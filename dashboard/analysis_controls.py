@@ -10,8 +10,9 @@ from core.registry import TOKENIZERS
 from dashboard.views.markdown_text import escape_markdown
 
 DEFAULT_BUDGET_TEXT = ", ".join(str(budget) for budget in DEFAULT_BUDGET_LIST)
-APPROXIMATION_NOTE = ("Counts are exact for OpenAI's o200k_base and cl100k_base. Providers without a public "
-                      "tokenizer (Anthropic, Google, …) are approximated by these: treat their figures as estimates.")
+APPROXIMATION_NOTE = ("Counts are exact for every registered tokenizer (OpenAI, gpt-oss, Llama 3, Qwen, Mistral "
+                      "Tekken, DeepSeek). Providers without a public tokenizer (Anthropic, Google) are approximated "
+                      "by o200k_base: treat their figures as estimates.")
 
 
 def budget_list() -> tuple[int, ...]:
@@ -27,7 +28,7 @@ def budget_list() -> tuple[int, ...]:
 
 
 def tokenizers_to_show(tokenizer: str, key: str) -> tuple[str, ...]:
-    """The sidebar's tokenizer, and the other one when the reader asks for a side-by-side comparison.
+    """The sidebar's tokenizer, and the ones the reader picks to compare it with, side by side.
 
     Each page has its own `key` (URL parameter): a parameter bound on one page is not carried to another.
     """
@@ -35,9 +36,12 @@ def tokenizers_to_show(tokenizer: str, key: str) -> tuple[str, ...]:
                              bind="query-params", help=APPROXIMATION_NOTE)
     if not side_by_side:
         return (tokenizer,)
-    others = [name for name in TOKENIZERS.names() if name != tokenizer]
+    names = TOKENIZERS.names()  # the same options whatever the sidebar says, so a kept choice stays valid
+    default = [name for name in names if name != tokenizer][:1]
+    compared = st.multiselect("Compare with", names, default=default, max_selections=3, key=f"{key}_with",
+                              bind="query-params", help="Any registered tokenizer (up to three beside the sidebar's)")
     st.caption(APPROXIMATION_NOTE)
-    return (tokenizer, *others[:1])
+    return (tokenizer, *[name for name in compared if name != tokenizer])
 
 
 def show_error(error: GraphContextError) -> None:

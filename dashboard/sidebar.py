@@ -9,9 +9,10 @@ import streamlit as st
 
 from core.budget import ALL_POLICIES
 from core.graph import Graph
+from core.models import counting_note
 from core.ordering import LAYOUTS
 from core.queries import Query, Solution
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.registry import FORMATS, MODELS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
 from dashboard import cache
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX, query_widgets, seed_widgets
@@ -34,6 +35,12 @@ class Selection:
     ordering: str
     layout: str
     policy: str
+    model: str = "gpt-4o"
+    approximation: str = ""  # why the counts only estimate the chosen model's, or "" when exact
+
+    @property
+    def approximate(self) -> bool:
+        return bool(self.approximation)
 
     @property
     def solution(self) -> Solution:
@@ -79,7 +86,7 @@ def draw() -> Selection:
     seeds = seed_widgets(sidebar, graph, loaded.sample)
     query = query_widgets(sidebar, graph, seeds, loaded.sample)
     sidebar.divider()
-    tokenizer = sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer", bind="query-params")
+    model, tokenizer, approximation = _model_and_tokenizer(sidebar)
     names = FORMATS.names()
     formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
                                   max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
@@ -97,7 +104,30 @@ def draw() -> Selection:
                                        ) or "record"
     totals = cache.full_token_counts(graph.content_key, graph, tokenizer)
     budget, limit = _budget(sidebar, totals)
-    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy)
+    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy, model,
+                     approximation)
+
+
+def _tokenizer_follows_model() -> None:
+    st.session_state["tokenizer"] = MODELS.get(st.session_state["model"]).tokenizer
+
+
+def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
+    """"Which model will read this?" sets the tokenizer; any registered tokenizer can still be picked.
+
+    Counts for a model without a public tokenizer, or with another model's tokenizer, are marked
+    approximate here, on every page (core.models.counting_note says why).
+    """
+    model = sidebar.selectbox("Which model will read this?", MODELS.names(), key="model", bind="query-params",
+                              format_func=lambda name: MODELS.get(name).title, on_change=_tokenizer_follows_model)
+    tokenizer = sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer", bind="query-params",
+                                  help="Set by the model; every registered tokenizer loads offline from its package")
+    chosen = TOKENIZERS.get(tokenizer)
+    sidebar.caption(f"{chosen.family} · {chosen.source} · {chosen.licence}")
+    approximation = counting_note(MODELS.get(model), tokenizer)
+    if approximation:
+        sidebar.warning(f"Approximate counts (≈): {approximation}.", icon="⚠️")
+    return model, tokenizer, approximation
 
 
 def _forget_choices_of_another_graph(graph: Graph) -> None:

@@ -16,11 +16,12 @@ from core.errors import LoadError
 from core.graph import Edge, Graph, Node
 from core.io.building import build_graph, frozen_properties, property_value
 from core.io.gml_text import ParsedGML, read_gml
-from core.io.limits import DEFAULT_LIMITS, Limits
+from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.text import decode_utf8, line_of
 
 NODE_TYPE_ATTRIBUTES = ("labelV", "type")
+LISTS_PER_RECORD = 4  # a node or edge list and its nested attribute lists (graphics [ ... ] and the like)
 _STRUCTURE = re.compile(r'"[^"]*"|#[^\n]*|[\[\]]|\b(?:node|edge)(?=\s*\[)')
 
 
@@ -38,11 +39,12 @@ def parse_gml(data: bytes, *, source: str = "graph.gml", options: LoadOptions = 
 
 def _check_structure(text: str, source: str, limits: Limits) -> None:
     """Nesting depth and node/edge counts in one linear pass, before the records are read."""
-    depth = nodes = edges = 0
+    depth = nodes = edges = lists = 0
     for match in _STRUCTURE.finditer(text):
         token = match.group()
         if token == "[":
             depth += 1
+            lists += 1
             if depth > limits.max_depth:  # the line is computed only for the refusal (linear overall)
                 limits.check_depth(depth, source, f"line {line_of(text, match.start())}")
         elif token == "]":
@@ -52,6 +54,11 @@ def _check_structure(text: str, source: str, limits: Limits) -> None:
         elif depth == 1 and token == "edge":
             edges += 1
     limits.check_counts(nodes, edges, source)
+    most = LISTS_PER_RECORD * (limits.max_nodes + limits.max_edges) + 64
+    if lists > most:  # a file of nested lists and no records would otherwise be read in full
+        raise LimitError(f"the file holds {lists:,} lists ([ ... ]), more than a graph within the limits needs "
+                         f"({most:,}: {LISTS_PER_RECORD} per node or edge)", source,
+                         "load a smaller graph, or raise the limits (--max-nodes, --max-edges)")
 
 
 def _label(data: dict, attribute: str | None, default: str, source: str, where: str) -> str:

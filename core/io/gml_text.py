@@ -49,83 +49,84 @@ def read_gml(text: str, source: str, limits: Limits) -> ParsedGML:
 
 
 class _Reader:
+    """One flat loop over the tokens with an explicit stack of open lists (no recursion, no per-token calls)."""
+
     def __init__(self, text: str, source: str, limits: Limits) -> None:
         self.text, self.source, self.limits = text, source, limits
-        self.tokens = _TOKEN.finditer(text)  # lazily: a bad token stops the reading where it is
 
     def _where(self, offset: int) -> str:
         line = line_of(self.text, offset)
         column = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
-        return f"{self.source}, line {line}, column {column}"
+        return f"line {line}, column {column}"
 
-    def _next(self, position: int) -> re.Match | None:
-        """The next token that is not space, or None at the end; text no token matches is refused."""
-        while True:
-            match = next(self.tokens, None) if position < len(self.text) else None
-            if match is None or match.start() != position:
-                if position < len(self.text):
-                    shown = self.text[position:position + 40].split("\n")[0]
-                    hint = " (a string that is never closed?)" if shown.startswith('"') else ""
-                    raise LoadError(f"the GML is malformed: unexpected text {shown!r}{hint}", self._where(position), _FIX)
-                return None
-            if match.lastgroup != "space":
-                return match
-            position = match.end()
+    def _fault(self, what: str, offset: int) -> LoadError:
+        return LoadError(f"the GML is malformed: {what}", f"{self.source}, {self._where(offset)}", _FIX)
 
     def document(self) -> dict:
-        values, match = self._pairs(0, depth=0)
-        if match is not None:
-            raise LoadError("the GML is malformed: a `]` closes a list that was never opened",
-                            self._where(match.start()), _FIX)
-        return values
-
-    def _pairs(self, position: int, depth: int) -> tuple[dict, re.Match | None]:
-        """Key-value pairs up to a `]` (returned) or the end (None)."""
-        values: dict = {}
-        repeated: set[str] = set()
-        while True:
-            match = self._next(position)
-            if match is None or match.lastgroup == "close":
-                return values, match
-            if match.lastgroup != "key":
-                raise LoadError(f"the GML is malformed: expected a key, found {match.group()[:40]!r}",
-                                self._where(match.start()), _FIX)
-            key = match.group("key")
-            value_match = self._next(match.end())
-            if value_match is None:
-                raise LoadError(f"the GML is malformed: the key {key!r} has no value", self._where(match.start()), _FIX)
-            value, position = self._value(value_match, depth)
-            if key in repeated:  # a repeated key holds a list of its values, as in networkx
-                values[key].append(value)
-            elif key in values:
-                values[key] = [values[key], value]
-                repeated.add(key)
+        text, limits = self.text, self.limits
+        # Each open list: (its values, keys given twice, its key in the parent, where it opens).
+        stack: list[tuple[dict, set, str, int]] = [({}, set(), "", 0)]
+        key: str | None = None
+        key_start = position = 0
+        for match in _TOKEN.finditer(text):
+            if match.start() != position:
+                break  # text no token matches: refused below
+            position = match.end()
+            kind = match.lastgroup
+            if kind == "space":
+                continue
+            if key is None:
+                if kind == "key":
+                    key, key_start = match.group(kind), match.start()
+                    continue
+                if kind == "close" and len(stack) > 1:
+                    values, _, list_key, _ = stack.pop()
+                    _store(stack[-1], list_key, values)
+                    continue
+                if kind == "close":
+                    raise self._fault("a `]` closes a list that was never opened", match.start())
+                raise self._fault(f"expected a key, found {match.group()[:40]!r}", match.start())
+            if kind == "open":
+                if len(stack) > limits.max_depth:
+                    limits.check_depth(len(stack), self.source, self._where(match.start()))
+                stack.append(({}, set(), key, match.start()))
+            elif kind == "int":
+                if len(match.group()) > 4000:
+                    raise self._fault("an integer is too long (write it as text)", match.start())
+                _store(stack[-1], key, int(match.group()))
+            elif kind == "real":
+                _store(stack[-1], key, float(match.group()))
+            elif kind == "string":
+                value = match.group()[1:-1]
+                if "&" in value:
+                    value = html.unescape(value)
+                if len(value) > limits.max_string_length:
+                    limits.check_string(value, self.source, self._where(match.start()))
+                _store(stack[-1], key, value)
             else:
-                values[key] = value
+                raise self._fault(f"the key {key!r} has no value (found {match.group()!r})", match.start())
+            key = None
+        if position != len(text):
+            shown = text[position:position + 40].split("\n")[0]
+            hint = " (a string that is never closed?)" if shown.startswith('"') else ""
+            raise self._fault(f"unexpected text {shown!r}{hint}", position)
+        if key is not None:
+            raise self._fault(f"the key {key!r} has no value", key_start)
+        if len(stack) > 1:
+            raise self._fault("a `[` is never closed", stack[-1][3])
+        return stack[0][0]
 
-    def _value(self, match: re.Match, depth: int) -> tuple[object, int]:
-        kind = match.lastgroup
-        if kind == "int":
-            text = match.group()
-            if len(text) > 4000:
-                raise LoadError("the GML is malformed: an integer is too long", self._where(match.start()),
-                                "write numbers with at most a few hundred digits, or as text")
-            return int(text), match.end()
-        if kind == "real":
-            return float(match.group()), match.end()
-        if kind == "string":
-            text = html.unescape(match.group()[1:-1])
-            self.limits.check_string(text, self.source, self._where(match.start()).split(", ", 1)[1])
-            return text, match.end()
-        if kind == "open":
-            if depth + 1 > self.limits.max_depth:
-                self.limits.check_depth(depth + 1, self.source, self._where(match.start()).split(", ", 1)[1])
-            values, closing = self._pairs(match.end(), depth + 1)
-            if closing is None:
-                raise LoadError("the GML is malformed: a `[` is never closed", self._where(match.start()), _FIX)
-            return values, closing.end()
-        raise LoadError(f"the GML is malformed: expected a value, found {match.group()[:40]!r}",
-                        self._where(match.start()), _FIX)
+
+def _store(frame: tuple[dict, set, str, int], key: str, value: object) -> None:
+    """A repeated key holds a list of its values, as in networkx."""
+    values, repeated = frame[0], frame[1]
+    if key in repeated:
+        values[key].append(value)
+    elif key in values:
+        values[key] = [values[key], value]
+        repeated.add(key)
+    else:
+        values[key] = value
 
 
 def _records(graph: dict, source: str) -> ParsedGML:

@@ -6,9 +6,10 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.analysis import tokenizer_comparison
+from core.models import approximate_count
+from core.registry import MODELS
+from core.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from dashboard import cache
-from dashboard.analysis_controls import tokenizers_to_show
 from dashboard.sidebar import current
 from dashboard.views.markdown_text import escape_markdown
 
@@ -38,11 +39,13 @@ def show() -> None:
     graph = selection.graph
     st.title("Overview")
     st.caption(f"{escape_markdown(selection.loaded.label)} · {len(graph.nodes):,} nodes · {len(graph.edges):,} edges · "
-               f"graph hash {graph.sha256[:12]} · tokenizer {selection.tokenizer}")
+               f"graph hash {graph.sha256[:12]} · tokenizer {selection.tokenizer}"
+               + (f" · approximate: {escape_markdown(selection.approximation)}" if selection.approximate else ""))
     table = cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key, selection.query)
     best = cheapest_lossless(table)
     if best is not None:
-        st.markdown(f"Cheapest lossless format: **{best}**, {table.loc[best, 'tokens']:,} tokens for the whole graph "
+        tokens = approximate_count(int(table.loc[best, "tokens"]), selection.approximate)
+        st.markdown(f"Cheapest lossless format: **{best}**, {tokens} tokens for the whole graph "
                     f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.query.question)}*")
     styled = table.style.apply(lambda row: [HIGHLIGHT if row.name == best else ""] * len(row), axis=1)
     st.dataframe(styled, width="stretch", key="format_table", column_config={
@@ -60,19 +63,33 @@ def show() -> None:
         for name, lossless in zip(frame["format"], frame["lossless"])])
     figure = px.bar(chart, x="format", y="tokens", color="kind", text="tokens",
                     color_discrete_map={"cheapest lossless": "#16a34a", "lossless": "#2563eb", "lossy": "#9ca3af"},
-                    title=f"Tokens per format ({selection.tokenizer}), whole graph")
+                    title=f"Tokens per format ({selection.tokenizer}{', approximate' if selection.approximate else ''}), "
+                          "whole graph")
     figure.update_layout(xaxis_title=None, legend_title=None)
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
-    tokenizers = tokenizers_to_show(selection.tokenizer, "overview_tokenizers")
-    if len(tokenizers) > 1:
-        comparison = tokenizer_comparison(graph, tokenizers)
-        st.dataframe(comparison, width="stretch", key="tokenizer_table")
-        st.plotly_chart(px.bar(comparison[list(tokenizers)].reset_index().melt(id_vars="format", var_name="tokenizer",
-                                                                               value_name="tokens"),
-                               x="format", y="tokens", color="tokenizer", barmode="group",
-                               title="Tokens of the complete text per tokenizer"),
-                        width="stretch", key="tokenizer_chart")
+    every_tokenizer(selection)
 
+
+@st.cache_data(max_entries=16, show_spinner="Counting every format with every tokenizer…")
+def _tokens_per_format(content_key: str, _graph) -> pd.DataFrame:
+    return tokens_per_format(_graph)
+
+
+def every_tokenizer(selection) -> None:
+    """Every registered tokenizer side by side: tokens per format, each format's rank as a heatmap, the winner."""
+    st.subheader("Every tokenizer side by side")
+    table = _tokens_per_format(selection.graph.content_key, selection.graph)
+    st.markdown(escape_markdown(winner_sentence(table)))
+    stand_ins = ", ".join(f"{model.title} → {model.tokenizer}" for model in map(MODELS.get, MODELS) if model.approximate)
+    st.caption(f"Exact counts from each vendor's tokenizer, loaded offline. No public tokenizer, so a stand-in "
+               f"counts (approximate, ≈): {stand_ins}.")
+    st.dataframe(table, width="stretch", key="tokenizer_table")
+    ranks = format_ranks(table)
+    figure = px.imshow(ranks, text_auto=True, aspect="auto", color_continuous_scale="RdYlGn_r",
+                       labels={"x": "tokenizer", "y": "format", "color": "rank"},
+                       title="Format ranking per tokenizer (1 = fewest tokens)")
+    st.plotly_chart(figure, width="stretch", key="tokenizer_ranks")
+    st.dataframe(ranks, width="stretch", key="tokenizer_rank_table")
 
 if __name__ == "__main__":  # run as a page by st.navigation
     show()

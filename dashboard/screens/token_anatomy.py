@@ -45,7 +45,9 @@ def show() -> None:
     selection = current()
     st.title("Token anatomy")
     st.caption(f"{escape_markdown(selection.loaded.label)} · ordering {selection.ordering} · layout "
-               f"{selection.layout}. What is the syntax tax of each format on this graph?")
+               f"{selection.layout}. What is the syntax tax of each format on this graph?"
+               + (f" Counts are approximate (≈): {escape_markdown(selection.approximation)}." if selection.approximate
+                  else ""))
     controls = st.columns([2, 1, 2])
     scope = controls[0].segmented_control("Text", SCOPES, default=SCOPES[0], key="anatomy_scope",
                                           bind="query-params") or SCOPES[0]
@@ -60,7 +62,8 @@ def show() -> None:
     for column, tokenizer in zip(st.columns(len(tokenizers)), tokenizers):
         with column:
             table = anatomy_frame(selection, tokenizer, scope, marker and scope == SCOPES[1])
-            st.plotly_chart(anatomy_chart(table, tokenizer), width="stretch", key=f"anatomy_chart_{tokenizer}")
+            label = f"{tokenizer}, approximate" if selection.approximate and tokenizer == selection.tokenizer else tokenizer
+            st.plotly_chart(anatomy_chart(table, label), width="stretch", key=f"anatomy_chart_{tokenizer}")
             st.dataframe(table, width="stretch", key=f"anatomy_table_{tokenizer}", column_config={
                 "syntax tax": st.column_config.NumberColumn(format="percent", help="Share of tokens that carry no "
                                                             "graph value: structure, preamble and grammar, marker")})

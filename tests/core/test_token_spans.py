@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.registry import TOKENIZERS
 from core.token_spans import token_ends
@@ -27,3 +31,14 @@ def test_each_piece_is_one_token_in_plain_text():
 
 def test_an_empty_text_has_no_tokens():
     assert token_ends(TOKENIZER, "") == ()
+
+
+@pytest.mark.parametrize("name", TOKENIZERS.names())
+@settings(max_examples=20 if os.environ.get("CI") == "true" else 60)
+@given(text=st.text(max_size=40))
+def test_every_tokenizer_splits_a_text_into_whole_characters(name, text):
+    tokenizer = TOKENIZERS.get(name)
+    ends = token_ends(tokenizer, text)
+    assert list(ends) == sorted(set(ends)) and (not text or ends[-1] == len(text))
+    if text.isascii():  # one piece per token: what the Contexts page colours
+        assert len(ends) == tokenizer.count(text)

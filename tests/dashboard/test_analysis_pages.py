@@ -210,11 +210,10 @@ def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
     assert "<img src=x" not in page and "?a=&lt;b&gt;" in page
 
 
-def test_the_overview_shows_both_tokenizers_side_by_side_with_the_note():
-    from core.analysis import tokenizer_comparison
+def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
+    from core.tokenizer_comparison import tokens_per_format
 
-    app = on_page(started(overview_tokenizers="true"), "overview")
+    app = on_page(started(), "overview")
     shown = app.dataframe[1].value
-    pd.testing.assert_frame_equal(shown, tokenizer_comparison(load_sample(SAMPLE.name), ["o200k_base", "cl100k_base"]),
-                                  check_dtype=False)
-    assert any("approximated" in item.value for item in app.caption)
+    pd.testing.assert_frame_equal(shown, tokens_per_format(load_sample(SAMPLE.name)), check_dtype=False)
+    assert any("stand-in counts (approximate" in item.value for item in app.caption)

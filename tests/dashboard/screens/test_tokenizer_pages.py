@@ -1,0 +1,60 @@
+"""The app offers every registered tokenizer and model family; Overview compares them all side by side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.registry import MODELS, TOKENIZERS
+from core.samples import default_sample, load_sample
+from core.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
+
+APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
+
+
+def started(**query_params) -> AppTest:
+    app = AppTest.from_file(APP, default_timeout=240)
+    for key, value in query_params.items():
+        app.query_params[key] = value
+    return app.run()
+
+
+def test_the_sidebar_offers_every_tokenizer_and_model_and_overview_compares_them_all():
+    app = started()
+    assert not app.exception, [item.value for item in app.exception]
+    assert app.sidebar.selectbox(key="tokenizer").options == TOKENIZERS.names()
+    assert app.sidebar.selectbox(key="model").options == [MODELS.get(name).title for name in MODELS]
+    expected = tokens_per_format(load_sample(default_sample().name))
+    table = app.dataframe[1].value  # after the format table: every tokenizer, then the ranks
+    assert list(table.columns) == TOKENIZERS.names()
+    assert table.to_dict() == expected.to_dict()
+    ranks = app.dataframe[2].value
+    assert ranks.to_dict() == format_ranks(expected).to_dict()
+    sentence = winner_sentence(expected)
+    assert any(item.value.replace("\\", "") == sentence for item in app.markdown)
+
+
+def test_picking_a_model_sets_its_tokenizer_and_a_stand_in_is_marked_approximate():
+    app = started()
+    app.sidebar.selectbox(key="model").set_value("llama-3").run()
+    assert app.sidebar.selectbox(key="tokenizer").value == "llama3" and not app.sidebar.warning
+    app.sidebar.selectbox(key="model").set_value("claude").run()
+    assert app.sidebar.selectbox(key="tokenizer").value == "o200k_base"
+    assert "Approximate counts" in app.sidebar.warning[0].value and "Claude" in app.sidebar.warning[0].value
+    assert any("≈" in item.value for item in app.markdown)  # the cheapest-format sentence on Overview
+    app.sidebar.selectbox(key="model").set_value("qwen").run()
+    app.sidebar.selectbox(key="tokenizer").set_value("tekken").run()  # another model's tokenizer: not exact
+    assert "reads with qwen" in app.sidebar.warning[0].value
+
+
+@pytest.mark.parametrize("name", TOKENIZERS.names())
+def test_token_anatomy_and_contexts_work_with_every_tokenizer(name):
+    app = started(tokenizer=name)
+    assert app.sidebar.selectbox(key="tokenizer").value == name
+    for page in ("token_anatomy", "contexts"):
+        app.switch_page(f"screens/{page}.py").run()
+        assert not app.exception, (page, [item.value for item in app.exception])
+    panels = [element.proto.body for element in app.get("html") if element.proto.body.startswith("<pre")]
+    assert panels and panels[0].count('<span style="background:') > 10  # each token coloured
