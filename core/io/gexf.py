@@ -32,7 +32,7 @@ NODE_TYPE_ATTRIBUTES = ("labelV", "type")
 _DROPPED_EDGE_ATTRIBUTES = ("id", "networkx_key")  # an index, not content
 # Property names the GEXF writer gives a meaning of its own: a graph with them cannot be written faithfully.
 _RESERVED = {"node": ("viz", "start", "end", "pid", "spells", "slices", "networkx_key"),
-             "edge": ("id", "type", "networkx_key", "viz", "start", "end", "spells", "slices", "weight")}
+             "edge": ("id", "type", "networkx_key", "viz", "start", "end", "spells", "slices")}
 _FIX = "check that the file is GEXF exported by Gephi or another graph tool"
 # What networkx's GEXF reader raises on files it cannot make sense of.
 _READER_ERRORS = (nx.NetworkXError, ValueError, KeyError, TypeError, AttributeError, IndexError, RuntimeError)
@@ -106,6 +106,9 @@ def _refuse_unwritable(graph: Graph) -> None:
         fixed = "labelV" if kind == "node" else "labelE"
         for item in items:
             for key, value in item.properties:
+                if kind == "edge" and key == "weight" and not isinstance(value, float):  # read back as a float
+                    raise GraphError(f"the edge property 'weight' is {value!r}; GEXF reads an edge weight back as a "
+                                     "decimal", "GEXF export", "write weights as decimals, or export as node-link JSON")
                 if key in _RESERVED[kind] or key == fixed:
                     raise GraphError(f"a {kind} property is named {key!r}, which GEXF gives a meaning of its own",
                                      "GEXF export", "rename the property, or export as GraphML or node-link JSON")
