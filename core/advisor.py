@@ -23,8 +23,8 @@ from typing import Sequence
 import pandas as pd
 
 from core.budget import POLICIES, cut, grammar_tokens
-from core.coverage import seed_region
 from core.cost import QuestionCost, model_prices, price_source, question_cost
+from core.coverage import seed_region
 from core.errors import ParameterError
 from core.evaluate.answers import schema_for
 from core.graph import Graph
@@ -54,7 +54,7 @@ class AdviceSettings:
     def chosen_budget(self) -> int:
         return self.budgets[0] if self.budget is None else self.budget
 
-    def checked(self) -> "AdviceSettings":
+    def checked(self) -> AdviceSettings:
         if not self.budgets or not self.tokenizers:
             raise ParameterError("the advisor needs at least one budget and one tokenizer", "advise",
                                  "give budgets, e.g. 512,1024, and a tokenizer")
@@ -134,7 +134,10 @@ def sweep_rows(graph: Graph, queries: Sequence[Query], seeds: Sequence[str] | No
 
 def suite_rows(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1) -> pd.DataFrame:
     """The candidates' rows for a question set, each question seeded from its text, one suite per tokenizer."""
-    from core.suite import run_suite, settings_for  # a suite pulls in the engine; only the set-wide answer needs it
+    from core.suite import (  # a suite pulls in the engine; only the set-wide answer needs it
+        run_suite,
+        settings_for,
+    )
 
     frames = []
     for tokenizer in settings.tokenizers:

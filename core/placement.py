@@ -63,7 +63,7 @@ class _Layout:
     endpoint_records: np.ndarray  # the later of the endpoints' records; the record count when one is missing
 
 
-_LAYOUTS: "weakref.WeakKeyDictionary[PrefixTokens, _Layout]" = weakref.WeakKeyDictionary()
+_LAYOUTS: weakref.WeakKeyDictionary[PrefixTokens, _Layout] = weakref.WeakKeyDictionary()
 
 
 def _layout(accounting: PrefixTokens) -> _Layout:

@@ -9,8 +9,14 @@ from pathlib import Path
 from core.advisor import Advice, AdviceSettings, advise, advise_set
 from core.budget import ALL_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
-from core.commands.sweep import (DEFAULT_QUERY, add_seed_and_query_options, budgets, choose_seeds, names,
-                                 parse_query)
+from core.commands.sweep import (
+    DEFAULT_QUERY,
+    add_seed_and_query_options,
+    budgets,
+    choose_seeds,
+    names,
+    parse_query,
+)
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.cost import DEFAULT_MODEL
 from core.errors import ParameterError
@@ -21,10 +27,10 @@ from core.registry import FORMATS, ORDERINGS
 
 def advice_lines(advice: Advice) -> list[str]:
     best, runner = advice.best, advice.runner_up
-    lines = [f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question"
-             f"{'s' if advice.questions != 1 else ''}):",
-             f"  best:      {best.name}: accuracy {best.traversal_accuracy:.0%}, evidence survival "
-             f"{best.evidence_survival:.0%}, {best.budgeted_tokens:,.0f} tokens"]
+    plural = "s" if advice.questions != 1 else ""
+    lines = [(f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}):"),
+             (f"  best:      {best.name}: accuracy {best.traversal_accuracy:.0%}, evidence survival "
+              f"{best.evidence_survival:.0%}, {best.budgeted_tokens:,.0f} tokens")]
     if runner is not None:
         lines.append(f"  runner-up: {runner.name}: accuracy {runner.traversal_accuracy:.0%}, evidence survival "
                      f"{runner.evidence_survival:.0%}, {runner.budgeted_tokens:,.0f} tokens")

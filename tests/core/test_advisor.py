@@ -105,8 +105,8 @@ def test_oracles_and_lossy_formats_cannot_be_advised():
 
 
 def test_a_question_set_is_advised_on_the_mean_over_its_questions():
-    from core.samples import get_sample
     from core.questions import load_questions
+    from core.samples import get_sample
 
     sample = get_sample("nvidia-jetson")
     graph = sample.load()

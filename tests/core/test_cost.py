@@ -7,7 +7,13 @@ from dataclasses import replace
 import pytest
 
 from core.budget import cut
-from core.cost import MINIMUM_CACHED_PREFIX, model_prices, price_source, priced_models, question_cost
+from core.cost import (
+    MINIMUM_CACHED_PREFIX,
+    model_prices,
+    price_source,
+    priced_models,
+    question_cost,
+)
 from core.errors import ParameterError
 from core.evaluate.answers import schema_for
 from core.evaluate.frame import PromptParts, fill

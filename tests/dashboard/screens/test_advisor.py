@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from core.advisor import AdviceSettings, advise
 from core.samples import default_sample, load_sample
 
+
 def unescaped(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
 
