@@ -16,6 +16,7 @@ from core.commands.graph_source import (
     check_writable,
     graph_from_arguments,
     graph_parameters,
+    named_sample,
     non_negative,
 )
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
@@ -28,6 +29,7 @@ from core.pareto import dominance_across_budgets
 from core.queries import Query, QueryTemplate, query_from_seeds
 from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
+from core.session_defaults import graph_defaults
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
 from core.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
 from core.workers import default_workers
@@ -188,8 +190,18 @@ def run(arguments: argparse.Namespace) -> int:
     check_writable(arguments.output, "--output")  # before the sweep, not after it
     graph = graph_from_arguments(arguments)
     seeds = choose_seeds(graph, arguments)
-    seed_ids = seeds.node_ids if seeds else ()
-    queries = [parse_query(text, seed_ids) for text in (arguments.query or [DEFAULT_QUERY])]
+    sample = named_sample(arguments)
+    if seeds is None and arguments.query is None:  # a newcomer's plain `sweep` or `sweep --graph SAMPLE`
+        defaults = graph_defaults(graph, sample)
+        seeds = seeds_from_ids(graph, list(defaults.seeds)) if defaults.seeds else None
+        queries = [defaults.query]
+        where = "the sample's catalogue entry" if sample is not None else "the graph's first node"
+        print(f"seeds and query from {where} (--seeds, --question or --query to change): "
+              f"{defaults.query.question_on(graph)}")
+    else:  # a sample's own template around the given seeds; impact_owners elsewhere
+        seed_ids = seeds.node_ids if seeds else ()
+        fallback = sample.query_template if sample is not None and sample.query_template else DEFAULT_QUERY
+        queries = [parse_query(text, seed_ids) for text in (arguments.query or [fallback])]
     check_query_nodes(graph, queries)
     progress = None if arguments.no_progress else ProgressBar()
     choice = chosen_tokenizers(arguments)

@@ -137,3 +137,25 @@ def legend_html(graph: Graph) -> str:
             f'<div><b>Shape by type</b> {" · ".join(shapes)}</div>'
             f'<div><b>Edges at this budget</b> {" &nbsp; ".join(edges)}; thick = evidence of the query</div>'
             "</div>")
+
+
+PICTURE_TITLE = "Graph picture"
+SANDBOX = "allow-scripts"  # scripts only: the picture runs in an opaque origin and cannot reach the app
+
+
+def sandboxed_page(page: str, height: int) -> str:
+    """A script-free page holding `page` in an iframe sandboxed with scripts only.
+
+    Streamlit's st.iframe always sandboxes with `allow-scripts allow-same-origin` (and more), which lets a
+    script inside reach the app. This outer page runs no script; the picture's scripts run in the inner
+    frame, whose sandbox has no `allow-same-origin`, so they get an opaque origin.
+    """
+    return ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0'>"
+            f'<iframe title="{PICTURE_TITLE}" sandbox="{SANDBOX}" style="border:0;width:100%;height:{int(height) + 20}px" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe></body></html>')
+
+
+def inner_page(outer: str) -> str:
+    """The picture's page inside a `sandboxed_page` (what the tests read)."""
+    match = re.search(r'srcdoc="(.*?)"></iframe>', outer, re.S)
+    return html.unescape(match.group(1)) if match else ""

@@ -36,6 +36,13 @@ def test_every_analysis_page_draws_offline(dashboard_url, guarded_page):
     assert "Reproduce this view" in report and report.count("plotly-graph-div") == 4
     (ARTIFACTS / "report.html").write_text(report, encoding="utf-8")
     guard.assert_clean()
+    # The downloaded report, opened offline (every request outside the machine is aborted), draws its charts
+    page.goto((ARTIFACTS / "report.html").as_uri(), wait_until="load")
+    page.wait_for_function("() => document.querySelectorAll('.plotly-graph-div .main-svg').length >= 4",
+                           timeout=60_000)
+    assert page.evaluate("() => typeof Plotly") == "object"
+    page.screenshot(path=str(ARTIFACTS / "report-offline.png"), full_page=True)
+    guard.assert_clean()
 
 
 def test_clicking_a_pareto_point_opens_its_cut_on_contexts(dashboard_url, guarded_page):

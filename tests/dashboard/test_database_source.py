@@ -11,7 +11,6 @@ from streamlit.testing.v1 import AppTest
 from core.generate import service_graph
 from core.io.falkordb_source import DatabaseSource, read_database
 from tests.core.io.test_falkordb_source import load_into
-from tests.falkordb_server import falkordb_server  # noqa: F401 - the session's real FalkorDB server
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 pytestmark = pytest.mark.timeout(300)
