@@ -10,6 +10,7 @@ import streamlit as st
 from core.analysis import parse_budgets
 from core.budget import ALL_POLICIES
 from core.errors import GraphContextError
+from core.glossary import glossary_markdown
 from core.graph import Graph
 from core.models import counting_note
 from core.ordering import LAYOUTS
@@ -92,6 +93,7 @@ def format_label(name: str) -> str:
 
 
 BUDGET_SLIDER = "budget_slider"
+GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
 
 def draw() -> Selection:
@@ -125,6 +127,8 @@ def draw() -> Selection:
     totals = cache.complete_tokens(graph.content_key, graph, tokenizer)
     budget, limit = _budget(sidebar, totals, formats, changed)
     budgets = _budget_list(sidebar, totals, changed)
+    with sidebar.expander(GLOSSARY_LABEL):  # in the sidebar, so every page where the words appear reaches it
+        st.markdown(glossary_markdown())
     return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy, model,
                      approximation, budgets)
 

@@ -270,3 +270,15 @@ def test_switching_the_sample_in_a_session_takes_the_new_samples_defaults():
     assert app.sidebar.selectbox(key="q_relation").value == "calls"
     budget = inspected_budget(complete_tokens(graph, "o200k_base"), FORMATS.names()[:2])
     assert app.sidebar.number_input(key="budget").value == budget != 900
+
+
+@pytest.mark.parametrize("page", ["contexts", "graph", "walkthrough", "budget_survival", "pareto"])
+def test_the_glossary_is_reachable_from_every_page(page):
+    from core.glossary import GLOSSARY
+    from dashboard.sidebar import GLOSSARY_LABEL
+
+    app = on_page(started(), page)
+    glossary = [item for item in app.sidebar.expander if item.label == GLOSSARY_LABEL]
+    assert len(glossary) == 1
+    text = "\n".join(item.value for item in glossary[0].markdown)
+    assert all(f"**{term}**" in text for term in GLOSSARY)
