@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_HOPS = re.compile(r"\b(?:within|in at most|up to)\s+(\d+)\s+hops?\b", re.I)
+_HOPS = re.compile(r"\b(?:within|in at most|up to)\s+(\d+)\s+hops?\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class QuestionTemplate:
 def template_for_question(question: str) -> QuestionTemplate | None:
     """The template the question's words ask for, with a hop count it states, or None."""
     for rule in RULES:
-        if all(re.search(pattern, question, re.I) for pattern in rule.needs):
+        if all(re.search(pattern, question, re.IGNORECASE) for pattern in rule.needs):
             hops = _HOPS.search(question)
             arguments = (("hops", int(hops.group(1))),) if hops and rule.template == "dependencies_within" else ()
             return QuestionTemplate(rule.template, arguments)

@@ -18,9 +18,11 @@ def orderings_sentence(frame: pd.DataFrame, metric: str = "evidence_survival") -
     for budget, row in table[real].iterrows():
         if row.max() - row.min() > 1e-12:
             best, worst = row.max(), row.min()
-            leaders = ", ".join(name for name in real if abs(row[name] - best) <= 1e-12)
+            leading = [name for name in real if abs(row[name] - best) <= 1e-12]
+            leaders = ", ".join(leading)
             trailers = ", ".join(name for name in real if abs(row[name] - worst) <= 1e-12)
-            return (f"At {int(budget):,} tokens, the first budget of the list where they differ, {leaders} keeps "
+            verb = "keeps" if len(leading) == 1 else "keep"
+            return (f"At {int(budget):,} tokens, the first budget of the list where they differ, {leaders} {verb} "
                     f"the most ({word} {best:.0%}) and {trailers} the least ({worst:.0%}).")
     return f"Every real ordering gives the same {word} at every budget of the list."
 

@@ -29,3 +29,8 @@ def test_the_comparison_says_ahead_or_behind_from_the_figures():
     sentence = comparison_sentence(frame(rows), "hop_tiers", "canonical")
     assert "at 256 tokens hop_tiers is behind canonical (45% vs 47%)" in sentence
     assert "at 1,024 tokens hop_tiers is ahead of canonical (90% vs 50%)" in sentence
+
+
+def test_several_leaders_keep_in_the_plural():
+    rows = [("canonical", 100, 0.5), ("hop_tiers", 100, 0.5), ("bfs_from_seeds", 100, 0.2)]
+    assert "canonical, hop_tiers keep the most (evidence survival 50%)" in orderings_sentence(frame(rows))

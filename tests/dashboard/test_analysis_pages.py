@@ -219,3 +219,15 @@ def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
     shown = app.dataframe[1].value
     pd.testing.assert_frame_equal(shown, tokens_per_format(load_sample(SAMPLE.name)), check_dtype=False)
     assert any("stand-in counts (approximate" in item.value for item in app.caption)
+
+
+def test_the_orderings_page_says_what_its_own_figures_say():
+    from core.teaching import orderings_sentence
+
+    app = on_page(started(budgets="256,1024", orderings_format="csv", policy="record"), "orderings")
+    choices = sidebar_choices(app)
+    frame = budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
+                         formats=["csv"], orderings=ORDERINGS.names() + ORDERINGS.ends_names(),
+                         layout=choices["layout"], policies=["record"], budgets=(256, 1024))
+    sentence = orderings_sentence(frame)
+    assert any(sentence in item.value for item in app.markdown), sentence

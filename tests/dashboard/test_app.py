@@ -297,3 +297,23 @@ def test_a_typed_question_drives_the_query_it_evaluates():
     assert app.sidebar.number_input(key="q_hops").value == 2
     app.sidebar.text_input(key="question").set_value("Tell me about svc-auth").run()  # no known shape
     assert app.sidebar.selectbox(key="query").value == "dependencies_within" and not app.exception
+
+
+def test_the_walkthrough_states_the_figures_it_computed():
+    from core.analysis import budget_sweep
+    from core.seeds import Seeds
+    from core.teaching import comparison_sentence
+    from core.units import graph_units
+
+    app = on_page(started(), "walkthrough")
+    sample = default_sample()
+    graph = load_sample(sample.name)
+    first = FORMATS.names()[0]
+    tight = TOKENIZERS.get("o200k_base").count(FORMATS.get(first).render(graph, graph_units(graph)).text) // 4
+    frame = budget_sweep(graph, sample.default_query(), Seeds(tuple(sample.seeds)), formats=[first],
+                         orderings=["canonical", "hop_tiers"], layout="nodes_then_edges", policies=["record"],
+                         budgets=[tight, 2 * tight, 4 * tight], tokenizer="o200k_base")
+    said = [item.value for item in app.markdown if item.value.startswith("**What the figures say**")]
+    assert len(said) == 1
+    assert comparison_sentence(frame, "hop_tiers", "canonical") in said[0]
+    assert comparison_sentence(frame, "hop_tiers", "canonical", "traversal_accuracy") in said[0]
