@@ -29,6 +29,7 @@ from core.kept_graph import NEVER, UnitPositions
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
 from core.placement import PLACEMENT_COLUMNS, placement_columns
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -110,7 +111,8 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
           tokenizer: str = "o200k_base", hops: int = 2, direction: str = "both", radius: int | None = None,
           shuffle_seed: int = 0, count_grammar: bool = True, marker: bool = False,
           progress: Progress | None = None, cache: TokenCache | None = DEFAULT_CACHE,
-          workers: int | None = None, verify: bool = False, metrics_from: str = "kept") -> pd.DataFrame:
+          workers: int | None = None, verify: bool = False, metrics_from: str = "kept",
+          sections: Sections = DEFAULT_SECTIONS) -> pd.DataFrame:
     """Cut every rendering at every budget and measure every query: one row per (cut, query).
 
     seeds default to the nodes the queries name. `hops` is the k of candidate recall and D_k(S);
@@ -147,7 +149,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     questions = {name: query.question_on(graph) for name, query in named.items()}  # nodes named by label
     plan = _Plan(graph, named, gold, questions, region.candidate_keys(hops), seed_ids, region, tuple(policy_list),
                  budget_list, tokenizer, hops, direction, radius, shuffle_seed, count_grammar, marker, verify,
-                 metrics_from)
+                 metrics_from, sections)
     # One task per format (its renderings share the format's record memo), in the plan's order.
     tasks = [(format_.name, tuple((layout, ordering.name, tuple(group)) for layout in layouts_for(format_)
                                   if layout in layout_list for ordering in ordering_list
@@ -188,6 +190,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     frame.attrs["parameters"] = {
         "seeds": list(seed_ids), "direction": direction, "hops": hops, "radius": radius,
         "shuffle_seed": shuffle_seed, "count_grammar": count_grammar, "marker": marker, "budgets": list(budget_list),
+        "sections": sections.describe(),
         "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions}
     return frame
 
@@ -228,6 +231,7 @@ class _Plan:
     marker: bool
     verify: bool
     metrics_from: str
+    sections: Sections = DEFAULT_SECTIONS  # the shares of the sections policy
     coverage: dict = field(default_factory=dict, repr=False)  # (format, layout) -> D_k(S), filled as met
     orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
 
@@ -312,7 +316,8 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
     accurate: dict[tuple, bool] = {}
     for policy in plan.policies:
         for budget in plan.budgets:
-            result = cut(accounting, format_, policy, budget, count_grammar=plan.count_grammar, marker=plan.marker)
+            result = cut(accounting, format_, policy, budget, count_grammar=plan.count_grammar, marker=plan.marker,
+                         sections=plan.sections)
             kept = result.records_kept
             identity = _document_identity(result, accounting)
             reading = readings.get(identity) if identity is not None else None

@@ -10,11 +10,13 @@ import streamlit as st
 from core.analysis import parse_budgets
 from core.budget import ALL_POLICIES
 from core.errors import GraphContextError
+from core.glossary import glossary_markdown
 from core.graph import Graph
 from core.models import counting_note
 from core.ordering import LAYOUTS
 from core.queries import Query, Solution
-from core.registry import FORMATS, MODELS, ORDERINGS, TOKENIZERS
+from core.question_templates import template_for_question
+from core.registry import FORMATS, MODELS, ORDERINGS, QUERIES, TOKENIZERS
 from core.seeds import Seeds
 from core.session_defaults import (
     GraphDefaults,
@@ -92,6 +94,8 @@ def format_label(name: str) -> str:
 
 
 BUDGET_SLIDER = "budget_slider"
+QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
+GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
 
 def draw() -> Selection:
@@ -104,6 +108,8 @@ def draw() -> Selection:
         start_from_defaults(graph, defaults)
     sidebar.divider()
     seeds = seed_widgets(sidebar, graph, defaults)
+    if st.session_state.get("seed_mode") == "question":
+        query_from_question(seeds)
     query = query_widgets(sidebar, graph, seeds, defaults)
     sidebar.divider()
     model, tokenizer, approximation = _model_and_tokenizer(sidebar)
@@ -125,6 +131,8 @@ def draw() -> Selection:
     totals = cache.complete_tokens(graph.content_key, graph, tokenizer)
     budget, limit = _budget(sidebar, totals, formats, changed)
     budgets = _budget_list(sidebar, totals, changed)
+    with sidebar.expander(GLOSSARY_LABEL):  # in the sidebar, so every page where the words appear reaches it
+        st.markdown(glossary_markdown())
     return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy, model,
                      approximation, budgets)
 
@@ -158,6 +166,33 @@ def _graph_changed(graph: Graph) -> bool:
     return shown is not None and shown != graph.content_key
 
 
+def query_from_question(seeds: Seeds) -> None:
+    """A newly typed question sets the template its words ask for (core.question_templates), its node
+    parameters from the matched seeds in order; a question of no known shape leaves the query as it is.
+
+    The first run keeps what the URL says (its query may have been chosen after the question).
+    """
+    state = st.session_state
+    question = str(state.get("question") or "")
+    if QUESTION_APPLIED not in state or state[QUESTION_APPLIED] == question:
+        state[QUESTION_APPLIED] = question
+        return
+    state[QUESTION_APPLIED] = question
+    asked = template_for_question(question)
+    if asked is None:
+        return
+    template = QUERIES.get(asked.template)
+    state["query"] = asked.template
+    queue = list(seeds.node_ids)
+    for parameter in template.node_parameters:
+        if template.collects_seeds and parameter == template.node_parameters[-1]:
+            state[QUERY_PARAMETER_PREFIX + parameter], queue = list(queue), []
+        elif queue:
+            state[QUERY_PARAMETER_PREFIX + parameter] = queue.pop(0)
+    for parameter, value in asked.arguments:
+        state[QUERY_PARAMETER_PREFIX + parameter] = value
+
+
 def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
     """Seeds, question, query template and its parameters take the new graph's defaults, as a fresh URL does.
 
@@ -168,7 +203,7 @@ def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
     for key in [key for key in state if str(key).startswith(QUERY_PARAMETER_PREFIX)]:
         del state[key]
     state["seeds"] = list(defaults.seeds)
-    state["question"] = defaults.question
+    state["question"] = state[QUESTION_APPLIED] = defaults.question
     state["query"] = defaults.query.name
     for parameter, value in parameter_defaults(graph, defaults.query.template, defaults.seeds, defaults).items():
         state[QUERY_PARAMETER_PREFIX + parameter] = widget_value(value)

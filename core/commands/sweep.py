@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from core.budget import ALL_POLICIES, POLICIES
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -60,6 +61,20 @@ def budgets(text: str) -> list[int]:
             raise argparse.ArgumentTypeError(f"budget {value} is negative; give 0 or more tokens")
         values.append(value)
     return values
+
+
+def section_shares(text: str) -> Sections:
+    """`NODES,EDGES`: two shares of the budget between 0 and 1, or two whole token counts."""
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        if all(part.isdigit() for part in parts) and any(int(part) > 1 for part in parts):
+            return Sections(node_tokens=int(parts[0]), edge_tokens=int(parts[1]))
+        return Sections(float(parts[0]), float(parts[1]))
+    except (ValueError, ParameterError) as error:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NODES,EDGES shares (0 to 1, adding up to 1 or less) or "
+                                         f"token counts{': ' + str(error) if str(error) else ''}") from None
 
 
 def parse_query(text: str, seeds: tuple[str, ...]) -> Query:
@@ -209,7 +224,7 @@ def run(arguments: argparse.Namespace) -> int:
                    policies=arguments.policies, budgets=arguments.budgets, hops=arguments.hops,
                    direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
                    count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
-                   workers=arguments.workers, verify=arguments.verify_decode)
+                   workers=arguments.workers, verify=arguments.verify_decode, sections=arguments.sections)
     if len(choice.names) == 1:
         frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
         verdicts = dominance_across_budgets(frame)
@@ -276,6 +291,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
+    cuts.add_argument("--sections", type=section_shares, default=DEFAULT_SECTIONS, metavar="NODES,EDGES",
+                      help="the sections policy's node and edge shares of the budget (e.g. 0.2,0.267, LightRAG's "
+                           "6,000 and 8,000 of 30,000, the default) or whole token counts (e.g. 6000,8000)")
     cuts.add_argument("--marker", action="store_true", help='add a "[37 of 131 records shown]" line, counted')
     add_tokenizer_options(parser)
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),

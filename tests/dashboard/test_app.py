@@ -270,3 +270,50 @@ def test_switching_the_sample_in_a_session_takes_the_new_samples_defaults():
     assert app.sidebar.selectbox(key="q_relation").value == "calls"
     budget = inspected_budget(complete_tokens(graph, "o200k_base"), FORMATS.names()[:2])
     assert app.sidebar.number_input(key="budget").value == budget != 900
+
+
+@pytest.mark.parametrize("page", ["contexts", "graph", "walkthrough", "budget_survival", "pareto"])
+def test_the_glossary_is_reachable_from_every_page(page):
+    from core.glossary import GLOSSARY
+    from dashboard.sidebar import GLOSSARY_LABEL
+
+    app = on_page(started(), page)
+    glossary = [item for item in app.sidebar.expander if item.label == GLOSSARY_LABEL]
+    assert len(glossary) == 1
+    text = "\n".join(item.value for item in glossary[0].markdown)
+    assert all(f"**{term}**" in text for term in GLOSSARY)
+
+
+def test_a_typed_question_drives_the_query_it_evaluates():
+    app = started(seed_mode="question")
+    assert app.sidebar.selectbox(key="query").value == "impact_owners"
+    app.sidebar.text_input(key="question").set_value("What is the shortest path from svc-web to db-identity?").run()
+    assert app.sidebar.selectbox(key="query").value == "shortest_path"
+    assert app.sidebar.selectbox(key="q_source").value == "svc-web"
+    assert app.sidebar.selectbox(key="q_target").value == "db-identity"
+    app.sidebar.text_input(key="question").set_value("What does svc-api depend on within 2 hops?").run()
+    assert app.sidebar.selectbox(key="query").value == "dependencies_within"
+    assert app.sidebar.selectbox(key="q_start").value == "svc-api"
+    assert app.sidebar.number_input(key="q_hops").value == 2
+    app.sidebar.text_input(key="question").set_value("Tell me about svc-auth").run()  # no known shape
+    assert app.sidebar.selectbox(key="query").value == "dependencies_within" and not app.exception
+
+
+def test_the_walkthrough_states_the_figures_it_computed():
+    from core.analysis import budget_sweep
+    from core.seeds import Seeds
+    from core.teaching import comparison_sentence
+    from core.units import graph_units
+
+    app = on_page(started(), "walkthrough")
+    sample = default_sample()
+    graph = load_sample(sample.name)
+    first = FORMATS.names()[0]
+    tight = TOKENIZERS.get("o200k_base").count(FORMATS.get(first).render(graph, graph_units(graph)).text) // 4
+    frame = budget_sweep(graph, sample.default_query(), Seeds(tuple(sample.seeds)), formats=[first],
+                         orderings=["canonical", "hop_tiers"], layout="nodes_then_edges", policies=["record"],
+                         budgets=[tight, 2 * tight, 4 * tight], tokenizer="o200k_base")
+    said = [item.value for item in app.markdown if item.value.startswith("**What the figures say**")]
+    assert len(said) == 1
+    assert comparison_sentence(frame, "hop_tiers", "canonical") in said[0]
+    assert comparison_sentence(frame, "hop_tiers", "canonical", "traversal_accuracy") in said[0]
