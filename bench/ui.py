@@ -54,8 +54,11 @@ def show(label: str, runs: list[tuple[float, float]], target: float | None = Non
     print(f"{label:<36} median {wall * 1000:8.0f} ms wall {cpu * 1000:8.0f} ms CPU  ({len(runs)} run(s)){verdict}")
 
 
+BUDGET = "budget_slider"  # the sidebar's budget slider (it writes the bound "budget" number input)
+
+
 def budgets_to_try(app: AppTest, count: int) -> list[int]:
-    limit = app.sidebar.slider(key="budget").max
+    limit = app.sidebar.slider(key=BUDGET).max
     return [limit // 10 + step * 97 for step in range(count)]
 
 
@@ -75,7 +78,7 @@ def main() -> None:
     for page, name in (("screens/budget_survival.py", "Budget survival"), ("screens/pareto.py", "Pareto")):
         first = timed(lambda page=page: checked(app.switch_page(page).run()))
         show(f"{name}, first draw", [first], 3.0)
-        warm = [timed(lambda: checked(app.sidebar.slider(key="budget").set_value(next(budgets)).run()))
+        warm = [timed(lambda: checked(app.sidebar.slider(key=BUDGET).set_value(next(budgets)).run()))
                 for _ in range(arguments.repeats)]
         show(f"{name}, redraw after a budget change", warm, 0.3)
     checked(app.switch_page("screens/contexts.py").run())
@@ -84,7 +87,7 @@ def main() -> None:
     for pair in pairs:  # warm both pairs
         checked(app.sidebar.multiselect(key="formats").set_value(pair).run())
     rerun = [timed(lambda: checked(app.run())) for _ in range(arguments.repeats)]
-    budget = [timed(lambda: checked(app.sidebar.slider(key="budget").set_value(next(budgets)).run()))
+    budget = [timed(lambda: checked(app.sidebar.slider(key=BUDGET).set_value(next(budgets)).run()))
               for _ in range(arguments.repeats)]
     warm = [timed(lambda pair=pair: checked(app.sidebar.multiselect(key="formats").set_value(pair).run()))
             for pair in pairs * ((arguments.repeats + 1) // 2)]
