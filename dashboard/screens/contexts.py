@@ -8,6 +8,7 @@ from core.budget import Cut, cut
 from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
 from core.placement import evidence_strip, placement
 from core.prefix_tokens import PrefixTokens
+from core.ordering import rendering_seeds
 from core.registry import FORMATS, ORDERINGS
 from dashboard import cache
 from dashboard.sidebar import Selection, current, format_label
@@ -25,11 +26,17 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
     return [(name, selection.policy) for name in selection.formats]
 
 
+def seeds_for(selection: Selection, format_name: str) -> tuple[str, ...]:
+    return rendering_seeds(FORMATS.get(format_name).uses_hops, ORDERINGS.get(selection.ordering),
+                           selection.seeds.node_ids)
+
+
 def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
     graph = selection.graph
     ordering = ORDERINGS.get(selection.ordering)
     return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
-                                     selection.seeds.node_ids, selection.query_key if ordering.uses_evidence else "",
+                                     seeds_for(selection, format_name),
+                                     selection.query_key if ordering.uses_evidence else "",
                                      selection.evidence if ordering.uses_evidence else frozenset(), selection.tokenizer,
                                      selection.query.question_on(graph) if ordering.uses_question else "")
 
@@ -37,7 +44,7 @@ def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
 def rendering_key(selection: Selection, format_name: str) -> str:
     """Everything a rendering depends on, as one cache key (the budget and policy are not part of it)."""
     return "|".join((selection.graph.content_key, format_name, selection.ordering, selection.layout,
-                     repr(selection.seeds.node_ids), selection.query_key, selection.tokenizer))
+                     repr(seeds_for(selection, format_name)), selection.query_key, selection.tokenizer))
 
 
 def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
