@@ -9,14 +9,7 @@ from pathlib import Path
 from core.advisor import Advice, AdviceSettings, advise, advise_set
 from core.budget import ALL_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
-from core.commands.sweep import (
-    DEFAULT_QUERY,
-    add_seed_and_query_options,
-    budgets,
-    choose_seeds,
-    names,
-    parse_query,
-)
+from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.cost import DEFAULT_MODEL
 from core.errors import ParameterError
@@ -76,9 +69,8 @@ def run(arguments: argparse.Namespace) -> int:
             generate(graph, arguments.generate)
         advice = advise_set(graph, questions, settings)
     else:
-        seeds = choose_seeds(graph, arguments)
+        seeds, queries = seeds_and_queries(graph, arguments)  # a sample's own defaults when none are given
         seed_ids = seeds.node_ids if seeds else ()
-        queries = [parse_query(text, seed_ids) for text in (arguments.query or [DEFAULT_QUERY])]
         if len(queries) > 1 and not seed_ids:
             raise ParameterError("several queries need shared seeds", "--query",
                                  "give --seeds or --question, or a question set with --questions")

@@ -198,12 +198,8 @@ def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     return lines
 
 
-def run(arguments: argparse.Namespace) -> int:
-    if arguments.output.suffix.lower() not in (".csv", ".json"):
-        raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
-                             "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
-    check_writable(arguments.output, "--output")  # before the sweep, not after it
-    graph = graph_from_arguments(arguments)
+def seeds_and_queries(graph: Graph, arguments: argparse.Namespace) -> tuple[Seeds | None, list[Query]]:
+    """The seeds and queries the arguments ask for; a sample's catalogue defaults when they ask for none."""
     seeds = choose_seeds(graph, arguments)
     sample = named_sample(arguments)
     if seeds is None and arguments.query is None:  # a newcomer's plain `sweep` or `sweep --graph SAMPLE`
@@ -218,6 +214,16 @@ def run(arguments: argparse.Namespace) -> int:
         fallback = sample.query_template if sample is not None and sample.query_template else DEFAULT_QUERY
         queries = [parse_query(text, seed_ids) for text in (arguments.query or [fallback])]
     check_query_nodes(graph, queries)
+    return seeds, queries
+
+
+def run(arguments: argparse.Namespace) -> int:
+    if arguments.output.suffix.lower() not in (".csv", ".json"):
+        raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
+                             "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
+    check_writable(arguments.output, "--output")  # before the sweep, not after it
+    graph = graph_from_arguments(arguments)
+    seeds, queries = seeds_and_queries(graph, arguments)
     progress = None if arguments.no_progress else ProgressBar()
     choice = chosen_tokenizers(arguments)
     options = dict(seeds=seeds, formats=arguments.formats, orderings=arguments.orderings, layouts=arguments.layouts,

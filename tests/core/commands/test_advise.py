@@ -36,3 +36,12 @@ def test_an_oracle_ordering_is_refused_by_the_command_line(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["advise", *SMALL, "--orderings", "evidence_first"])
     assert stop.value.code == 2 and "evidence_first" in capsys.readouterr().err
+
+
+def test_a_sample_without_seeds_is_advised_on_its_own_catalogue_question(capsys):
+    code = main(["advise", "--graph", "online-boutique", "--formats", "csv,ckg_lines", "--orderings", "hop_tiers",
+                 "--policies", "record", "--budgets", "1024"])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "seeds and query from the sample's catalogue entry" in printed and "If cartservice fails" in printed
+    assert "best:" in printed
