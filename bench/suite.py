@@ -78,7 +78,7 @@ def main() -> None:
 
     baseline = []
     for question in spread([q for q in questions if q.annotation_seeds], arguments.baseline):
-        _, cpu, _ = timed(lambda: sweep(graph, {question.id: question.query}, seeds=Seeds(question.annotation_seeds),
+        _, cpu, _ = timed(lambda question=question: sweep(graph, {question.id: question.query}, seeds=Seeds(question.annotation_seeds),
                                         formats=formats, budgets=DEFAULT_BUDGETS))
         baseline.append(cpu)
     one_question = sum(baseline) / len(baseline)
@@ -90,7 +90,7 @@ def main() -> None:
           f"per question {per_question:.2f} CPU s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  suite per question / one-question sweep = {per_question / one_question:.2f} (target <= 1.2)")
 
-    pooled, pooled_cpu, pooled_wall = timed(lambda: run_suite(graph, questions, settings, workers=2))
+    pooled, _, pooled_wall = timed(lambda: run_suite(graph, questions, settings, workers=2))
     pd.testing.assert_frame_equal(pooled.rows, single.rows)
     print(f"suite, 2 workers: {pooled_wall:.1f} wall s ({pooled.task_cpu_seconds:.1f} CPU s in the workers' tasks, "
           f"{single.task_cpu_seconds:.1f} with 1 worker); "

@@ -1,21 +1,28 @@
-"""Benchmark of the budget sweep: exact prefix accounting and cuts against one encode per rendering.
+"""Benchmark of the whole sweep against its floor: rendering plus one encode of every complete rendering.
 
-    .venv/bin/python bench/sweep.py                 # 2,000 services, then the 20,000-service run
-    .venv/bin/python bench/sweep.py --skip-large    # only the 2,000-service comparison
+    .venv/bin/python bench/sweep.py                      # 2,000 services, then the 20,000-service run
+    .venv/bin/python bench/sweep.py --skip-large         # only the 2,000-service figures
+    .venv/bin/python bench/sweep.py --compare-decoded    # also check the sweep against the decoding path
 
-On the service graph (2,000 services, 4,000 noise edges) every registered format is rendered in
-every ordering and layout it allows (untimed). Then, from the same renderings, in one run:
+On the service graph (2,000 services, 4,000 noise edges; one query, impact_owners of db-identity)
+every registered format is rendered in every ordering and layout it allows, as `core.sweep.sweep`
+renders them. In one run it measures, each on a fresh copy of the graph (so no memo or cache
+carries over):
 
-- floor: `encode_ordinary` of each complete rendering, once;
-- sweep: exact prefix token accounting of each rendering plus its cuts under both policies at 8
-  budgets (512 ... 65,536), as `core.prefix_tokens` and `core.budget` do them;
-- naive: per budget, a binary search for the largest record prefix that fits, re-encoding prefixes,
-  and a raw cut by encoding the complete text; its cuts are checked against the sweep's.
+- floor: rendering every (format, ordering, layout) once, plus one `encode_ordinary` of each
+  complete rendering. Nothing a sweep does can cost less: it must write every text and count it.
+  (Computing the orderings themselves is reported beside it, outside the floor.)
+- end to end: `sweep(..., workers=1)` with every metric of every cut (both policies, 8 budgets),
+  the figure the Budget survival, Orderings, Pareto and Exports pages and the `sweep` CLI cost;
+- the same with `workers=2`, for the speed-up from a second core.
 
-It prints sweep/floor (target <= 1.5) and naive/sweep (target >= 10), medians of several runs on a
-shared, noisy machine; the end-to-end `core.sweep.sweep()` time (rendering, decoding every cut and
-the metrics included) for reference; and, in a child process, the 20,000-service graph's time and
-peak memory (maximum resident set size). Not part of the test suite.
+It prints end-to-end / floor (target <= 2.0) by CPU and by wall time, CPU seconds beside wall
+seconds (a pool's CPU includes its workers), render / encode per line format (target <= 2), the
+2-worker speed-up (target >= 1.6x), and, in a child process, the 20,000-service run's end-to-end
+time and peak resident memory (target <= 2 GiB). `--compare-decoded` runs the sweep a third time
+with `metrics_from="decoded"` (every cut decoded, the path before kept units) and checks the two
+frames are equal cell for cell. Not part of the test suite; on a shared machine absolute times are
+noisy, so compare ratios from one run.
 """
 
 from __future__ import annotations
@@ -23,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import statistics
 import subprocess
 import sys
 import time
@@ -31,181 +37,165 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.budget import POLICIES, cut  # noqa: E402
 from core.coverage import seed_region  # noqa: E402
 from core.generate import service_graph  # noqa: E402
-from core.ordering import OrderingInputs, layouts_for, order_units  # noqa: E402
-from core.prefix_tokens import prefix_tokens, token_byte_lengths  # noqa: E402
+from core.ordering import inputs_for, layouts_for, order_units  # noqa: E402
+from core.prefix_tokens import token_byte_lengths  # noqa: E402
 from core.queries import IMPACT_OWNERS, query  # noqa: E402
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS  # noqa: E402
 from core.sweep import DEFAULT_BUDGETS, sweep  # noqa: E402
 
 SEEDS = ("db-identity",)
 QUESTION = query(IMPACT_OWNERS, failed="db-identity")
+# One record per line, every prefix complete without a closing (the issue's "line formats").
+LINE_FORMATS = ("jsonl", "csv", "typed_edges", "typed_edges_dict", "local_ids", "edge_tuples", "arrows",
+                "untyped_pairs", "ckg_lines", "incident_text", "semantic_text")
 
 
-def renderings(graph, formats):
-    """Every (format, ordering, layout) rendering of the graph, ordered as the sweep orders it."""
-    region = seed_region(graph, SEEDS)
-    evidence = QUESTION.solve(graph).evidence
-    found = []
-    for name in formats:
-        format_ = FORMATS.get(name)
-        for layout in layouts_for(format_):
-            for ordering in map(ORDERINGS.get, ORDERINGS.names()):
-                inputs = OrderingInputs(SEEDS, evidence if ordering.uses_evidence else frozenset(), 0)
-                units = order_units(graph, region.units, ordering, layout, inputs)
-                found.append((format_, format_.render(graph, units)))
-    return found
+class Clock:
+    """Wall and CPU seconds of a block; CPU includes finished child processes (a pool's workers)."""
+
+    def __enter__(self) -> "Clock":
+        self._wall, self._cpu = time.perf_counter(), _cpu()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.wall, self.cpu = time.perf_counter() - self._wall, _cpu() - self._cpu
 
 
-def timed(action) -> float:
-    start = time.perf_counter()
-    action()
-    return time.perf_counter() - start
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def floor(tokenizer, texts) -> None:
-    for text in texts:
-        tokenizer.encode(text)
+def fresh_graph(services: int, noise_edges: int):
+    """A new graph object: the renderers' record memos and the solvers' tables are kept per graph object."""
+    return service_graph(services, noise_edges, 7)
 
 
-def budget_sweep(tokenizer, prepared) -> list[tuple[int, ...]]:
-    kept = []
-    for format_, rendering in prepared:
-        accounting = prefix_tokens(rendering, tokenizer)
-        kept.append(tuple(cut(accounting, format_, policy, budget).records_kept
-                          for policy in POLICIES for budget in DEFAULT_BUDGETS))
-    return kept
-
-
-def naive_sweep(tokenizer, prepared) -> list[tuple[int, ...]]:
-    """Per budget: binary search over record prefixes by re-encoding them; raw: encode the whole text."""
-    kept = []
-    for format_, rendering in prepared:
-        grammar = tokenizer.count(format_.grammar)
-        cuts = []
-        for policy in POLICIES:
-            for budget in DEFAULT_BUDGETS:
-                allowed = budget - grammar
-                if policy == "raw":
-                    tokens = tokenizer.encode(rendering.text)
-                    text = tokenizer.decode(tokens[:allowed])
-                    cuts.append(_whole_records_in(rendering, text) if allowed >= tokenizer.count(rendering.preamble)
-                                else 0)
-                    continue
-                low, high = -1, len(rendering.records)  # largest prefix that fits, by bisection
-                while low < high:
-                    middle = (low + high + 1) // 2
-                    if tokenizer.count(rendering.prefix_text(middle)) <= allowed:
-                        low = middle
-                    else:
-                        high = middle - 1
-                cuts.append(max(low, 0))
-        kept.append(tuple(cuts))
-    return kept
-
-
-def _whole_records_in(rendering, text: str) -> int:
-    length = len(rendering.preamble)
-    intact = text.rstrip("\ufffd")
-    count = 0
-    for record in rendering.records:
-        length += len(record.text)
-        if length > len(intact):
-            break
-        count += 1
-    return count
-
-
-def compare(services: int, noise_edges: int, repeats: int, formats: list[str], end_to_end: bool) -> dict:
+def floor(services: int, noise_edges: int, formats: list[str]) -> dict:
+    """Render every (format, ordering, layout) once, then encode every complete rendering once."""
+    graph = fresh_graph(services, noise_edges)
     tokenizer = TOKENIZERS.get("o200k_base")
-    token_byte_lengths(tokenizer)  # load the tokenizer and its byte table before timing
-    graph = service_graph(services, noise_edges, 7)
-    start = time.perf_counter()
-    prepared = renderings(graph, formats)
-    rendering_seconds = time.perf_counter() - start
-    texts = [rendering.text for _, rendering in prepared]
-    floors, sweeps = [], []
-    for _ in range(repeats):  # alternate, so that load from elsewhere falls on both alike
-        floors.append(timed(lambda: floor(tokenizer, texts)))
-        sweeps.append(timed(lambda: budget_sweep(tokenizer, prepared)))
-    figures = {"services": services, "noise_edges": noise_edges, "renderings": len(prepared),
-               "records": sum(len(rendering.records) for _, rendering in prepared),
-               "rendering_seconds": rendering_seconds, "floor_seconds": statistics.median(floors),
-               "sweep_seconds": statistics.median(sweeps), "floor_runs": floors, "sweep_runs": sweeps,
-               "ratio": statistics.median(run / base for run, base in zip(sweeps, floors))}
-    if end_to_end:
-        figures["end_to_end_seconds"] = timed(lambda: sweep(graph, [QUESTION], seeds=SEEDS, formats=formats,
-                                                            cache=None))
-    return figures
+    region = seed_region(graph, SEEDS)
+    gold = QUESTION.solve(graph)
+    question = QUESTION.question_on(graph)
+    orders, per_format = [], {}
+    with Clock() as ordering_clock:
+        for ordering in map(ORDERINGS.get, ORDERINGS.names()):
+            inputs = inputs_for(ordering, SEEDS, evidence=gold.evidence, question=question)
+            for layout in ("nodes_then_edges", "interleaved"):
+                orders.append((ordering.name, layout, order_units(graph, region.units, ordering, layout, inputs)))
+    texts = []
+    with Clock() as render_clock:
+        for name in formats:
+            format_ = FORMATS.get(name)
+            start = time.process_time()
+            for _, layout, units in orders:
+                if layout in layouts_for(format_):
+                    texts.append((name, format_.render(graph, units).text))
+            per_format[name] = {"render": time.process_time() - start}
+    with Clock() as encode_clock:
+        for name, text in texts:
+            start = time.process_time()
+            tokenizer.encoding.encode_ordinary(text)
+            per_format[name]["encode"] = per_format[name].get("encode", 0.0) + time.process_time() - start
+    return {"renderings": len(texts), "ordering": vars(ordering_clock), "render": vars(render_clock),
+            "encode": vars(encode_clock), "per_format": per_format,
+            "wall": render_clock.wall + encode_clock.wall, "cpu": render_clock.cpu + encode_clock.cpu}
 
 
-def print_comparison(figures: dict, naive_seconds: float | None) -> None:
-    ratio = figures["ratio"]
-    print(f"graph: {figures['services']:,} services, {figures['noise_edges']:,} noise edges; "
-          f"{figures['renderings']} renderings ({figures['records']:,} records), rendered in "
-          f"{figures['rendering_seconds']:.1f} s (not timed below)")
-    print(f"floor  (encode each complete rendering once): {figures['floor_seconds']:8.3f} s  "
-          f"runs {', '.join(f'{run:.3f}' for run in figures['floor_runs'])}")
-    print(f"sweep  (exact prefix accounting + {len(POLICIES) * len(DEFAULT_BUDGETS)} cuts each): "
-          f"{figures['sweep_seconds']:8.3f} s  runs {', '.join(f'{run:.3f}' for run in figures['sweep_runs'])}")
-    print(f"sweep / floor = {ratio:.2f}   (median of the paired runs' ratios; target <= 1.5)")
-    if naive_seconds is not None:
-        print(f"naive  (binary search by re-encoding prefixes): {naive_seconds:8.3f} s")
-        print(f"naive / sweep = {naive_seconds / figures['sweep_seconds']:.1f}   (target >= 10)")
-    if "end_to_end_seconds" in figures:
-        print(f"end to end core.sweep.sweep() (ordering, rendering, accounting, cuts, decoding every cut, "
-              f"metrics): {figures['end_to_end_seconds']:.1f} s")
+def end_to_end(services: int, noise_edges: int, formats: list[str], workers: int, metrics_from: str = "kept"):
+    graph = fresh_graph(services, noise_edges)
+    with Clock() as clock:
+        frame = sweep(graph, [QUESTION], seeds=SEEDS, formats=formats, cache=None, workers=workers,
+                      metrics_from=metrics_from)
+    return frame, {"wall": clock.wall, "cpu": clock.cpu, "rows": len(frame)}
 
 
-def child(services: int, noise_edges: int, formats: list[str]) -> None:
+def child(services: int, noise_edges: int, formats: list[str], workers: int) -> None:
     """The large run, in its own process so that its peak memory is its own."""
-    start = time.perf_counter()
     graph = service_graph(services, noise_edges, 7)
-    frame = sweep(graph, [QUESTION], seeds=SEEDS, formats=formats, cache=None)
-    seconds = time.perf_counter() - start
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    print(json.dumps({"seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
-                      "peak_mib": usage.ru_maxrss / 1024, "rows": len(frame), "nodes": len(graph.nodes),
-                      "edges": len(graph.edges)}))
+    with Clock() as clock:
+        frame = sweep(graph, [QUESTION], seeds=SEEDS, formats=formats, cache=None, workers=workers)
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    print(json.dumps({"seconds": clock.wall, "cpu_seconds": clock.cpu, "peak_mib": peak / 1024, "rows": len(frame),
+                      "nodes": len(graph.nodes), "edges": len(graph.edges), "workers": workers}))
+
+
+def report(figures: dict, single: dict, pooled: dict | None) -> None:
+    base = figures
+    print(f"graph: {figures['services']:,} services, {figures['noise_edges']:,} noise edges; "
+          f"{base['renderings']} renderings, {single['rows']:,} rows (cuts x queries)")
+    print(f"orderings computed (not in the floor): {base['ordering']['wall']:7.1f} s wall  "
+          f"{base['ordering']['cpu']:7.1f} s CPU")
+    print(f"render every rendering once:           {base['render']['wall']:7.1f} s wall  "
+          f"{base['render']['cpu']:7.1f} s CPU")
+    print(f"encode every complete rendering once:  {base['encode']['wall']:7.1f} s wall  "
+          f"{base['encode']['cpu']:7.1f} s CPU")
+    print(f"floor (render + encode):               {base['wall']:7.1f} s wall  {base['cpu']:7.1f} s CPU")
+    print(f"end to end sweep(), 1 worker:          {single['wall']:7.1f} s wall  {single['cpu']:7.1f} s CPU")
+    print(f"end to end / floor = {single['cpu'] / base['cpu']:.2f} by CPU, {single['wall'] / base['wall']:.2f} "
+          f"by wall   (target <= 2.0)")
+    if pooled is not None:
+        print(f"end to end sweep(), 2 workers:         {pooled['wall']:7.1f} s wall  {pooled['cpu']:7.1f} s CPU "
+              f"(workers included)")
+        print(f"2-worker speed-up = {single['wall'] / pooled['wall']:.2f}x by wall   (target >= 1.6x)")
+    print("render / encode per format (CPU; line formats: target <= 2):")
+    for name, parts in base["per_format"].items():
+        label = "line" if name in LINE_FORMATS else "    "
+        print(f"  {label} {name:<18} render {parts['render']:6.2f} s  encode {parts['encode']:6.2f} s  "
+              f"ratio {parts['render'] / max(parts['encode'], 1e-9):5.2f}")
+    lines = [parts for name, parts in base["per_format"].items() if name in LINE_FORMATS]
+    if lines:
+        ratio = sum(part["render"] for part in lines) / max(sum(part["encode"] for part in lines), 1e-9)
+        print(f"  line formats together: render / encode = {ratio:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--services", type=int, default=2000)
     parser.add_argument("--noise-edges", type=int, default=4000)
-    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--formats", default=",".join(FORMATS.names()), help="comma-separated (default: all)")
     parser.add_argument("--large-services", type=int, default=20000)
     parser.add_argument("--large-noise-edges", type=int, default=40000)
+    parser.add_argument("--large-workers", type=int, default=1, help="workers of the large run (default 1)")
     parser.add_argument("--skip-large", action="store_true")
-    parser.add_argument("--skip-naive", action="store_true")
-    parser.add_argument("--skip-end-to-end", action="store_true")
+    parser.add_argument("--skip-workers", action="store_true", help="skip the 2-worker run")
+    parser.add_argument("--compare-decoded", action="store_true",
+                        help="also sweep with metrics_from='decoded' and check the frames are equal")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     formats = [name for name in arguments.formats.split(",") if name]
     if arguments.child:
-        child(arguments.services, arguments.noise_edges, formats)
+        child(arguments.services, arguments.noise_edges, formats, arguments.large_workers)
         return
-    figures = compare(arguments.services, arguments.noise_edges, arguments.repeats, formats,
-                      not arguments.skip_end_to_end)
-    naive_seconds = None
-    if not arguments.skip_naive:
-        tokenizer = TOKENIZERS.get("o200k_base")
-        prepared = renderings(service_graph(arguments.services, arguments.noise_edges, 7), formats)
-        start = time.perf_counter()
-        naive = naive_sweep(tokenizer, prepared)
-        naive_seconds = time.perf_counter() - start
-        assert naive == budget_sweep(tokenizer, prepared), "the naive search and the sweep disagree"
-    print_comparison(figures, naive_seconds)
+    token_byte_lengths(TOKENIZERS.get("o200k_base"))  # load the tokenizer before timing
+    figures = {"services": arguments.services, "noise_edges": arguments.noise_edges,
+               **floor(arguments.services, arguments.noise_edges, formats)}
+    frame, single = end_to_end(arguments.services, arguments.noise_edges, formats, 1)
+    pooled = None
+    if not arguments.skip_workers:
+        pooled_frame, pooled = end_to_end(arguments.services, arguments.noise_edges, formats, 2)
+        assert pooled_frame.equals(frame), "two workers gave other rows than one"
+    report(figures, single, pooled)
+    if arguments.compare_decoded:
+        from pandas.testing import assert_frame_equal
+        decoded, timing = end_to_end(arguments.services, arguments.noise_edges, formats, 1, "decoded")
+        assert_frame_equal(frame, decoded)
+        print(f"decoding every cut instead (metrics_from='decoded'): {timing['wall']:.1f} s wall  "
+              f"{timing['cpu']:.1f} s CPU; its frame equals the kept-unit sweep's cell for cell "
+              f"({len(frame):,} rows x {len(frame.columns)} columns)")
     if not arguments.skip_large:
         command = [sys.executable, __file__, "--child", "--services", str(arguments.large_services),
-                   "--noise-edges", str(arguments.large_noise_edges), "--formats", ",".join(formats)]
+                   "--noise-edges", str(arguments.large_noise_edges), "--formats", ",".join(formats),
+                   "--large-workers", str(arguments.large_workers)]
         result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
         print(f"large: {result['nodes']:,} nodes, {result['edges']:,} edges, end-to-end sweep of every format, "
-              f"ordering, layout, policy and budget ({result['rows']:,} cuts): {result['seconds']:.1f} s "
-              f"({result['cpu_seconds']:.1f} s of CPU), peak memory {result['peak_mib']:,.0f} MiB")
+              f"ordering, layout, policy and budget ({result['rows']:,} rows, {result['workers']} worker(s)): "
+              f"{result['seconds']:.1f} s wall ({result['cpu_seconds']:.1f} s of CPU), peak memory "
+              f"{result['peak_mib']:,.0f} MiB (target <= 2,048)")
+    print(f"budgets: {', '.join(map(str, DEFAULT_BUDGETS))}")
 
 
 if __name__ == "__main__":

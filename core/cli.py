@@ -10,9 +10,10 @@ from core.commands import benchmark, convert
 from core.commands import evaluate, serve_reader
 from core.commands import sweep
 from core.commands import suite
+from core.commands import advise
 from core.errors import GraphContextError
 
-COMMANDS = [benchmark, convert, evaluate, serve_reader, sweep, suite]  # each module adds its own subcommand
+COMMANDS = [benchmark, convert, evaluate, serve_reader, sweep, suite, advise]  # each module adds its own subcommand
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -57,7 +57,7 @@ def _bundled() -> tuple[dict, PriceSource]:
     if spec is None or not spec.submodule_search_locations:
         raise ParameterError("the tokencost package is not installed", "price table",
                              "install the project's requirements (requirements.lock)")
-    path = Path(list(spec.submodule_search_locations)[0]) / "model_prices.json"
+    path = Path(next(iter(spec.submodule_search_locations))) / "model_prices.json"
     data = {name: entry for name, entry in json.loads(path.read_text(encoding="utf-8")).items()
             if isinstance(entry, dict) and name != "sample_spec"}
     dates = sorted("-".join(match.groups()) for name in data for match in _DATED.finditer(name)

@@ -83,6 +83,13 @@ def contexts_zip(cuts: Sequence[Cut]) -> bytes:
     return buffer.getvalue()
 
 
+def plotly_script() -> str:
+    """plotly.js itself, in one script tag, so a page of chart fragments draws offline."""
+    from plotly.offline import get_plotlyjs  # noqa: PLC0415 (only the report needs the 4 MB library)
+
+    return f"<script type='text/javascript'>{get_plotlyjs()}</script>"
+
+
 def report_html(title: str, url: str, facts: Sequence[tuple[str, str]], tables: Sequence[tuple[str, pd.DataFrame]],
                 charts: Sequence[tuple[str, str]], script: str = "") -> str:
     """One self-contained page: title, the URL that reproduces it, facts, tables and chart fragments.

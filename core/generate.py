@@ -256,14 +256,14 @@ def scale_free_graph(edges: int = 10_000, edges_per_node: int = 5, seed: int = 7
 
 # The largest value of each generator parameter, by generator name (as the dashboard lists them).
 PARAMETER_LIMITS: dict[str, dict[str, int]] = {
-    "services": {"services": MAX_NODES, "noise_edges": MAX_EDGES - len(_CORE_EDGES), "seed": 2**63 - 1},
-    "learning": {"concepts": MAX_NODES, "max_prerequisites": 1_000, "seed": 2**63 - 1},
-    "transport": {"lines": len(_LINE_COLOURS), "stations_per_line": MAX_EDGES // 3, "zones": MAX_NODES,
-                  "seed": 2**63 - 1},
-    "scale_free": {"edges": MAX_EDGES, "edges_per_node": 1_000, "seed": 2**63 - 1},
+    "services": {"services": MAX_NODES, "noise_edges": MAX_EDGES - len(_CORE_EDGES)},
+    "learning": {"concepts": MAX_NODES, "max_prerequisites": 1_000},
+    "transport": {"stations_per_line": MAX_EDGES // 3, "zones": MAX_NODES},  # lines: 0 to 10, checked by the generator
+    "scale_free": {"edges": MAX_EDGES, "edges_per_node": 1_000},
 }
 
 
 def parameter_limit(generator: str, parameter: str) -> int | None:
-    """The largest accepted value of a generator's parameter (None for one without a limit, a fraction)."""
+    """The largest accepted value of a generator's parameter (None where the generator checks it alone: seeds,
+    fractions, transport lines)."""
     return PARAMETER_LIMITS.get(generator, {}).get(parameter)

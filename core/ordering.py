@@ -88,6 +88,12 @@ class Ordering:
         return self.uses_evidence or self.uses_question
 
 
+def rendering_seeds(format_uses_hops: bool, ordering: Ordering, seeds: Sequence[str]) -> tuple[str, ...]:
+    """The seeds a rendering depends on: none unless the ordering ranks by them or the format shows hop levels,
+    so changing seeds under, say, canonical order reuses the rendering and its token counts."""
+    return tuple(seeds) if ordering.uses_seeds or format_uses_hops else ()
+
+
 def inputs_for(ordering: Ordering, seeds: Sequence[str] = (), *, evidence: frozenset[str] = frozenset(),
                question: str = "", shuffle_seed: int = 0, direction: str = "both") -> OrderingInputs:
     """The inputs an ordering looks at, and only those (so equal inputs mean an equal order)."""

@@ -2,10 +2,11 @@
 question, seeding and cut, on a local process pool or on Ray (core.engine).
 
 Work is shared wherever the answer allows: renderings that do not depend on the question
-(canonical, shuffled) are rendered, cut and decoded once per format for all questions, and only
-the seed-dependent columns (candidate recall, D_k(S), the full-recall budget) are computed per
-question; seed orderings (BFS, hop tiers) are rendered once per distinct seed set, shared by the
-questions and seedings that have it; evidence-first once per question. Each task is one call of
+(canonical, shuffled, centrality) are rendered, cut and decoded once per format for all questions,
+and only the seed-dependent columns (candidate recall, D_k(S), the full-recall budget) are computed
+per question; seed orderings (BFS, hop tiers, personalized PageRank) are rendered once per distinct
+seed set, shared by the questions and seedings that have it; orderings built from the question
+(evidence-first, BM25 against the question) once per question. Each task is one call of
 `core.sweep.sweep`, so a suite measures exactly what a one-question sweep measures.
 Seeds come two ways (core.questions.seeding): from the text and from the annotations; a question
 with no seeds one way keeps its question-independent rows there (candidate recall missing) and
@@ -22,11 +23,11 @@ import numpy as np
 import pandas as pd
 
 from core.budget import POLICIES, check_policy, grammar_tokens
-from core.coverage import coverage_tokens, seed_region
+from core.coverage import SeedRegion, coverage_tokens, seed_region
 from core.engine import run_tasks
 from core.errors import ParameterError
 from core.graph import Graph
-from core.ordering import LAYOUTS, OrderingInputs, check_layout
+from core.ordering import LAYOUTS, check_layout, inputs_for
 from core.queries import Query
 from core.questions import SEEDINGS, QuestionSet, check_ground_truth, question_seeds
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -171,7 +172,8 @@ def _sweep(inputs: SuiteInputs, queries: dict[str, Query], task: SuiteTask, seed
     return sweep(inputs.graph, queries, seeds=Seeds(seed_ids), formats=task.formats, orderings=task.orderings,
                  layouts=settings.layouts, policies=settings.policies, budgets=settings.budgets,
                  tokenizer=settings.tokenizer, hops=settings.hops, direction=settings.direction,
-                 shuffle_seed=settings.shuffle_seed, count_grammar=settings.count_grammar)
+                 shuffle_seed=settings.shuffle_seed, count_grammar=settings.count_grammar,
+                 workers=1)  # the suite's engine spreads the tasks; a task runs in its worker
 
 
 def _with_seed_columns(frame: pd.DataFrame, graph: Graph, settings: SuiteSettings,
@@ -180,7 +182,7 @@ def _with_seed_columns(frame: pd.DataFrame, graph: Graph, settings: SuiteSetting
     encoder = TOKENIZERS.get(settings.tokenizer)
     frame = frame.copy()
     no_seeds = seed_region(graph, (), settings.direction)
-    regions: dict[tuple[str, ...], object] = {}
+    regions: dict[tuple[str, ...], SeedRegion] = {}
     coverage: dict[tuple, int] = {}
     candidate_total = np.zeros(len(frame), dtype=np.int64)
     recall = np.full(len(frame), np.nan)
@@ -192,10 +194,13 @@ def _with_seed_columns(frame: pd.DataFrame, graph: Graph, settings: SuiteSetting
         if not seed_ids:
             continue
         format_ = FORMATS.get(format_name)
-        region = regions.get(seed_ids) or regions.setdefault(seed_ids, seed_region(graph, seed_ids, settings.direction))
+        if seed_ids not in regions:
+            regions[seed_ids] = seed_region(graph, seed_ids, settings.direction)
+        region = regions[seed_ids]
         candidates = region.candidate_keys(settings.hops)
-        inputs = OrderingInputs((), frozenset(), settings.shuffle_seed, settings.direction)
-        accounting = accounted_rendering(graph, format_, ORDERINGS.get(ordering_name), layout, inputs, encoder,
+        ordering = ORDERINGS.get(ordering_name)
+        inputs = inputs_for(ordering, (), shuffle_seed=settings.shuffle_seed, direction=settings.direction)
+        accounting = accounted_rendering(graph, format_, ordering, layout, inputs, encoder,
                                          region=no_seeds, cache=DEFAULT_CACHE)
         positions = np.sort(np.array([accounting.record_of_key.get(key, np.iinfo(np.int64).max)
                                       for key in candidates], dtype=np.int64))

@@ -13,6 +13,7 @@ tokens, round trip and traversal accuracy per format.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable, Collection, Iterable, Mapping, Sequence
 
@@ -29,12 +30,14 @@ from core.kept_graph import NEVER, UnitPositions
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
 from core.placement import PLACEMENT_COLUMNS, placement_columns
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.seeds import Seeds
 from core.tokens import Tokenizer
-from core.workers import check_workers, run_tasks
+from core.units import Unit
+from core.workers import check_workers, in_worker_process, run_tasks
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -44,10 +47,13 @@ Progress = Callable[[int, int, str], None]  # (cuts done, cuts in total, what is
 
 def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layout: str, inputs: OrderingInputs,
                         tokenizer: Tokenizer, *, region: SeedRegion | None = None, radius: int | None = None,
-                        cache: TokenCache | None = DEFAULT_CACHE) -> PrefixTokens:
+                        cache: TokenCache | None = DEFAULT_CACHE, ordered: Sequence[Unit] | None = None
+                        ) -> PrefixTokens:
     """The rendering of the graph (or of U_radius(S)) in this format and order, with exact prefix tokens.
 
     Cached by (graph content key, format, ordering with everything it depends on, layout, tokenizer).
+    `ordered`, when given, is `order_units(...)` of those units already computed (a sweep orders
+    once for every format).
     """
     region = region or seed_region(graph, inputs.seeds or (), inputs.direction)
     key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
@@ -57,8 +63,8 @@ def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layou
 
     def build() -> PrefixTokens:
         units = region.units if radius is None else region.candidates(radius)
-        return prefix_tokens(format_.render(graph, order_units(graph, units, ordering, layout, inputs)), tokenizer,
-                             source=(graph, units))
+        arranged = ordered if ordered is not None else order_units(graph, units, ordering, layout, inputs)
+        return prefix_tokens(format_.render(graph, arranged), tokenizer, source=(graph, units))
 
     return cache.get_or_build(key, build) if cache is not None else build()
 
@@ -106,7 +112,8 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
           tokenizer: str = "o200k_base", hops: int = 2, direction: str = "both", radius: int | None = None,
           shuffle_seed: int = 0, count_grammar: bool = True, marker: bool = False,
           progress: Progress | None = None, cache: TokenCache | None = DEFAULT_CACHE,
-          workers: int | None = None, verify: bool = False, metrics_from: str = "kept") -> pd.DataFrame:
+          workers: int | None = None, verify: bool = False, metrics_from: str = "kept",
+          sections: Sections = DEFAULT_SECTIONS) -> pd.DataFrame:
     """Cut every rendering at every budget and measure every query: one row per (cut, query).
 
     seeds default to the nodes the queries name. `hops` is the k of candidate recall and D_k(S);
@@ -115,7 +122,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
 
     `workers` processes render and cut the (format, ordering, layout) renderings (None: every core,
     but in this process for a graph below POOL_MIN_UNITS units, where starting a pool costs more than
-    it saves; 1: in this process). The rows are the same, in the same order, for any worker count.
+    it saves, and inside a pool's worker, whose pool already uses the cores; 1: in this process). The rows are the same, in the same order, for any worker count.
     `cache` serves the renderings made in this process.
 
     `metrics_from="kept"` reads each cut's graph from its kept unit keys (`core.metrics.kept_cut`);
@@ -143,29 +150,33 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     questions = {name: query.question_on(graph) for name, query in named.items()}  # nodes named by label
     plan = _Plan(graph, named, gold, questions, region.candidate_keys(hops), seed_ids, region, tuple(policy_list),
                  budget_list, tokenizer, hops, direction, radius, shuffle_seed, count_grammar, marker, verify,
-                 metrics_from)
-    tasks = [(format_.name, layout, ordering.name, tuple(group)) for format_ in format_list
-             for layout in layouts_for(format_) if layout in layout_list for ordering in ordering_list
-             for group in ([[name] for name in named] if ordering.per_query else [list(named)])]
+                 metrics_from, sections)
+    # One task per format (its renderings share the format's record memo), in the plan's order.
+    tasks = [(format_.name, tuple((layout, ordering.name, tuple(group)) for layout in layouts_for(format_)
+                                  if layout in layout_list for ordering in ordering_list
+                                  for group in ([[name] for name in named] if ordering.per_query else [list(named)])))
+             for format_ in format_list]
     per_cut = len(policy_list) * len(budget_list)
-    weights = [per_cut * len(task[3]) for task in tasks]
+    weights = [per_cut * sum(len(group) for _, _, group in renderings) for _, renderings in tasks]
     total = sum(weights)
-    small = workers is None and len(graph.nodes) + len(graph.edges) < POOL_MIN_UNITS
+    small = workers is None and (len(graph.nodes) + len(graph.edges) < POOL_MIN_UNITS or in_worker_process())
     if requested == 1 or small or len(tasks) <= 1:
-        results = []
-        for task, weight in zip(tasks, weights):
-            done = sum(len(rows) for rows in results)
-            label = _label(task)
-
-            def report(count: int, done: int = done, label: str = label) -> None:
+        results, done = [], 0
+        for task in tasks:
+            def report(count: int, label: str, done: int = done) -> None:
                 if progress is not None:
                     progress(done + count, total, label)
 
-            results.append(_rendering_rows(plan, task, cache, report))
+            results.append(_format_rows(plan, task, cache, report))
+            done += len(results[-1])
     else:
+        for _, renderings in tasks:  # order once here, before the workers fork, rather than once per worker
+            for layout, ordering_name, group in renderings:
+                _ordered(plan, ORDERINGS.get(ordering_name), layout, group)
+
         def finished(done: int, _: int, index: int) -> None:
             if progress is not None:
-                progress(done, total, _label(tasks[index]))
+                progress(done, total, tasks[index][0])
 
         results = run_tasks(_pooled_rows, tasks, workers=requested, progress=finished, weights=weights,
                             initializer=_adopt_plan, initargs=(plan,))
@@ -180,6 +191,7 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     frame.attrs["parameters"] = {
         "seeds": list(seed_ids), "direction": direction, "hops": hops, "radius": radius,
         "shuffle_seed": shuffle_seed, "count_grammar": count_grammar, "marker": marker, "budgets": list(budget_list),
+        "sections": sections.describe(),
         "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions}
     return frame
 
@@ -220,12 +232,26 @@ class _Plan:
     marker: bool
     verify: bool
     metrics_from: str
+    sections: Sections = DEFAULT_SECTIONS  # the shares of the sections policy
     coverage: dict = field(default_factory=dict, repr=False)  # (format, layout) -> D_k(S), filled as met
+    # (format, document) -> what decoding it gave, for the last few texts decoded: orderings that begin
+    # alike cut to the same text at small budgets, and decoding depends on the text alone.
+    documents: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
 
 
-def _label(task: tuple) -> str:
-    format_name, layout, ordering, _ = task
-    return f"{format_name} / {ordering} / {layout}"
+def _inputs(plan: _Plan, ordering: Ordering, group: Sequence[str]) -> OrderingInputs:
+    return inputs_for(ordering, plan.seed_ids, evidence=plan.gold[group[0]].evidence,
+                      question=plan.questions[group[0]], shuffle_seed=plan.shuffle_seed, direction=plan.direction)
+
+
+def _ordered(plan: _Plan, ordering: Ordering, layout: str, group: Sequence[str]) -> tuple[Unit, ...]:
+    """The units in this ordering and layout, computed once per sweep for every format."""
+    key = (ordering.name, layout, tuple(group) if ordering.per_query else ())
+    if key not in plan.orders:
+        units = plan.region.units if plan.radius is None else plan.region.candidates(plan.radius)
+        plan.orders[key] = tuple(order_units(plan.graph, units, ordering, layout, _inputs(plan, ordering, group)))
+    return plan.orders[key]
 
 
 _WORKER_PLAN: list[_Plan] = []  # in a worker process: the plan of the sweep it serves
@@ -236,22 +262,34 @@ def _adopt_plan(plan: _Plan) -> None:
 
 
 def _pooled_rows(task: tuple) -> list[dict]:
-    return _rendering_rows(_WORKER_PLAN[0], task, DEFAULT_CACHE, None)
+    return _format_rows(_WORKER_PLAN[0], task, DEFAULT_CACHE, None)
 
 
-def _rendering_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
-                    report: Callable[[int], None] | None) -> list[dict]:
+def _format_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
+                 report: Callable[[int, str], None] | None) -> list[dict]:
+    """Every row of one format: each of its (layout, ordering, queries) renderings in turn."""
+    format_name, renderings = task
+    rows: list[dict] = []
+    for layout, ordering_name, group in renderings:
+        label = f"{format_name} / {ordering_name} / {layout}"
+        for row in _rendering_rows(plan, format_name, layout, ordering_name, group, cache):
+            rows.append(row)
+            if report is not None:
+                report(len(rows), label)
+    return rows
+
+
+def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: str, group: Sequence[str],
+                    cache: TokenCache | None) -> Iterable[dict]:
     """Every row of one (format, layout, ordering) rendering: render, account, cut and measure."""
-    format_name, layout, ordering_name, group = task
     format_, ordering, encoder = FORMATS.get(format_name), ORDERINGS.get(ordering_name), TOKENIZERS.get(plan.tokenizer)
     if (format_name, layout) not in plan.coverage:
         plan.coverage[format_name, layout] = coverage_tokens(
             plan.region, format_, plan.hops, encoder, layout=layout,
             count_grammar=plan.count_grammar) if plan.seed_ids else None
-    inputs = inputs_for(ordering, plan.seed_ids, evidence=plan.gold[group[0]].evidence,
-                        question=plan.questions[group[0]], shuffle_seed=plan.shuffle_seed, direction=plan.direction)
+    inputs = _inputs(plan, ordering, group)
     accounting = accounted_rendering(plan.graph, format_, ordering, layout, inputs, encoder, region=plan.region,
-                                     radius=plan.radius, cache=cache)
+                                     radius=plan.radius, cache=cache, ordered=_ordered(plan, ordering, layout, group))
     context = {
         "format": format_.name, "lossless": format_.lossless, "ordering": ordering.name,
         "oracle": ordering.oracle, "layout": layout,
@@ -260,12 +298,8 @@ def _rendering_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
         "full_recall_budget": full_recall_budget(
             accounting, plan.candidates, grammar_tokens(format_, encoder) if plan.count_grammar else 0)
         if plan.seed_ids else None}
-    rows = []
     for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout):
-        rows.append({**context, **row})
-        if report is not None:
-            report(len(rows))
-    return rows
+        yield {**context, **row}
 
 
 def _sorted_positions(keys: Iterable[str], record_of_key: Mapping[str, int]) -> np.ndarray:
@@ -286,7 +320,8 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
     accurate: dict[tuple, bool] = {}
     for policy in plan.policies:
         for budget in plan.budgets:
-            result = cut(accounting, format_, policy, budget, count_grammar=plan.count_grammar, marker=plan.marker)
+            result = cut(accounting, format_, policy, budget, count_grammar=plan.count_grammar, marker=plan.marker,
+                         sections=plan.sections)
             kept = result.records_kept
             identity = _document_identity(result, accounting)
             reading = readings.get(identity) if identity is not None else None
@@ -294,7 +329,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                 if plan.metrics_from == "kept":
                     reading = kept_cut(result, format_, positions, accounting.prefix_text)
                 if reading is None:
-                    reading = _decoded(result, format_, identity, decoded)
+                    reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
                     readings[identity] = reading
             if policy == "sections":  # a re-rendered subset of the units, not a record prefix
@@ -347,12 +382,27 @@ def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
     return ("raw", result.document)
 
 
-def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut]) -> DecodedCut:
+DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
+
+
+def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut],
+             documents: OrderedDict | None = None) -> DecodedCut:
     if identity is None:
         return decode_cut(result, format_)
     found = decoded.get(identity)
     if found is None:
-        found = decoded[identity] = decode_cut(result, format_)
+        if documents is not None and identity[0] != "prefix":  # a prefix's text is known only by its rendering
+            key = (format_.name, identity[1])
+            found = documents.get(key)
+            if found is None:
+                found = documents[key] = decode_cut(result, format_)
+                while len(documents) > DOCUMENTS_KEPT:
+                    documents.popitem(last=False)
+            else:
+                documents.move_to_end(key)
+        else:
+            found = decode_cut(result, format_)
+        decoded[identity] = found
     return found
 
 

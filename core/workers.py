@@ -41,6 +41,11 @@ def default_workers() -> int:
         return max(os.cpu_count() or 1, 1)
 
 
+def in_worker_process() -> bool:
+    """Whether this process was started by multiprocessing (a pool's worker): its callers already use the cores."""
+    return multiprocessing.parent_process() is not None
+
+
 def check_workers(workers: int | None) -> int:
     """A worker count: None is the default (every core), otherwise a whole number of at least 1."""
     if workers is None:

@@ -4,27 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis import DEFAULT_BUDGET_LIST, parse_budgets
 from core.errors import GraphContextError
 from core.registry import TOKENIZERS
+from dashboard.sidebar import current
 from dashboard.views.markdown_text import escape_markdown
 
-DEFAULT_BUDGET_TEXT = ", ".join(str(budget) for budget in DEFAULT_BUDGET_LIST)
 APPROXIMATION_NOTE = ("Counts are exact for every registered tokenizer (OpenAI, gpt-oss, Llama 3, Qwen, Mistral "
                       "Tekken, DeepSeek). Providers without a public tokenizer (Anthropic, Google) are approximated "
                       "by o200k_base: treat their figures as estimates.")
 
 
 def budget_list() -> tuple[int, ...]:
-    """The sweep budgets typed in the sidebar (bound to the URL); a bad list shows why and uses the default."""
-    text = st.sidebar.text_input("Budgets for sweeps", value=DEFAULT_BUDGET_TEXT, key="budgets",
-                                 bind="query-params", help="Whole numbers of tokens, separated by commas "
-                                 "(the Budget survival, Orderings and Pareto pages)")
-    try:
-        return parse_budgets(text)
-    except GraphContextError as error:
-        st.sidebar.error(escape_markdown(str(error)))
-        return DEFAULT_BUDGET_LIST
+    """The sweep budgets of the sidebar's list (drawn on every page, so a new graph's default reaches the URL)."""
+    return current().budgets
 
 
 def tokenizers_to_show(tokenizer: str, key: str) -> tuple[str, ...]:

@@ -7,30 +7,41 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import sidebar, sources
+from dashboard import sidebar, sources, url_state
 from dashboard.views.markdown_text import escape_markdown
 
 st.set_page_config(page_title="Graph Context Lab", page_icon="🕸️", layout="wide")
 
 # File pages (each module runs its show() as a script), so AppTest can switch to them by path.
-PAGES = [
-    st.Page("screens/overview.py", title="Overview", icon=":material/table_chart:", default=True),
-    st.Page("screens/contexts.py", title="Contexts", icon=":material/content_cut:", url_path="contexts"),
-    st.Page("screens/graph.py", title="Graph", icon=":material/hub:", url_path="graph"),
-    st.Page("screens/walkthrough.py", title="Walkthrough", icon=":material/school:", url_path="walkthrough"),
-    st.Page("screens/token_anatomy.py", title="Token anatomy", icon=":material/stacked_bar_chart:",
-            url_path="token-anatomy"),
-    st.Page("screens/budget_survival.py", title="Budget survival", icon=":material/show_chart:",
-            url_path="budget-survival"),
-    st.Page("screens/orderings.py", title="Orderings", icon=":material/sort:", url_path="orderings"),
-    st.Page("screens/pareto.py", title="Pareto", icon=":material/scatter_plot:", url_path="pareto"),
-    st.Page("screens/question_set.py", title="Question set", icon=":material/quiz:", url_path="question-set"),
-    st.Page("screens/exports.py", title="Exports", icon=":material/download:", url_path="exports"),
-    st.Page("screens/model_answers.py", title="Model answers", icon=":material/forum:", url_path="model-answers"),
-]
+PAGES = {
+    "Explore": [
+        st.Page("screens/overview.py", title="Overview", icon=":material/table_chart:", default=True),
+        st.Page("screens/contexts.py", title="Contexts", icon=":material/content_cut:", url_path="contexts"),
+        st.Page("screens/graph.py", title="Graph", icon=":material/hub:", url_path="graph"),
+        st.Page("screens/walkthrough.py", title="Walkthrough", icon=":material/school:", url_path="walkthrough"),
+    ],
+    "Analysis": [
+        st.Page("screens/advisor.py", title="Advisor", icon=":material/recommend:", url_path="advisor"),
+        st.Page("screens/token_anatomy.py", title="Token anatomy", icon=":material/stacked_bar_chart:",
+                url_path="token-anatomy"),
+        st.Page("screens/budget_survival.py", title="Budget survival", icon=":material/show_chart:",
+                url_path="budget-survival"),
+        st.Page("screens/orderings.py", title="Orderings", icon=":material/sort:", url_path="orderings"),
+        st.Page("screens/pareto.py", title="Pareto", icon=":material/scatter_plot:", url_path="pareto"),
+        st.Page("screens/question_set.py", title="Question set", icon=":material/quiz:", url_path="question-set"),
+    ],
+    "Results": [
+        st.Page("screens/exports.py", title="Exports", icon=":material/download:", url_path="exports"),
+        st.Page("screens/model_answers.py", title="Model answers", icon=":material/forum:",
+                url_path="model-answers"),
+    ],
+}
 
-navigation = st.navigation(PAGES)
+# The sidebar draws before the navigation exists, so no page can be opened before every sidebar widget is
+# bound to the URL (a click during the first run would otherwise drop their URL parameters).
 sidebar.store(sidebar.draw())
+url_state.restore_lost_parameters()
+navigation = st.navigation(PAGES)
 error = sources.source_error()
 if error:
     st.error(f"**This graph source could not be used; the previous graph stays loaded.**\n\n{escape_markdown(error)}",

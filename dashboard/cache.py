@@ -19,6 +19,7 @@ from core.ordering import inputs_for, layouts_for, order_units
 from core.prefix_tokens import PrefixTokens, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core import session_defaults
 from core.samples import load_sample
 from core.token_spans import token_ends
 from core.units import graph_units
@@ -71,6 +72,12 @@ def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Gra
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample…")
 def sample_graph(name: str) -> Graph:
     return load_sample(name)
+
+
+@st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting every format's complete text…")
+def complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, int]:
+    """What each registered format's complete text counts against a budget, grammar included (core)."""
+    return session_defaults.complete_tokens(_graph, tokenizer)
 
 
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")

@@ -7,16 +7,34 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from core.analysis import parse_budgets
 from core.budget import ALL_POLICIES
+from core.errors import GraphContextError
+from core.glossary import glossary_markdown
 from core.graph import Graph
 from core.models import counting_note
 from core.ordering import LAYOUTS
 from core.queries import Query, Solution
-from core.registry import FORMATS, MODELS, ORDERINGS, TOKENIZERS
+from core.question_templates import template_for_question
+from core.registry import FORMATS, MODELS, ORDERINGS, QUERIES, TOKENIZERS
 from core.seeds import Seeds
+from core.session_defaults import (
+    GraphDefaults,
+    budget_text,
+    graph_defaults,
+    inspected_budget,
+    sweep_budgets,
+)
 from dashboard import cache
-from dashboard.query_widgets import QUERY_PARAMETER_PREFIX, query_widgets, seed_widgets
+from dashboard.query_widgets import (
+    QUERY_PARAMETER_PREFIX,
+    parameter_defaults,
+    query_widgets,
+    seed_widgets,
+    widget_value,
+)
 from dashboard.sources import LoadedGraph, graph_source
+from dashboard.views.markdown_text import escape_markdown
 
 MAX_PANELS = 4
 
@@ -37,6 +55,7 @@ class Selection:
     policy: str
     model: str = "gpt-4o"
     approximation: str = ""  # why the counts only estimate the chosen model's, or "" when exact
+    budgets: tuple[int, ...] = ()  # the sweep budgets of the analysis pages
 
     @property
     def approximate(self) -> bool:
@@ -74,17 +93,24 @@ def format_label(name: str) -> str:
     return name if FORMATS.get(name).lossless else f"{name} (lossy)"
 
 
-GRAPH_DEPENDENT_KEYS = ("seeds", "question")  # widgets whose options come from the graph
+BUDGET_SLIDER = "budget_slider"
+QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
+GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
 
 def draw() -> Selection:
     sidebar = st.sidebar
     loaded = graph_source(sidebar)
     graph = loaded.graph
-    _forget_choices_of_another_graph(graph)
+    defaults = graph_defaults(graph, loaded.sample)
+    changed = _graph_changed(graph)
+    if changed:
+        start_from_defaults(graph, defaults)
     sidebar.divider()
-    seeds = seed_widgets(sidebar, graph, loaded.sample)
-    query = query_widgets(sidebar, graph, seeds, loaded.sample)
+    seeds = seed_widgets(sidebar, graph, defaults)
+    if st.session_state.get("seed_mode") == "question":
+        query_from_question(seeds)
+    query = query_widgets(sidebar, graph, seeds, defaults)
     sidebar.divider()
     model, tokenizer, approximation = _model_and_tokenizer(sidebar)
     names = FORMATS.names()
@@ -102,10 +128,13 @@ def draw() -> Selection:
                                        "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
                                        "8,000 of 30,000), each filled by the record rule"
                                        ) or "record"
-    totals = cache.full_token_counts(graph.content_key, graph, tokenizer)
-    budget, limit = _budget(sidebar, totals)
+    totals = cache.complete_tokens(graph.content_key, graph, tokenizer)
+    budget, limit = _budget(sidebar, totals, formats, changed)
+    budgets = _budget_list(sidebar, totals, changed)
+    with sidebar.expander(GLOSSARY_LABEL):  # in the sidebar, so every page where the words appear reaches it
+        st.markdown(glossary_markdown())
     return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy, model,
-                     approximation)
+                     approximation, budgets)
 
 
 def _tokenizer_follows_model() -> None:
@@ -130,36 +159,100 @@ def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
     return model, tokenizer, approximation
 
 
-def _forget_choices_of_another_graph(graph: Graph) -> None:
-    """When the graph changes, seeds, question and query parameters start again from its defaults."""
+def _graph_changed(graph: Graph) -> bool:
+    """Whether this run shows another graph than the last run that drew the sidebar (not the first graph)."""
     shown = st.session_state.get("graph_shown")
-    if shown is not None and shown != graph.content_key:
-        for key in list(st.session_state):
-            if key in GRAPH_DEPENDENT_KEYS or str(key).startswith(QUERY_PARAMETER_PREFIX):
-                del st.session_state[key]
     st.session_state["graph_shown"] = graph.content_key
+    return shown is not None and shown != graph.content_key
 
 
-def _budget(sidebar, totals: dict[str, int]) -> tuple[int, int]:
+def query_from_question(seeds: Seeds) -> None:
+    """A newly typed question sets the template its words ask for (core.question_templates), its node
+    parameters from the matched seeds in order; a question of no known shape leaves the query as it is.
+
+    The first run keeps what the URL says (its query may have been chosen after the question).
+    """
+    state = st.session_state
+    question = str(state.get("question") or "")
+    if QUESTION_APPLIED not in state or state[QUESTION_APPLIED] == question:
+        state[QUESTION_APPLIED] = question
+        return
+    state[QUESTION_APPLIED] = question
+    asked = template_for_question(question)
+    if asked is None:
+        return
+    template = QUERIES.get(asked.template)
+    state["query"] = asked.template
+    queue = list(seeds.node_ids)
+    for parameter in template.node_parameters:
+        if template.collects_seeds and parameter == template.node_parameters[-1]:
+            state[QUERY_PARAMETER_PREFIX + parameter], queue = list(queue), []
+        elif queue:
+            state[QUERY_PARAMETER_PREFIX + parameter] = queue.pop(0)
+    for parameter, value in asked.arguments:
+        state[QUERY_PARAMETER_PREFIX + parameter] = value
+
+
+def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
+    """Seeds, question, query template and its parameters take the new graph's defaults, as a fresh URL does.
+
+    Values are assigned (not deleted): the browser still holds the old graph's widget values and would send
+    them back; an assigned value wins over them, and the bound widgets write it into the URL.
+    """
+    state = st.session_state
+    for key in [key for key in state if str(key).startswith(QUERY_PARAMETER_PREFIX)]:
+        del state[key]
+    state["seeds"] = list(defaults.seeds)
+    state["question"] = state[QUESTION_APPLIED] = defaults.question
+    state["query"] = defaults.query.name
+    for parameter, value in parameter_defaults(graph, defaults.query.template, defaults.seeds, defaults).items():
+        state[QUERY_PARAMETER_PREFIX + parameter] = widget_value(value)
+
+
+def _budget(sidebar, totals: dict[str, int], formats: list[str], changed: bool) -> tuple[int, int]:
     """Slider and exact number for one budget; the range covers the largest complete rendering.
 
-    The slider takes its value from session state (set from the URL when valid, else a default of
-    half the cheapest format's tokens), so the number input can move it without a default clash.
+    The budget lives under "budget" (the exact number, bound to the URL): set from the URL when valid,
+    else the graph's default (half the cheapest shown format's complete text); a new graph starts at its
+    own default. The slider follows it and writes back through its callback. The slider is not the bound
+    widget because its identity changes with its range, and the browser would remount it from the old
+    URL value; a number input keeps its identity.
     """
     limit = max(100, math.ceil(max(totals.values()) * 1.05 / 100) * 100)
-    default = max(1, min(totals.values()) // 2)
+    default = inspected_budget(totals, formats)
     current = st.session_state.get("budget")
-    if not isinstance(current, int) or not 0 <= current <= limit:
-        st.session_state["budget"] = url_integer("budget", 0, limit, default)
+    if changed:
+        current = default
+    elif not isinstance(current, int) or not 0 <= current <= limit:
+        current = url_integer("budget", 0, limit, default)
+    # Assigned on every run, so the browser's widgets always show what the pages use (also after a run that
+    # an early page switch interrupted).
+    st.session_state["budget"] = st.session_state[BUDGET_SLIDER] = int(current)
 
-    def from_number() -> None:
-        st.session_state["budget"] = st.session_state["budget_number"]
+    def from_slider() -> None:
+        st.session_state["budget"] = st.session_state[BUDGET_SLIDER]
 
-    budget = sidebar.slider("Token budget", 0, limit, key="budget", bind="query-params")
-    st.session_state["budget_number"] = budget
-    sidebar.number_input("Exact budget", 0, limit, key="budget_number", on_change=from_number,
-                         help="Type a budget; the slider follows.")
+    sidebar.slider("Token budget", 0, limit, key=BUDGET_SLIDER, on_change=from_slider)
+    budget = sidebar.number_input("Exact budget", 0, limit, key="budget", bind="query-params",
+                                  help="Type a budget; the slider follows.")
     return int(budget), limit
+
+
+def _budget_list(sidebar, totals: dict[str, int], changed: bool) -> tuple[int, ...]:
+    """The sweep budgets (bound to the URL), by default spanning this graph's complete texts; a bad list says
+    why and the default is used."""
+    default = sweep_budgets(totals)
+    if changed:
+        st.session_state["budgets"] = budget_text(default)
+    text = sidebar.text_input("Budgets for sweeps", value=budget_text(default), key="budgets", bind="query-params",
+                              help="Whole numbers of tokens, separated by commas (the Budget survival, Orderings, "
+                                   "Pareto and Exports pages). The default spans this graph's complete texts, from "
+                                   "a quarter of the smallest to the largest.")
+    try:
+        return parse_budgets(text)
+    except GraphContextError as error:
+        sidebar.error(escape_markdown(str(error)))
+        return default
 
 
 def url_integer(key: str, low: int, high: int, default: int) -> int:

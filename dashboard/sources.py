@@ -1,4 +1,4 @@
-"""The sidebar's graph source: a bundled sample, an uploaded file with its options, or a generator.
+"""The sidebar's graph source: a bundled sample, an uploaded file with its options, a generator, or a FalkorDB database.
 
 A source that fails (a hostile upload, bad generator parameters) shows core's message in an error
 panel and the previous graph stays loaded.
@@ -8,17 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import os
+
 import streamlit as st
 
 from core.errors import GraphContextError
+from core.generate import parameter_limit
 from core.graph import Graph
 from core.io import LoadOptions, format_names
+from core.io.falkordb_source import (DEFAULT_HOPS, DEFAULT_PORT, MAX_HOPS, PASSWORD_VARIABLE, DatabaseSource,
+                                     read_database)
 from core.samples import Sample, default_sample, get_sample, sample_names
 from dashboard import cache
 from dashboard.generators import GENERATORS, generator_parameters
 
 # Bound widgets write their option's displayed text into the URL, so options are shown as their names.
-SOURCE_KINDS = ("sample", "upload", "generator")
+SOURCE_KINDS = ("sample", "upload", "generator", "database")
 AUTO = "detect"
 GENERATOR_INTEGER_LIMIT = 100_000  # keeps a typo from generating a graph the machine cannot hold
 
@@ -35,11 +40,11 @@ def graph_source(sidebar) -> LoadedGraph:
     kind = sidebar.segmented_control("Graph source", SOURCE_KINDS, default="sample", key="source",
                                      bind="query-params") or "sample"
     try:
-        loaded = {"sample": _sample, "upload": _upload, "generator": _generator}[kind](sidebar)
+        loaded = {"sample": _sample, "upload": _upload, "generator": _generator, "database": _database}[kind](sidebar)
     except GraphContextError as error:
         st.session_state["source_error"] = str(error)
         return st.session_state.get("loaded_graph") or _default_sample()
-    if loaded is None:  # nothing uploaded yet
+    if loaded is None:  # nothing uploaded (or read from the database) yet
         return st.session_state.get("loaded_graph") or _default_sample()
     st.session_state.pop("source_error", None)
     st.session_state["loaded_graph"] = loaded
@@ -70,7 +75,7 @@ def _sample(sidebar) -> LoadedGraph:
 
 def _upload(sidebar) -> LoadedGraph | None:
     upload = sidebar.file_uploader("Graph file", key="upload_file",
-                                   help="GraphML, GML, node-link JSON, CSV edge list, learning-graph CSV, "
+                                   help="GraphML, GEXF, GML, Pajek, node-link JSON, CSV edge list, learning-graph CSV, "
                                         "or any lossless format of this lab")
     with sidebar.expander("File options"):
         format = st.selectbox("Format", [AUTO] + format_names(), key="upload_format")
@@ -97,8 +102,43 @@ def _generator(sidebar) -> LoadedGraph:
         fraction = isinstance(default, float)
         arguments[parameter] = sidebar.number_input(
             parameter.replace("_", " ").capitalize(), min_value=0.0 if fraction else 0,
-            max_value=1.0 if fraction else GENERATOR_INTEGER_LIMIT, value=default, step=0.05 if fraction else 1,
+            max_value=1.0 if fraction else parameter_limit(name, parameter) or GENERATOR_INTEGER_LIMIT, value=default, step=0.05 if fraction else 1,
             key=f"{name}_{parameter}", bind="query-params")
     graph = cache.generated_graph(name, tuple(sorted(arguments.items())))
     described = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in arguments.items())
     return LoadedGraph(graph, f"generated {name}: {described}")
+
+
+def _database(sidebar) -> LoadedGraph | None:
+    """A FalkorDB graph: what the query returns, read when asked (a database read is not repeated every rerun).
+
+    The password comes from the field (kept in this browser session only: never in the URL, the
+    cache key or a caption) or from the server's environment variable FALKORDB_PASSWORD.
+    """
+    host = sidebar.text_input("Database host", value="127.0.0.1", key="database_host")
+    port = sidebar.number_input("Port", min_value=1, max_value=65535, value=DEFAULT_PORT, step=1, key="database_port")
+    graph_name = sidebar.text_input("Graph name", key="database_graph")
+    seeds = sidebar.text_input("Seed ids (comma-separated)", key="database_seeds",
+                               help="the default query reads the neighbourhood of these nodes (their `id` property); "
+                                    "without seeds it reads the whole graph")
+    hops = sidebar.number_input("Hops around the seeds", min_value=0, max_value=MAX_HOPS, value=DEFAULT_HOPS, step=1,
+                                key="database_hops")
+    query = sidebar.text_area("Cypher query (read-only; empty: the default)", key="database_query",
+                              help="any MATCH ... RETURN query: its nodes, relationships and paths become the graph")
+    password = sidebar.text_input("Password (this session only)", type="password", key="database_password",
+                                  help=f"empty: the server's {PASSWORD_VARIABLE} environment variable, if set")
+    asked = sidebar.button("Read the graph", key="database_read")
+    if not graph_name.strip():
+        sidebar.caption("Name the graph to read (GRAPH.LIST on the server lists them).")
+        return None
+    source = DatabaseSource(host.strip(), int(port), graph_name.strip(), query if query.strip() else None,
+                            tuple(part.strip() for part in seeds.split(",") if part.strip()), int(hops))
+    known = st.session_state.get("database_loaded")
+    if known is not None and known[0] == source and not asked:
+        return known[1]
+    if not asked:
+        return None
+    graph = read_database(source, password=password or os.environ.get(PASSWORD_VARIABLE))
+    loaded = LoadedGraph(graph, f"database: {source.url}" + (f" around {', '.join(source.seeds)}" if source.seeds else ""))
+    st.session_state["database_loaded"] = (source, loaded)
+    return loaded

@@ -12,6 +12,7 @@ from core.commands.graph_source import (
     check_writable,
     graph_from_arguments,
     graph_parameters,
+    named_sample,
 )
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
 from core.models import approximate_count
@@ -49,7 +50,10 @@ def run(arguments: argparse.Namespace) -> int:
     encoding = choice.names[0]
     parameters = {**graph_parameters(arguments), "encoding": encoding, **choice.parameters(),
                   "output": str(arguments.output)}
-    report, figures = benchmark_report(graph, encoding, parameters)
+    sample = named_sample(arguments) if arguments.graph is not None else None  # the generated graph: reference
+    preset = sample.default_query() if sample is not None else None
+    queries = {preset.label: preset} if preset is not None else None
+    report, figures = benchmark_report(graph, encoding, parameters, queries=queries)
     table = tokens_per_format(graph, choice.names)
     report["tokens_by_tokenizer"] = {name: {format_name: int(count) for format_name, count in column.items()}
                                      for name, column in table.items()}
@@ -64,6 +68,11 @@ def run(arguments: argparse.Namespace) -> int:
             (arguments.contexts_dir / f"graph.{item.name}.txt").write_text(item.text, encoding="utf-8")
     print(f"graph: {report['graph']['nodes']} nodes, {report['graph']['edges']} edges, "
           f"sha256 {report['graph_hash'][:16]}…, {choice.describe()}")
+    for label, answer in report["gold_queries"].items():
+        print(f"query {label}: gold answer {json.dumps(answer, ensure_ascii=False)[:120]}")
+    for label in report["empty_gold_queries"]:
+        print(f"note: the gold answer of {label} is empty on this graph, so every format whose text parses scores "
+              "1.00 on it (lossy ones too); pick a query with an answer (a sample's own is used by default)")
     print(format_table(figures, choice.approximate))
     if len(choice.names) > 1:
         print("tokens of the complete text per tokenizer:")

@@ -9,12 +9,18 @@ from pathlib import Path
 from core.errors import LoadError, ParameterError
 from core.generate import service_graph
 from core.graph import Graph
-from core.io.falkordb_source import (DEFAULT_HOPS, MAX_HOPS, PASSWORD_VARIABLE, is_database_url, parse_database_url,
-                                     read_database)
+from core.io.falkordb_source import (
+    DEFAULT_HOPS,
+    MAX_HOPS,
+    PASSWORD_VARIABLE,
+    is_database_url,
+    parse_database_url,
+    read_database,
+)
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import format_names, load_graph_file
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
-from core.samples import get_sample, sample_names
+from core.samples import Sample, default_sample, get_sample, sample_names
 
 
 def non_negative(text: str) -> int:
@@ -140,6 +146,16 @@ def graph_from_arguments(arguments: argparse.Namespace) -> Graph:
     if arguments.graph is not None:  # an empty --graph "" is refused, not read as "no graph given"
         return load_file_or_sample(arguments.graph, arguments)
     return service_graph(arguments.services, arguments.noise_edges, arguments.seed)
+
+
+def named_sample(arguments: argparse.Namespace) -> Sample | None:
+    """The sample whose catalogue entry gives the default seeds and question: the one --graph names (when no
+    file of that name exists), or the default sample for the generated service graph."""
+    if arguments.graph is None:
+        return default_sample()
+    if arguments.graph in sample_names() and not Path(arguments.graph).exists():
+        return get_sample(arguments.graph)
+    return None
 
 
 def graph_parameters(arguments: argparse.Namespace) -> dict:

@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from core.budget import POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
-from core.commands.sweep import budgets, names, _python, _records
+from core.commands.sweep import _python, _records, budgets, names, verdict_lines
 from core.engine import ENGINES
 from core.errors import ParameterError
 from core.graph import Graph
@@ -65,7 +65,7 @@ def write_output(path: Path, result: SuiteResult, table: pd.DataFrame) -> None:
 
 
 def _percent(value: float) -> str:
-    return "   -" if value != value else f"{value * 100:4.0f}"
+    return "   -" if pd.isna(value) else f"{value * 100:4.0f}"
 
 
 def aggregate_lines(table: pd.DataFrame) -> list[str]:
@@ -95,8 +95,8 @@ def breakdown_lines(rows: pd.DataFrame, column: str, title: str) -> list[str]:
                   & (rows["policy"] == first["policy"])]
     table = breakdown(chosen, column)
     budget_list = sorted(table["budget"].unique())
-    lines = [f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
-             "accuracy % at each budget, n questions):",
+    lines = [(f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
+              "accuracy % at each budget, n questions):"),
              f"{'seeding':<11} {'format':<16} {title:<18} {'n':>4} " + " ".join(f"{b:>6}" for b in budget_list)]
     for key, part in table.groupby(["seeding", "format", column], sort=False, dropna=False):
         accuracy = dict(zip(part["budget"], part["traversal_accuracy"]))
@@ -146,6 +146,10 @@ def run(arguments: argparse.Namespace) -> int:
     print("traversal accuracy % per budget (Wilson 95% intervals in the output file); B@90%/B@100%: the smallest "
           "budget answering 90% / all questions:")
     print("\n".join(aggregate_lines(table)))
+    verdicts = pareto_across_budgets(result.rows)
+    print("Pareto across budgets on the aggregate (a format is dominated if another is never worse and once better):")
+    for seeding, part in verdicts.groupby("seeding", sort=False):
+        print("\n".join(f"  seeds from {seeding}, {line.strip()}" for line in verdict_lines(part)))
     print("\n".join(breakdown_lines(result.rows, "query_type", "query type")))
     print("\n".join(breakdown_lines(result.rows, "hop_depth", "hop depth")))
     print(f"{len(result.rows):,} rows written to {arguments.output}")

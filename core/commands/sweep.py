@@ -11,11 +11,13 @@ from pathlib import Path
 import pandas as pd
 
 from core.budget import ALL_POLICIES, POLICIES
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
     graph_from_arguments,
     graph_parameters,
+    named_sample,
     non_negative,
 )
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
@@ -28,6 +30,7 @@ from core.pareto import dominance_across_budgets
 from core.queries import Query, QueryTemplate, query_from_seeds
 from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
+from core.session_defaults import graph_defaults
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
 from core.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
 from core.workers import default_workers
@@ -58,6 +61,20 @@ def budgets(text: str) -> list[int]:
             raise argparse.ArgumentTypeError(f"budget {value} is negative; give 0 or more tokens")
         values.append(value)
     return values
+
+
+def section_shares(text: str) -> Sections:
+    """`NODES,EDGES`: two shares of the budget between 0 and 1, or two whole token counts."""
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        if all(part.isdigit() for part in parts) and any(int(part) > 1 for part in parts):
+            return Sections(node_tokens=int(parts[0]), edge_tokens=int(parts[1]))
+        return Sections(float(parts[0]), float(parts[1]))
+    except (ValueError, ParameterError) as error:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NODES,EDGES shares (0 to 1, adding up to 1 or less) or "
+                                         f"token counts{': ' + str(error) if str(error) else ''}") from None
 
 
 def parse_query(text: str, seeds: tuple[str, ...]) -> Query:
@@ -181,23 +198,39 @@ def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     return lines
 
 
+def seeds_and_queries(graph: Graph, arguments: argparse.Namespace) -> tuple[Seeds | None, list[Query]]:
+    """The seeds and queries the arguments ask for; a sample's catalogue defaults when they ask for none."""
+    seeds = choose_seeds(graph, arguments)
+    sample = named_sample(arguments)
+    if seeds is None and arguments.query is None:  # a newcomer's plain `sweep` or `sweep --graph SAMPLE`
+        defaults = graph_defaults(graph, sample)
+        seeds = seeds_from_ids(graph, list(defaults.seeds)) if defaults.seeds else None
+        queries = [defaults.query]
+        where = "the sample's catalogue entry" if sample is not None else "the graph's first node"
+        print(f"seeds and query from {where} (--seeds, --question or --query to change): "
+              f"{defaults.query.question_on(graph)}")
+    else:  # a sample's own template around the given seeds; impact_owners elsewhere
+        seed_ids = seeds.node_ids if seeds else ()
+        fallback = sample.query_template if sample is not None and sample.query_template else DEFAULT_QUERY
+        queries = [parse_query(text, seed_ids) for text in (arguments.query or [fallback])]
+    check_query_nodes(graph, queries)
+    return seeds, queries
+
+
 def run(arguments: argparse.Namespace) -> int:
     if arguments.output.suffix.lower() not in (".csv", ".json"):
         raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
                              "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
     check_writable(arguments.output, "--output")  # before the sweep, not after it
     graph = graph_from_arguments(arguments)
-    seeds = choose_seeds(graph, arguments)
-    seed_ids = seeds.node_ids if seeds else ()
-    queries = [parse_query(text, seed_ids) for text in (arguments.query or [DEFAULT_QUERY])]
-    check_query_nodes(graph, queries)
+    seeds, queries = seeds_and_queries(graph, arguments)
     progress = None if arguments.no_progress else ProgressBar()
     choice = chosen_tokenizers(arguments)
     options = dict(seeds=seeds, formats=arguments.formats, orderings=arguments.orderings, layouts=arguments.layouts,
                    policies=arguments.policies, budgets=arguments.budgets, hops=arguments.hops,
                    direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
                    count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
-                   workers=arguments.workers, verify=arguments.verify_decode)
+                   workers=arguments.workers, verify=arguments.verify_decode, sections=arguments.sections)
     if len(choice.names) == 1:
         frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
         verdicts = dominance_across_budgets(frame)
@@ -264,6 +297,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
+    cuts.add_argument("--sections", type=section_shares, default=DEFAULT_SECTIONS, metavar="NODES,EDGES",
+                      help="the sections policy's node and edge shares of the budget (e.g. 0.2,0.267, LightRAG's "
+                           "6,000 and 8,000 of 30,000, the default) or whole token counts (e.g. 6000,8000)")
     cuts.add_argument("--marker", action="store_true", help='add a "[37 of 131 records shown]" line, counted')
     add_tokenizer_options(parser)
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),

@@ -137,3 +137,4 @@ class Format:
     example: str = ""
     lost: str = ""  # for a lossy format: what it drops
     interleaves: bool = True  # False when nodes and edges sit in separate sections
+    uses_hops: bool = False  # True when the text shows units' hop levels from the seeds (so seeds change it)

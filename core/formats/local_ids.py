@@ -197,4 +197,5 @@ FORMAT = Format(
     decode=decode,
     example="@4 depends_on @5 (after rows @4 service svc-api, @5 service svc-auth)",
     interleaves=False,
+    uses_hops=True,
 )

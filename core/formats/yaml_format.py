@@ -19,7 +19,7 @@ from typing import Sequence
 import yaml
 
 from core.errors import FormatError
-from core.formats.base import Atom, AtomKind, Format, Record, Rendering
+from core.formats.base import Atom, AtomKind, Format, Record, Rendering, record_memo
 from core.formats.structured_json import RESERVED, graph_from_document
 from core.formats.subject_groups import escape_key, subject_groups
 from core.graph import Edge, Graph, Node
@@ -127,16 +127,26 @@ def _record(document: dict, context: dict | None, key: str, dumps: _Dumps) -> Re
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     dumps = _Dumps(allow_unicode=not _holds_nel(graph))
+    # A record depends on its unit and on its place in its subject's mapping (first key, first item).
+    memo = record_memo(graph, NAME)
     records: list[Record] = []
     for group in subject_groups(units):
         subject = group.subject
         if group.node is not None:
-            records.append(_record({subject: _node_value(group.node.node)}, None, group.node.key, dumps))
+            record = memo.get(group.node.key)
+            if record is None:
+                record = memo[group.node.key] = _record({subject: _node_value(group.node.node)}, None,
+                                                        group.node.key, dumps)
+            records.append(record)
         for relation_index, (relation, edges) in enumerate(group.relations.items()):
             name = escape_key(relation, RESERVED)
             first_key = group.node is None and relation_index == 0
             before = {} if first_key else {"type": _PLACEHOLDER}
             for edge_index, unit in enumerate(edges):
+                known = memo.get((unit.key, edge_index > 0, first_key))
+                if known is not None:
+                    records.append(known)
+                    continue
                 target = _target_value(unit.edge)
                 if edge_index:
                     document = {subject: {**before, name: [_PLACEHOLDER, target]}}
@@ -146,7 +156,8 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
                 else:
                     document = {subject: {**before, name: [target]}}
                     context = {subject: before}
-                records.append(_record(document, context, unit.key, dumps))
+                records.append(memo.setdefault((unit.key, edge_index > 0, first_key),
+                                               _record(document, context, unit.key, dumps)))
     closings = ("{}\n",) + ("",) * len(records)
     return Rendering(NAME, "", tuple(records), closings)
 

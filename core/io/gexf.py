@@ -6,7 +6,8 @@ builds the graph. A node's id is its GEXF id; its type comes from the attribute 
 (not the GEXF `label`, which is a display name, kept as the property `label` unless it only repeats
 the id); the relation from `labelE`, `relation` or the edge `label`. Other attributes are
 properties with their declared types; visual data (`viz`) and spells become compact JSON text.
-Edge ids are not kept. An undirected graph (defaultedgetype="undirected") or a "mutual" edge gets
+Edge ids are not kept; a repeated node id and an edge to an undeclared node follow the duplicates
+and missing-endpoints policies (networkx would merge and create them silently). An undirected graph (defaultedgetype="undirected") or a "mutual" edge gets
 each edge in both directions.
 
 Writing: networkx's GEXF 1.2 writer, with the type as `labelV`, the relation as `labelE` and each
@@ -22,7 +23,7 @@ import networkx as nx
 from core.errors import GraphError, LoadError
 from core.graph import Edge, Graph, Node
 from core.io.graphml import _NOT_XML
-from core.io.building import build_graph, frozen_properties, property_value
+from core.io.building import build_graph, frozen_properties, missing_endpoint_error, property_value
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
 from core.io.text import decode_utf8
@@ -32,7 +33,7 @@ NODE_TYPE_ATTRIBUTES = ("labelV", "type")
 _DROPPED_EDGE_ATTRIBUTES = ("id", "networkx_key")  # an index, not content
 # Property names the GEXF writer gives a meaning of its own: a graph with them cannot be written faithfully.
 _RESERVED = {"node": ("viz", "start", "end", "pid", "spells", "slices", "networkx_key"),
-             "edge": ("id", "type", "networkx_key", "viz", "start", "end", "spells", "slices", "weight")}
+             "edge": ("id", "type", "networkx_key", "viz", "start", "end", "spells", "slices")}
 _FIX = "check that the file is GEXF exported by Gephi or another graph tool"
 # What networkx's GEXF reader raises on files it cannot make sense of.
 _READER_ERRORS = (nx.NetworkXError, ValueError, KeyError, TypeError, AttributeError, IndexError, RuntimeError)
@@ -43,17 +44,33 @@ def parse_gexf(data: bytes, *, source: str = "graph.gexf", options: LoadOptions 
     """The graph in GEXF `data`; any problem is a LoadError naming where it is and how to fix it."""
     limits.check_bytes(len(data), source)
     decode_utf8(data, source, allow_nul=True)  # the file's text must be UTF-8 (the XML parser names a NUL)
-    root = check_xml(data, source, limits, fix=_FIX)
+    root, node_ids = check_xml(data, source, limits, fix=_FIX)
     if root != "gexf":
         raise LoadError(f"the root element is <{root}>, not <gexf>", source, "load a GEXF file, or name the file's format")
     try:
         parsed = nx.read_gexf(io.BytesIO(bytes(data)))
     except _READER_ERRORS as error:
         raise LoadError(f"the GEXF cannot be read: {str(error)[:200] or type(error).__name__}", source, _FIX) from None
-    return _graph(parsed, source, options, limits)
+    return _graph(parsed, source, options, limits, node_ids)
 
 
-def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits) -> Graph:
+def _check_declared(node_ids: list[str], parsed: nx.Graph, source: str, options: LoadOptions) -> None:
+    """networkx merges a repeated node id and creates an edge's undeclared end silently: follow the policies."""
+    seen: set[str] = set()
+    for node_id in node_ids:
+        if node_id in seen and options.duplicates == "reject":
+            raise LoadError(f"the node id {node_id[:80]!r} is declared twice", source,
+                            "give every node its own id, or load with duplicates set to 'merge' (--duplicates merge)")
+        seen.add(node_id)
+    if options.missing_endpoints == "reject":
+        for start, end in parsed.edges():
+            for node_id in (start, end):
+                if str(node_id) not in seen:
+                    raise missing_endpoint_error(str(node_id), source, f"edge {str(start)[:80]!r} -> {str(end)[:80]!r}")
+
+
+def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits, node_ids: list[str]) -> Graph:
+    _check_declared(node_ids, parsed, source, options)
     node_attributes = {name for _, data in parsed.nodes(data=True) for name in data}
     edge_attributes = {name for *_, data in parsed.edges(data=True) for name in data}
     type_attribute = (options.node_type_attribute if options.node_type_attribute is not None
@@ -106,6 +123,9 @@ def _refuse_unwritable(graph: Graph) -> None:
         fixed = "labelV" if kind == "node" else "labelE"
         for item in items:
             for key, value in item.properties:
+                if kind == "edge" and key == "weight" and not isinstance(value, float):  # read back as a float
+                    raise GraphError(f"the edge property 'weight' is {value!r}; GEXF reads an edge weight back as a "
+                                     "decimal", "GEXF export", "write weights as decimals, or export as node-link JSON")
                 if key in _RESERVED[kind] or key == fixed:
                     raise GraphError(f"a {kind} property is named {key!r}, which GEXF gives a meaning of its own",
                                      "GEXF export", "rename the property, or export as GraphML or node-link JSON")

@@ -44,9 +44,10 @@ def parse_learning_graph(data: bytes, *, source: str = "learning-graph.csv",
 
 
 def read_learning_graph(path: str | Path, *, limits: Limits = DEFAULT_LIMITS) -> Graph:
-    """Thin file wrapper around `parse_learning_graph`."""
+    """Thin file wrapper around `parse_learning_graph` (a regular file, read only up to the byte limit)."""
+    from core.io.loading import read_file  # imported here: loading imports this module
     path = Path(path)
-    return parse_learning_graph(path.read_bytes(), source=path.name, limits=limits)
+    return parse_learning_graph(read_file(path, limits), source=path.name, limits=limits)
 
 
 def _concept(line: int, row: dict[str, str], source: str, declared_at: dict[str, int]) -> Node:

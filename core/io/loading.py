@@ -100,13 +100,13 @@ def load_graph_file(path: str | Path, *, format: str | None = None, options: Loa
                     limits: Limits = DEFAULT_LIMITS, nodes_path: str | Path | None = None) -> Graph:
     """Thin file wrapper: the size is checked before the file is read."""
     path = Path(path)
-    data = _read_bytes(path, limits)
-    nodes = _read_bytes(Path(nodes_path), limits) if nodes_path is not None else None
+    data = read_file(path, limits)
+    nodes = read_file(Path(nodes_path), limits) if nodes_path is not None else None
     return load_graph(data, name=path.name, format=format, options=options, limits=limits, nodes=nodes,
                       nodes_name=Path(nodes_path).name if nodes_path is not None else "nodes.csv")
 
 
-def _read_bytes(path: Path, limits: Limits) -> bytes:
+def read_file(path: Path, limits: Limits) -> bytes:
     """At most max_bytes + 1 bytes of a regular file: a device or FIFO has no size to check first
     (`/dev/zero` reports 0 bytes and never ends; opening a FIFO waits for a writer), so they are refused."""
     try:
@@ -220,13 +220,17 @@ def _detected(data: bytes, name: str, options: LoadOptions, limits: Limits) -> L
     candidates = [format for format in FORMATS if FORMATS.get(format).lossless]
     if Path(name).suffix.lower() == ".csv":  # a CSV whose header the sniffing did not place: say why each refused
         candidates[:0] = ["edge-list", "learning-graph"]
+    json_only: bool | None = None  # decided (one json.loads) only if a reader past node-link is reached
     if head.startswith(("{", "[")):
         candidates.insert(0, "node-link")
-        if _is_json(decode_utf8(data, name, allow_nul=True)):
-            candidates = [format for format in candidates if format == "node-link" or format in JSON_FORMATS]
     accepted: list[Loaded] = []
     refused: dict[str, LoadError] = {}
     for format in candidates:
+        if format != "node-link" and format not in JSON_FORMATS and head.startswith(("{", "[")):
+            if json_only is None:
+                json_only = _is_json(decode_utf8(data, name, allow_nul=True))
+            if json_only:
+                continue
         try:
             accepted.append(Loaded(_parse_as(format, data, name, options, limits), format))
         except LimitError:

@@ -1,7 +1,9 @@
 """Pajek `.net`: read networks through networkx (after a linear first pass that checks the counts), and write them.
 
 Reading: `*Vertices N` lines give numbered nodes with a label; the label is the node's id (as
-networkx reads it), the Pajek number is only the reference edges use and is not kept. Coordinates
+networkx reads it), the Pajek number is only the reference edges use and is not kept. Two vertices
+with one label, and an arc to an undeclared number, follow the duplicates and missing-endpoints
+policies (networkx would merge or create them silently). Coordinates
 and shape become properties x, y and shape (except 0 0 ellipse, networkx's placeholder for "no
 position"), further `key value` pairs text properties; a `type` (or the chosen attribute) gives the
 node type. `*Arcs` are directed edges, `*Edges` undirected ones (given in both directions),
@@ -21,7 +23,7 @@ import networkx as nx
 
 from core.errors import GraphError, LoadError
 from core.graph import Edge, Graph, Node
-from core.io.building import build_graph, frozen_properties, property_value
+from core.io.building import build_graph, frozen_properties, missing_endpoint_error, property_value
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
 
@@ -42,7 +44,7 @@ def parse_pajek(data: bytes, *, source: str = "graph.net", options: LoadOptions 
                 limits: Limits = DEFAULT_LIMITS) -> Graph:
     limits.check_bytes(len(data), source)
     text = decode_utf8(data, source).replace("\r\n", "\n").replace("\r", "\n")
-    _check_counts(text, source, limits)
+    vertices = _check_counts(text, source, limits)
     try:
         parsed = nx.parse_pajek(text)
     except _READER_ERRORS as error:
@@ -50,14 +52,30 @@ def parse_pajek(data: bytes, *, source: str = "graph.net", options: LoadOptions 
         if isinstance(error, StopIteration):
             reason = "the file ends before the *Vertices count is reached"
         raise LoadError(f"the Pajek network cannot be read: {reason}", source, _FIX) from None
+    _check_declared(parsed, vertices, source, options)
     return _graph(parsed, source, options, limits)
 
 
-def _check_counts(text: str, source: str, limits: Limits) -> None:
+def _check_declared(parsed: nx.Graph, vertices: int, source: str, options: LoadOptions) -> None:
+    """networkx keys nodes by label, so two vertices with one label merge, and an arc to an undeclared number
+    creates a node: follow the duplicates and missing-endpoints policies instead."""
+    declared = [node for node, data in parsed.nodes(data=True) if "id" in data]
+    if len(declared) < vertices and options.duplicates == "reject":
+        raise LoadError(f"{vertices - len(declared)} of the {vertices:,} vertices repeat the label of another",
+                        source, "give every vertex its own label, or load with duplicates set to 'merge' "
+                                "(--duplicates merge)")
+    if options.missing_endpoints == "reject":
+        undeclared = [node for node, data in parsed.nodes(data=True) if "id" not in data]
+        if undeclared:
+            raise missing_endpoint_error(str(undeclared[0]), source, "an arc or edge line")
+
+
+def _check_counts(text: str, source: str, limits: Limits) -> int:
     """The *Vertices count and the edge lines, against the limits, before networkx loops over them."""
     if not _SECTION.search(text):
         raise LoadError("the file has no *Vertices, *Arcs or *Edges section", source, _FIX)
     declared = _VERTICES.search(text)
+    vertices = 0
     if declared is not None:
         if not declared.group(1).isdigit():
             raise LoadError(f"the *Vertices count {declared.group(1)[:40]!r} is not a whole number", source, _FIX)
@@ -74,6 +92,7 @@ def _check_counts(text: str, source: str, limits: Limits) -> None:
         elif in_edges and line.strip():
             edge_lines += 1
     limits.check_counts(0, edge_lines, source)
+    return vertices
 
 
 def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits) -> Graph:

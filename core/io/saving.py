@@ -22,6 +22,7 @@ WRITERS: dict[str, Callable[[Graph], str]] = {
     "learning-graph": learning_graph.write_learning_graph,
 }
 SPREADSHEET = "edge-list"
+LOSSY_EXPORTS = (SPREADSHEET, "pajek")  # what they write does not always read back as the same graph
 
 
 def export_format_names() -> list[str]:

@@ -21,6 +21,7 @@ class _Counter:
         self.limits, self.source, self.node_tag, self.edge_tag = limits, source, node_tag, edge_tag
         self.depth = self.nodes = self.edges = 0
         self.root: str | None = None
+        self.node_ids: list[str] = []  # the id attribute of each node element, in order
         self.line = lambda: 0
 
     def start(self, tag: str, attributes: dict[str, str]) -> None:
@@ -31,6 +32,7 @@ class _Counter:
             self.root = local
         if local == self.node_tag:
             self.nodes += 1
+            self.node_ids.append(attributes.get("id", ""))
         elif local == self.edge_tag:
             self.edges += 1
         else:
@@ -45,8 +47,10 @@ class _Counter:
 
 
 def check_xml(data: bytes, source: str, limits: Limits, *, node_tag: str = "node", edge_tag: str = "edge",
-              fix: str = "check that the file was exported by a graph tool, and that every tag is closed") -> str:
-    """The root element's local name, or a LoadError naming the line of the first problem."""
+              fix: str = "check that the file was exported by a graph tool, and that every tag is closed"
+              ) -> tuple[str, list[str]]:
+    """The root element's local name and the ids of the node elements, or a LoadError naming the line of the
+    first problem."""
     if not bytes(data).strip():
         raise LoadError("the file is empty", source, "choose the graph file itself")
     counter = _Counter(limits, source, node_tag, edge_tag)
@@ -71,4 +75,4 @@ def check_xml(data: bytes, source: str, limits: Limits, *, node_tag: str = "node
                         'save the file as UTF-8 and declare encoding="UTF-8"') from None
     if root is None:
         raise LoadError("the file holds no XML element", source, fix)
-    return root
+    return root, counter.node_ids

@@ -20,6 +20,19 @@ TABLE_COLUMNS = ["format", "policy", "budget", "budgeted_tokens", "records_kept"
                  "evidence_survival", "traversal_accuracy", "coverage_tokens", "first_dropped_keys"]
 
 
+COLUMN_WORDS = {  # the table's headers in words, counts with thousands separators
+    "budget": st.column_config.NumberColumn("budget", format="localized"),
+    "budgeted_tokens": st.column_config.NumberColumn("tokens used", format="localized"),
+    "records_kept": st.column_config.NumberColumn("records kept", format="localized"),
+    "records_total": st.column_config.NumberColumn("records in all", format="localized"),
+    "parse_ok": st.column_config.CheckboxColumn("parses"),
+    "evidence_survival": st.column_config.NumberColumn("evidence survival", format="percent"),
+    "traversal_accuracy": st.column_config.NumberColumn("traversal accuracy", format="%.0f"),
+    "coverage_tokens": st.column_config.NumberColumn("D_k(S) tokens", format="localized"),
+    "first_dropped_keys": st.column_config.TextColumn("first units dropped"),
+}
+
+
 def survival_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
     """The chosen formats under the chosen ordering and both policies, at every budget of the list."""
     return analysis_cache.sweep(selection, selection.formats, (selection.ordering,), selection.layout, POLICIES,
@@ -42,6 +55,8 @@ def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str) -> g
         figure.add_vline(x=float(row.full_tokens), line_dash="dot", line_color=colour, opacity=0.6)
     figure.for_each_annotation(lambda note: note.update(text=note.text.split("=")[-1]))
     figure.update_yaxes(range=[-0.05, 1.05], title=None)
+    figure.update_xaxes(tickformat=",d", title=None)  # plain numbers on the log axis: 1,000 not 1k
+    figure.for_each_annotation(lambda note: note.update(text=f"<b>{note.text}</b>"))
     figure.update_layout(legend_title=None)
     return figure
 
@@ -72,7 +87,8 @@ def show() -> None:
                      "coverage_tokens": st.column_config.NumberColumn("D_k(S) tokens"),
                      "full_tokens": st.column_config.NumberColumn("complete text tokens")})
     st.subheader("Every cut")
-    st.dataframe(frame[TABLE_COLUMNS], hide_index=True, width="stretch", key="survival_table")
+    st.dataframe(frame[TABLE_COLUMNS], hide_index=True, width="stretch", key="survival_table",
+                 column_config=COLUMN_WORDS)
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

@@ -8,10 +8,11 @@ from core.budget import Cut, cut
 from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
 from core.placement import evidence_strip, placement
 from core.prefix_tokens import PrefixTokens
+from core.ordering import rendering_seeds
 from core.registry import FORMATS, ORDERINGS
 from dashboard import cache
 from dashboard.sidebar import Selection, current, format_label
-from dashboard.views.context_html import Highlight, context_html, legend_html, page_bounds, page_containing
+from dashboard.views.context_html import Highlight, context_html, legend_html, page_containing, pages_around
 from dashboard.views.evidence_strip import strip_html
 from dashboard.views.markdown_text import escape_markdown
 
@@ -25,11 +26,17 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
     return [(name, selection.policy) for name in selection.formats]
 
 
+def seeds_for(selection: Selection, format_name: str) -> tuple[str, ...]:
+    return rendering_seeds(FORMATS.get(format_name).uses_hops, ORDERINGS.get(selection.ordering),
+                           selection.seeds.node_ids)
+
+
 def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
     graph = selection.graph
     ordering = ORDERINGS.get(selection.ordering)
     return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
-                                     selection.seeds.node_ids, selection.query_key if ordering.uses_evidence else "",
+                                     seeds_for(selection, format_name),
+                                     selection.query_key if ordering.uses_evidence else "",
                                      selection.evidence if ordering.uses_evidence else frozenset(), selection.tokenizer,
                                      selection.query.question_on(graph) if ordering.uses_question else "")
 
@@ -37,7 +44,7 @@ def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
 def rendering_key(selection: Selection, format_name: str) -> str:
     """Everything a rendering depends on, as one cache key (the budget and policy are not part of it)."""
     return "|".join((selection.graph.content_key, format_name, selection.ordering, selection.layout,
-                     repr(selection.seeds.node_ids), selection.query_key, selection.tokenizer))
+                     repr(seeds_for(selection, format_name)), selection.query_key, selection.tokenizer))
 
 
 def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
@@ -87,27 +94,27 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
     figures = cut_metrics(selection, format_name, accounting, result)
     st.subheader(f"{format_label(format_name)} · {policy}")
-    first, second = st.columns(2)
-    first.metric("Tokens used / budget", f"{figures.budgeted_tokens:,} / {selection.budget:,}")
-    second.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}")
-    third, fourth, fifth = st.columns(3)
-    third.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None)
-    fourth.metric("Evidence survival", f"{figures.evidence_survival:.0%}",
-                  help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
-    fifth.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}",
-                 help="1 when the query on the decoded cut gives the full graph's answer")
+    # A wrapping row of content-wide metrics: a value is never cut to "1,2…" in a narrow column.
+    row = st.container(horizontal=True, wrap=True, gap="medium")
+    row.metric("Tokens used / budget", f"{figures.budgeted_tokens:,} / {selection.budget:,}", width="content")
+    row.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}", width="content")
+    row.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None,
+               width="content")
+    row.metric("Evidence survival", f"{figures.evidence_survival:.0%}", width="content",
+               help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
+    row.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}", width="content",
+               help="1 when the query on the decoded cut gives the full graph's answer")
     placed = placement(result, accounting, selection.evidence)
-    sixth, seventh = st.columns(2)
-    sixth.metric("Dangling edges", f"{placed.dangling_edges:,}",
-                 help="kept edges whose endpoint node record was cut (formats that write nodes apart)")
-    seventh.metric("Evidence position", "—" if not placed.evidence_positions else
-                   f"{placed.evidence_position_first:.0%} · {placed.evidence_position_median:.0%} · "
-                   f"{placed.evidence_position_last:.0%}",
-                   help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
-                        f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
+    row.metric("Dangling edges", f"{placed.dangling_edges:,}", width="content",
+               help="kept edges whose endpoint node record was cut (formats that write nodes apart)")
+    row.metric("Evidence position", "—" if not placed.evidence_positions else
+               f"{placed.evidence_position_first:.0%} · {placed.evidence_position_median:.0%} · "
+               f"{placed.evidence_position_last:.0%}", width="content",
+               help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
+                    f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
     strip = evidence_strip(result, accounting, selection.evidence)
     kept_ticks = sum(tick.kept for tick in strip.ticks)
-    st.html(strip_html(strip, f"evidence: {kept_ticks} kept (green), {len(strip.ticks) - kept_ticks} cut (red) "
+    st.html(strip_html(strip, f"evidence: {kept_ticks:,} kept (green), {len(strip.ticks) - kept_ticks:,} cut (red) "
                               f"over {strip.total_tokens:,} tokens"
                               + ("" if strip.cut_at is None else f"; cut at token {strip.cut_at:,}")))
     if result.explanation:
@@ -126,13 +133,13 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
     """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
     full_text, spans, evidence_records = cache.text_layout(key, accounting_for(selection, format_name),
                                                            selection.evidence)
-    pages = page_bounds(full_text)
+    pages = pages_around(full_text, cut_at)  # the cut's page starts a few lines above the cut line
     cut_page = page_containing(pages, cut_at)
     page = cut_page
     if len(pages) > 1:
         # The key holds the cut's page, so moving the budget brings the view back to the cut line.
-        page = st.number_input(f"Page (of {len(pages)}; the cut is on page {cut_page + 1})", 1, len(pages),
-                               cut_page + 1, key=f"page_{format_name}_{policy}_{cut_page}") - 1
+        page = st.number_input(f"Page (of {len(pages):,}; the cut is on page {cut_page + 1:,})", 1, len(pages),
+                               cut_page + 1, key=f"page_{format_name}_{policy}_{pages[cut_page][0]}") - 1
     if result.policy == "sections":
         kept = set(result.kept_keys)
         records = result.rendering and accounting_for(selection, format_name).rendering.records

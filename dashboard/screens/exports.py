@@ -11,7 +11,7 @@ import streamlit as st
 from core.analysis import efficiency_table, pareto_points
 from core.budget import POLICIES, Cut, cut
 from core.errors import GraphContextError
-from core.exports import contexts_zip, report_html, results_csv, results_json
+from core.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
 from core.registry import FORMATS
 from dashboard import analysis_cache
 from dashboard.analysis_controls import budget_list, show_error
@@ -78,8 +78,8 @@ def report(selection: Selection, budgets: tuple[int, ...], url: str) -> str:
               ("Token anatomy (complete texts)",
                anatomy_frame(selection, selection.tokenizer, SCOPES[0], False).reset_index())]
     fragments = [(title, figure.to_html(include_plotlyjs=False, full_html=False)) for title, figure in figures.items()]
-    script = go.Figure().to_html(include_plotlyjs=True, full_html=False).split("</script>")[0] + "</script>"
-    return report_html(f"Graph Context Lab report: {selection.loaded.label}", url, facts, tables, fragments, script)
+    return report_html(f"Graph Context Lab report: {selection.loaded.label}", url, facts, tables, fragments,
+                       plotly_script())
 
 
 def show() -> None:

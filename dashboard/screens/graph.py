@@ -9,7 +9,7 @@ from core.registry import FORMATS
 from dashboard import cache
 from dashboard.screens.contexts import accounting_for
 from dashboard.sidebar import Selection, current, format_label
-from dashboard.views.graph_html import Survival, graph_page_html, legend_html
+from dashboard.views.graph_html import Survival, graph_page_html, legend_html, sandboxed_page
 from dashboard.views.markdown_text import escape_markdown
 
 HEIGHT = 620
@@ -44,7 +44,7 @@ def show() -> None:
     evidence = selection.evidence
     page = graph_page_html(graph, view, {node: float(hop) for node, hop in hops.items()},
                            edge_survival(selection, format_name), evidence, positions, HEIGHT)
-    st.iframe(page, height=HEIGHT + 30, alt="Graph view by hop tier")
+    st.iframe(sandboxed_page(page, HEIGHT), height=HEIGHT + 30, alt="Graph view by hop tier")
     st.html(legend_html(graph))
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.budget import POLICIES
+from core.budget import ALL_POLICIES
 from core.errors import GraphContextError
 from core.evaluate.client import ChatClient, Endpoint
 from core.evaluate.contexts import Context, SweepOptions, sweep_contexts
@@ -112,13 +112,17 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     orderings = columns[1].multiselect("Orderings", ORDERINGS.names(), default=[selection.ordering],
                                        key="answers_orderings")
     layouts = columns[2].multiselect("Layouts", list(LAYOUTS), default=[selection.layout], key="answers_layouts")
-    policies = columns[3].multiselect("Policies", list(POLICIES), default=[selection.policy], key="answers_policies")
+    policies = columns[3].multiselect("Policies", list(ALL_POLICIES), default=[selection.policy],
+                                      key="answers_policies")
     columns = st.columns(4)
     budget_text = columns[0].text_input("Budgets (tokens)", DEFAULT_BUDGETS, key="answers_budgets")
     trials = columns[1].number_input("Trials per cut", 1, 20, 1, key="answers_trials")
     concurrency = columns[2].number_input("Requests at once", 1, 32, 4, key="answers_concurrency")
     question_names = columns[3].radio("Questions name nodes by", ["labels", "ids"], key="answers_question_names",
                                       horizontal=True)
+    marker = st.toggle("Tell the model what was cut (a counted \"[k of N records shown]\" line)", value=True,
+                       key="answers_marker", help="On by default: a model that does not know its context was cut "
+                       "cannot say its answer may be partial. The line's tokens count toward the budget.")
     columns = st.columns(3)
     input_price = columns[0].number_input("Input price per million tokens", 0.0, 1000.0, 0.0, key="answers_input")
     output_price = columns[1].number_input("Output price per million tokens", 0.0, 1000.0, 0.0, key="answers_output")
@@ -132,7 +136,7 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
         st.error(str(error))
         return None
     options = SweepOptions(tuple(formats), tuple(orderings), tuple(layouts), tuple(policies), tuple(budgets),
-                           selection.tokenizer)
+                           selection.tokenizer, marker=marker)
     prices = PriceTable(float(input_price), float(output_price), note="typed on the Model answers page")
     return options, int(trials), int(concurrency), question_names, prices, Path(store_path)
 

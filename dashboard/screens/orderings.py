@@ -9,6 +9,7 @@ import streamlit as st
 
 from core.errors import GraphContextError
 from core.registry import FORMATS, ORDERINGS
+from core.teaching import orderings_sentence
 from core.retriever_gap import retriever_gap
 from dashboard import analysis_cache
 from dashboard.analysis_controls import budget_list, show_error
@@ -52,9 +53,9 @@ def show() -> None:
     except GraphContextError as error:
         show_error(error)
         return
-    st.markdown("Under a tight budget the order decides what survives: hop tiers and BFS from the seeds write the "
-                "evidence nearest the question first, canonical order writes by id and reaches it late. "
-                "`evidence_first` uses the answer itself: an upper bound, not a strategy.")
+    # Built from the figures below (core.teaching), so the claim is the chart's own.
+    st.markdown(f"{orderings_sentence(frame)} `evidence_first` uses the answer itself: an upper bound, not a "
+                "strategy.")
     st.plotly_chart(orderings_figure(frame, format_name, selection.policy), width="stretch", key="orderings_chart")
     table = frame.pivot_table(index="budget", columns="ordering", values="evidence_survival", sort=False)
     st.dataframe(table[[name for name in ORDERINGS.names() if name in table.columns]], width="stretch",

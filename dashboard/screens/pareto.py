@@ -16,6 +16,19 @@ from dashboard.views.markdown_text import escape_markdown
 
 HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
 OPEN_REQUEST = "pareto_open_contexts"
+TABLE_COLUMNS = {  # words instead of snake_case, figures rounded, thousands separated
+    "format": st.column_config.TextColumn("format"),
+    "lossless": st.column_config.CheckboxColumn("lossless"),
+    "tokens": st.column_config.NumberColumn("tokens used", format="localized"),
+    "accuracy": st.column_config.NumberColumn("accuracy", format="%.2f"),
+    "pareto_optimal": st.column_config.CheckboxColumn("on the front"),
+    "dominated_by": st.column_config.TextColumn("dominated by", help="formats using no more tokens that are at "
+                                                "least as accurate, and better in one"),
+    "efficiency": st.column_config.NumberColumn("accuracy per 1,000 tokens", format="%.3f"),
+    "budgets": st.column_config.NumberColumn("budgets compared"),
+    "mean_tokens": st.column_config.NumberColumn("mean tokens", format="localized"),
+    "mean_accuracy": st.column_config.NumberColumn("mean accuracy", format="%.2f"),
+}
 
 
 def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
@@ -32,7 +45,8 @@ def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int) -> go.Figure
         if part.empty:
             continue
         figure.add_scatter(
-            x=part["tokens"], y=part["accuracy"], mode="markers+text", text=part["format"], textposition="top center",
+            # Names on hover only: at one budget many formats share a point, and printed labels clump.
+            x=part["tokens"], y=part["accuracy"], mode="markers",
             customdata=part[["format", "dominated_by"]].values, name=("front" if optimal else "dominated")
             + ("" if lossless else ", lossy"),
             marker={"size": 12, "symbol": "circle" if lossless else "x",
@@ -45,6 +59,8 @@ def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int) -> go.Figure
     figure.update_layout(title=f"Tokens used against {accuracy} at a budget of {budget:,} tokens",
                          xaxis_title="budgeted tokens used", yaxis_title=accuracy, legend_title=None,
                          clickmode="event+select")
+    figure.update_yaxes(range=[-0.05, 1.05], tickformat=".0%" if accuracy == "evidence survival" else ".1f")
+    figure.update_xaxes(tickformat=",d")
     return figure
 
 
@@ -91,13 +107,15 @@ def show() -> None:
                     open_on_contexts(budget, selection.budget_limit), selection_mode="points")
     st.caption("Click a point to open that format's cut at this budget on the Contexts page. Crosses are lossy "
                "formats (they drop information by design).")
-    st.dataframe(shown, hide_index=True, width="stretch", key="pareto_points")
+    st.dataframe(shown.sort_values(["tokens", "format"]).reset_index(drop=True), hide_index=True, width="stretch", key="pareto_points",
+                 column_config=TABLE_COLUMNS)
     st.subheader("Dominated across budgets")
     st.caption("A format is dominated when another uses no more tokens and is at least as accurate at every "
                "tested budget, and is strictly better at one of them at least.")
     dominated = dominated_formats(frame, accuracy)
-    st.dataframe(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]], hide_index=True,
-                 width="stretch", key="pareto_dominated")
+    st.dataframe(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]]
+                 .sort_values(["mean_tokens", "format"]).reset_index(drop=True), hide_index=True, width="stretch", key="pareto_dominated",
+                 column_config=TABLE_COLUMNS)
     st.subheader("Efficiency")
     table = efficiency_table(frame, accuracy)
     best = best_lossless(table)
@@ -106,8 +124,8 @@ def show() -> None:
                     "Reasoning Density Score: mean accuracy divided by mean tokens.")
     styled = table.style.apply(lambda row: [HIGHLIGHT if row["format"] == best else ""] * len(row), axis=1)
     st.dataframe(styled, hide_index=True, width="stretch", key="pareto_efficiency", column_config={
-        "efficiency": st.column_config.NumberColumn("accuracy per 1,000 tokens", format="%.4f"),
-        "rds": st.column_config.NumberColumn("RDS", format="%.3e")})
+        **TABLE_COLUMNS, "rds": st.column_config.NumberColumn("RDS", format="%.3e",
+                                                              help="mean accuracy / mean tokens (CKG benchmark)")})
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

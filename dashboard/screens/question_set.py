@@ -16,7 +16,8 @@ from core.errors import GraphContextError
 from core.questions import SEEDINGS, Question, QuestionSet, generate, load_questions, parse_question_file, questions_jsonl
 from core.registry import FORMATS, ORDERINGS
 from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
-from core.suite_aggregates import BREAKDOWNS, aggregate, breakdown, failing_questions, smallest_budgets
+from core.suite_aggregates import (BREAKDOWNS, aggregate, breakdown, failing_questions, pareto_across_budgets,
+                                   smallest_budgets)
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.screens.pareto import unbound_query_params
@@ -188,6 +189,10 @@ def show() -> None:
     st.dataframe(table, hide_index=True, width="stretch", key="qs_aggregate")
     st.dataframe(smallest_budgets(table)[["seeding", "format", "budget_90", "budget_100"]], hide_index=True,
                  width="stretch", key="qs_smallest")
+    st.subheader("Dominated across budgets")
+    st.caption("On the aggregate: a format is dominated when another uses no more tokens on average and answers "
+               "at least as many questions at every budget, and is strictly better at one of them at least.")
+    st.dataframe(pareto_across_budgets(result.rows), hide_index=True, width="stretch", key="qs_pareto")
     st.subheader(f"By {facet_name}")
     st.dataframe(by_facet, hide_index=True, width="stretch", key="qs_breakdown")
     draw_failing(result, questions, formats, ordering, budgets, selection)

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from core.analysis import budget_sweep
 from core.registry import FORMATS, ORDERINGS
+from core.seeds import Seeds
+from core.teaching import comparison_sentence
 from core.samples import default_sample
 from dashboard import cache
 from dashboard.screens.contexts import draw_panel
@@ -52,6 +55,15 @@ def apply(step: Step, budget: int) -> None:
         state["query"] = sample.query_template
 
 
+@st.cache_data(max_entries=8, show_spinner="Cutting the walkthrough's budgets…")
+def step_figures(sample_name: str, format_name: str, tokenizer: str, tight: int) -> pd.DataFrame:
+    """Canonical against hop tiers for the walkthrough's format at the tight budget, twice it and four times it."""
+    sample = default_sample()
+    return budget_sweep(cache.sample_graph(sample_name), sample.default_query(), Seeds(tuple(sample.seeds)),
+                        formats=[format_name], orderings=["canonical", "hop_tiers"], layout="nodes_then_edges",
+                        policies=["record"], budgets=[tight, 2 * tight, 4 * tight], tokenizer=tokenizer)
+
+
 def show() -> None:
     selection = current()
     st.title("Walkthrough")
@@ -69,6 +81,10 @@ def show() -> None:
                           f"{step.policy} policy")
             left.caption(step.text)
             right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, tight), width="stretch")
+    frame = step_figures(sample.name, first, selection.tokenizer, tight)
+    st.markdown("**What the figures say** (record policy, computed now, not written in advance): "
+                + comparison_sentence(frame, "hop_tiers", "canonical") + " "
+                + comparison_sentence(frame, "hop_tiers", "canonical", "traversal_accuracy"))
     region = cache.coverage(sample_graph.content_key, sample_graph, sample.seeds, first, selection.tokenizer)
     st.markdown(f"**What each hop ring costs** in {FORMATS.get(first).title} (from {', '.join(sample.seeds)}): "
                 "a hop-tier cut at budget B keeps every unit within k hops exactly when B ≥ D_k(S).")

@@ -41,6 +41,22 @@ def page_bounds(text: str, size: int = PAGE_SIZE) -> list[tuple[int, int]]:
     return pages or [(0, 0)]
 
 
+def pages_around(text: str, cut: int, size: int = PAGE_SIZE, lines_before: int = 6) -> list[tuple[int, int]]:
+    """Pages of about `size` where one page starts a few lines above `cut`, so the cut line shows at the top
+    of its page without scrolling (a box of rendered HTML cannot be scrolled from the server)."""
+    floor = max(0, cut - size // 4)  # long lines: never start more than a quarter page above the cut
+    newline, found = cut, 0
+    while found <= lines_before:
+        previous = text.rfind("\n", floor, newline)
+        if previous < 0:
+            break
+        newline, found = previous, found + 1
+    anchor = 0 if floor == 0 and found <= lines_before else (newline + 1 if found else floor)
+    before = page_bounds(text[:anchor], size) if anchor else []
+    after = [(start + anchor, end + anchor) for start, end in page_bounds(text[anchor:], size)]
+    return [page for page in before + after if page[1] > page[0]] or [(0, len(text))]
+
+
 def page_containing(pages: Sequence[tuple[int, int]], offset: int) -> int:
     """Index of the page holding `offset` (the last page for the end of the text)."""
     starts = [start for start, _ in pages]
@@ -57,6 +73,13 @@ def record_spans(preamble: str, record_texts: Sequence[str]) -> list[tuple[int, 
     return spans
 
 
+STYLE = ("<style>"
+         + "".join(f".gcl-context .t{index}{{background:{colour}}}" for index, colour in enumerate(TOKEN_COLOURS))
+         + f".gcl-context .k{{box-shadow:inset 0 -3px 0 {KEPT_COLOUR}}}.gcl-context .c{{box-shadow:inset 0 -3px 0 {CUT_COLOUR}}}"
+         + f".gcl-context .kb{{background:{KEPT_BACKGROUND}}}.gcl-context .cb{{background:{CUT_BACKGROUND}}}"
+         + ".gcl-context .dropped{opacity:0.45;text-decoration:line-through}</style>")
+
+
 def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
                  evidence: Sequence[Highlight] = (), show_whitespace: bool = False,
                  window: tuple[int, int] | None = None, cut_label: str = "cut") -> str:
@@ -64,6 +87,8 @@ def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
 
     With `token_ends` (character offsets where tokens end) tokens get alternating backgrounds;
     evidence spans get a green (kept) or red (cut) underline, or background without token colours.
+    Marks are short class names styled once, and the dropped text is one wrapper, so a page of a few
+    thousand tokens stays small for the browser to redraw on every budget change.
     """
     start, end = window if window is not None else (0, len(text))
     ordered = sorted(evidence, key=lambda item: item.start)
@@ -76,34 +101,38 @@ def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
         points.add(cut)
     boundaries = sorted(points)
     parts = []
+    dropped = cut is not None and cut < start < end
+    if dropped:
+        parts.append('<span class="dropped">')
     for left, right in zip(boundaries, boundaries[1:]):
         if cut is not None and left == cut:
-            parts.append(_cut_line(cut_label))
-        parts.append(_segment(text[left:right], left, cut, token_ends, ordered, evidence_starts, show_whitespace))
+            parts.append(_cut_line(cut_label) + '<span class="dropped">')
+            dropped = True
+        parts.append(_segment(text[left:right], left, token_ends, ordered, evidence_starts, show_whitespace))
+    if dropped:
+        parts.append("</span>")
     if cut is not None and cut == end and end == len(text):
         parts.append(_cut_line(cut_label))
-    return ('<pre style="white-space:pre-wrap;word-break:break-all;font-size:0.8em;line-height:1.5;'
+    return ('<div class="gcl-context">' + STYLE
+            + '<pre style="white-space:pre-wrap;word-break:break-all;font-size:0.8em;line-height:1.5;'
             'margin:0;padding:0.5em;border:1px solid #e5e7eb;border-radius:4px;max-height:32em;overflow:auto">'
-            + "".join(parts) + "</pre>")
+            + "".join(parts) + "</pre></div>")
 
 
-def _segment(piece: str, offset: int, cut: int | None, token_ends: Sequence[int],
-             evidence: Sequence[Highlight], evidence_starts: Sequence[int], show_whitespace: bool) -> str:
-    styles = []
+def _segment(piece: str, offset: int, token_ends: Sequence[int], evidence: Sequence[Highlight],
+             evidence_starts: Sequence[int], show_whitespace: bool) -> str:
+    classes = []
     if token_ends:
-        styles.append(f"background:{TOKEN_COLOURS[bisect_right(token_ends, offset) % len(TOKEN_COLOURS)]}")
+        classes.append(f"t{bisect_right(token_ends, offset) % len(TOKEN_COLOURS)}")
     mark = _evidence_at(offset, evidence, evidence_starts)
     if mark is not None:
-        colour = KEPT_COLOUR if mark.kept else CUT_COLOUR
-        styles.append(f"box-shadow:inset 0 -3px 0 {colour}")
+        classes.append("k" if mark.kept else "c")
         if not token_ends:
-            styles.append(f"background:{KEPT_BACKGROUND if mark.kept else CUT_BACKGROUND}")
-    if cut is not None and offset >= cut:
-        styles.append("opacity:0.45;text-decoration:line-through")
+            classes.append("kb" if mark.kept else "cb")
     shown = html.escape(piece, quote=True)
     if show_whitespace:
         shown = "".join(VISIBLE_WHITESPACE.get(character, character) for character in shown)
-    return f'<span style="{";".join(styles)}">{shown}</span>' if styles else shown
+    return f'<span class="{" ".join(classes)}">{shown}</span>' if classes else shown
 
 
 def _evidence_at(offset: int, evidence: Sequence[Highlight], starts: Sequence[int]) -> Highlight | None:

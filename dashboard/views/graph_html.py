@@ -59,6 +59,15 @@ def safe_title(lines: list[str]) -> str:
     return _HREF.sub("h-ref", escaped)
 
 
+SEED_SIZE = 32
+
+
+def node_caption(node) -> str:
+    """A node's label property beside its id (ids alone are bare numbers in a learning graph)."""
+    label = dict(node.properties).get("label")
+    return f"{label} · {node.id}" if isinstance(label, str) and label and label != node.id else node.id
+
+
 def tier_colour(hop: float) -> str:
     if math.isinf(hop):
         return UNREACHED_COLOUR
@@ -81,9 +90,12 @@ def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
         node = graph.node_by_id[node_id]
         hop = hops.get(node_id, math.inf)
         key = f"n:{node_id}"
-        options = dict(label=clean_label(node_id), title=safe_title(_node_lines(node, hop)),
+        options = dict(label=clean_label(node_caption(node)), title=safe_title(_node_lines(node, hop)),
                        color=tier_colour(hop), shape=shapes[node.type],
                        borderWidth=3 if key in evidence else 1)
+        if hop == 0:  # the seeds stand out: larger, outlined, bold label
+            options.update(size=SEED_SIZE, borderWidth=4, font={"size": 18, "bold": True},
+                           color={"background": tier_colour(hop), "border": "#111827"})
         if positions is not None:
             x, y = positions[node_id]
             options.update(x=x, y=y, physics=False)
@@ -137,3 +149,25 @@ def legend_html(graph: Graph) -> str:
             f'<div><b>Shape by type</b> {" · ".join(shapes)}</div>'
             f'<div><b>Edges at this budget</b> {" &nbsp; ".join(edges)}; thick = evidence of the query</div>'
             "</div>")
+
+
+PICTURE_TITLE = "Graph picture"
+SANDBOX = "allow-scripts"  # scripts only: the picture runs in an opaque origin and cannot reach the app
+
+
+def sandboxed_page(page: str, height: int) -> str:
+    """A script-free page holding `page` in an iframe sandboxed with scripts only.
+
+    Streamlit's st.iframe always sandboxes with `allow-scripts allow-same-origin` (and more), which lets a
+    script inside reach the app. This outer page runs no script; the picture's scripts run in the inner
+    frame, whose sandbox has no `allow-same-origin`, so they get an opaque origin.
+    """
+    return ("<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0'>"
+            f'<iframe title="{PICTURE_TITLE}" sandbox="{SANDBOX}" style="border:0;width:100%;height:{int(height) + 20}px" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe></body></html>')
+
+
+def inner_page(outer: str) -> str:
+    """The picture's page inside a `sandboxed_page` (what the tests read)."""
+    match = re.search(r'srcdoc="(.*?)"></iframe>', outer, re.S)
+    return html.unescape(match.group(1)) if match else ""

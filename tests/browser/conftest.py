@@ -24,7 +24,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
-LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error"}
+LOCAL_SCHEMES = {"data", "blob", "about", "chrome-error", "file"}  # file: a downloaded report opened offline
 
 
 def free_port() -> int:

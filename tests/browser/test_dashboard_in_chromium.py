@@ -44,8 +44,13 @@ def first_metric(page) -> str:
     return page.locator('[data-testid="stMetricValue"]').first.inner_text()
 
 
+def picture(page):
+    """The frame that runs the graph picture: inside Streamlit's iframe, sandboxed with scripts only."""
+    return page.frame_locator('iframe[title="Graph view by hop tier"]').frame_locator('iframe[title="Graph picture"]')
+
+
 def wait_for_graph(page) -> None:
-    page.frame_locator('iframe[title="Graph view by hop tier"]').locator("canvas").first.wait_for(timeout=60_000)
+    picture(page).locator("canvas").first.wait_for(timeout=60_000)
     page.wait_for_timeout(1500)  # let vis-network draw
 
 
@@ -81,8 +86,14 @@ def test_the_adversarial_sample_shows_text_and_runs_nothing(dashboard_url, guard
         go_to(page, title)
         if title == "Graph":
             wait_for_graph(page)
-            frame = page.frame_locator('iframe[title="Graph view by hop tier"]')
+            frame = picture(page)
             assert frame.locator("img").count() == 0
+            outer = page.frame_locator('iframe[title="Graph view by hop tier"]')
+            assert outer.locator('iframe[title="Graph picture"]').get_attribute("sandbox") == "allow-scripts"
+            drawn = next(each for each in page.frames if each.query_selector("canvas"))
+            assert drawn.evaluate("() => window.origin") == "null"  # an opaque origin: no way into the app
+            assert drawn.evaluate("() => { try { return !!window.top.document.body; } catch (e) { return false; } }") \
+                is False
         assert page.locator("img[src=x]").count() == 0
         shot(page, f"adversarial-{title.lower()}")
     guard.assert_clean()

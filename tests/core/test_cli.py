@@ -49,3 +49,22 @@ def test_bad_arguments_exit_non_zero_with_a_clear_message(arguments, message, ca
 def test_an_unwritable_output_is_a_clear_error(tmp_path, capsys):
     assert main(["benchmark", "--output", str(tmp_path / "missing" / "report.json")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_benchmark_of_a_sample_asks_its_own_question_and_lossy_formats_fail_it(tmp_path, capsys):
+    output = tmp_path / "report.json"
+    assert main(["benchmark", "--graph", "online-boutique", "--output", str(output)]) == 0
+    report = json.loads(output.read_text(encoding="utf-8"))
+    assert list(report["gold_queries"]) == ["impact(failed=cartservice, node_type=service, relation=calls)"]
+    assert report["gold_queries"][list(report["gold_queries"])[0]] and report["empty_gold_queries"] == []
+    assert report["formats"]["untyped_pairs"]["traversal_accuracy"] == 0.0
+    assert report["formats"]["jsonl"]["traversal_accuracy"] == 1.0
+    assert "is empty on this graph" not in capsys.readouterr().out
+
+
+def test_benchmark_says_when_a_gold_answer_is_empty(tmp_path, capsys):
+    output = tmp_path / "report.json"
+    assert main(["benchmark", "--graph", "adversarial", "--output", str(output)]) == 0  # no question of its own
+    report = json.loads(output.read_text(encoding="utf-8"))
+    assert report["empty_gold_queries"] == list(report["gold_queries"])
+    assert capsys.readouterr().out.count("is empty on this graph") == len(report["gold_queries"])

@@ -70,3 +70,15 @@ def test_the_report_escapes_every_text_and_prints_its_url():
     assert "<img" not in page
     assert page.count("&lt;img src=x onerror=alert(1)&gt;") == 7  # title, heading, link, its text, fact, caption, cell
     assert "Reproduce this view" in page
+
+
+def test_the_report_embeds_the_whole_plotly_library_once():
+    import plotly
+    import plotly.graph_objects as go
+
+    from core.exports import plotly_script, report_html
+
+    fragment = go.Figure(go.Bar(x=[1], y=[2])).to_html(include_plotlyjs=False, full_html=False)
+    page = report_html("t", "http://127.0.0.1/", [], [], [("chart", fragment)], plotly_script())
+    assert page.count(f"plotly.js v{plotly.offline.get_plotlyjs_version()}") == 1  # the library's own banner
+    assert len(page) > 3_000_000 and "<script src" not in page and "Plotly.newPlot" in page

@@ -106,3 +106,40 @@ def test_the_schema_is_not_content_but_changes_the_cache_key():
     with_schema = graph.with_schema(Schema((("t", "A thing."),)))
     assert graph == with_schema and graph.sha256 == with_schema.sha256
     assert graph.content_key != with_schema.content_key
+
+
+# --- lone surrogates (a half of a UTF-16 pair has no UTF-8 form: no file, hash or tokenizer takes it) ----
+
+_SURROGATES = __import__("hypothesis").strategies.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+
+
+@__import__("hypothesis").given(data=__import__("hypothesis").strategies.data())
+def test_a_lone_surrogate_anywhere_is_refused_naming_the_field(data):
+    from hypothesis import strategies as st
+    from core.errors import GraphError
+    from tests.strategies import graphs
+    graph = data.draw(graphs(max_nodes=3, max_edges=3))
+    field = data.draw(st.sampled_from(["node id", "node type", "relation", "property key", "value of property"]))
+    text = data.draw(st.text(max_size=3)) + data.draw(_SURROGATES) + data.draw(st.text(max_size=3))
+    nodes, edges = list(graph.nodes), list(graph.edges)
+    if field == "node id":
+        nodes.append(Node(text, "t"))
+    elif field == "node type":
+        nodes.append(Node("fresh-node", text))
+    elif field == "relation":
+        edges.append(Edge(nodes[0].id, text, nodes[0].id))
+    elif field == "property key":
+        nodes.append(Node("fresh-node", "t", ((text, 1),)))
+    else:
+        nodes.append(Node("fresh-node", "t", (("k", text),)))
+    try:
+        Graph.build(nodes, edges)
+    except GraphError as error:
+        assert f"the {field}" in error.what and "unpaired surrogate" in error.what and error.fix
+    else:
+        raise AssertionError("a graph holding a lone surrogate was built")
+
+
+def test_paired_surrogates_written_as_one_character_are_ordinary_text():
+    graph = Graph.build([Node("spider-\U0001f578", "t", (("k", "\U0001f600"),))], [])
+    assert graph.sha256 and graph.nodes[0].id == "spider-\U0001f578"

@@ -129,7 +129,9 @@ def test_without_seeds_only_orderings_that_need_none_run_and_no_recall_is_claime
 
 # Metrics from kept units, proved by the decoder -------------------------------------------------
 
-SAMPLE_BUDGETS = [0, 60, 250, 900, 100_000]  # nothing, small and large cuts, the complete text
+SAMPLE_BUDGETS = [0, 60, 400, 100_000]  # nothing, a small and a larger cut, the complete text
+# Orderings that put different units first (tests/core/test_kept_graph.py covers every ordering).
+SAMPLE_ORDERINGS = ["canonical", "shuffled", "hop_tiers", "evidence_first"]
 
 
 def sample_sweep_arguments():
@@ -147,7 +149,7 @@ def sample_sweep_arguments():
 @pytest.mark.parametrize("graph, questions, seeds", list(sample_sweep_arguments()))
 def test_on_every_sample_the_kept_unit_sweep_equals_the_decoding_sweep_cell_for_cell(graph, questions, seeds):
     from pandas.testing import assert_frame_equal
-    arguments = dict(seeds=seeds, budgets=SAMPLE_BUDGETS, cache=None, workers=1)
+    arguments = dict(seeds=seeds, budgets=SAMPLE_BUDGETS, orderings=SAMPLE_ORDERINGS, cache=None, workers=1)
     kept = sweep(graph, questions, **arguments, verify=True)  # every cell computed both ways
     assert_frame_equal(kept, sweep(graph, questions, **arguments, metrics_from="decoded"))
     assert kept["parse_ok"].any() and not kept["parse_ok"].all()  # cuts that parse and cuts that do not

@@ -35,3 +35,33 @@ def test_evidence_positions_are_shares_of_the_context_and_bm25_is_ordered_per_qu
     assert (kept["evidence_position_first"] <= kept["evidence_position_median"]).all()
     plain = frame[frame["ordering"] == "question_bm25"].set_index("query")["evidence_position_first"]
     assert plain.nunique() == 2  # each query's own question decides its order
+
+
+def test_the_sweep_takes_section_shares_and_the_command_line_reads_them(tmp_path):
+    import pandas as pd
+
+    from core.cli import main
+    from core.sections import Sections
+
+    halves = sweep(GRAPH, QUERIES[:1], formats=["jsonl"], orderings=["hop_tiers"], layouts=["nodes_then_edges"],
+                   policies=["sections"], budgets=[600], cache=None, sections=Sections(0.5, 0.5))
+    default = sweep(GRAPH, QUERIES[:1], formats=["jsonl"], orderings=["hop_tiers"], layouts=["nodes_then_edges"],
+                    policies=["sections"], budgets=[600], cache=None)
+    assert halves["budgeted_tokens"].iloc[0] > default["budgeted_tokens"].iloc[0]  # 100% of B against 46.7%
+    assert halves.attrs["parameters"]["sections"] == "nodes 50.0%, edges 50.0% of the budget"
+    output = tmp_path / "rows.csv"
+    assert main(["sweep", "--services", "12", "--noise-edges", "14", "--seed", "7", "--seeds", "db-identity",
+                 "--formats", "jsonl", "--orderings", "hop_tiers", "--layouts", "nodes_then_edges", "--policies",
+                 "sections", "--budgets", "600", "--sections", "0.5,0.5", "--no-progress", "--output",
+                 str(output)]) == 0
+    assert pd.read_csv(output)["budgeted_tokens"].tolist() == halves["budgeted_tokens"].tolist()
+
+
+def test_shares_that_add_up_to_more_than_the_budget_are_refused(capsys):
+    import pytest
+
+    from core.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["sweep", "--services", "12", "--sections", "0.9,0.9"])
+    assert stop.value.code == 2 and "add up" in capsys.readouterr().err

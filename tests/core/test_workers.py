@@ -7,7 +7,7 @@ import os
 import pytest
 
 from core.errors import ParameterError
-from core.workers import check_workers, default_workers, run_tasks
+from core.workers import check_workers, default_workers, in_worker_process, run_tasks
 
 _SHARED: list[int] = []
 
@@ -19,7 +19,7 @@ def _remember(offset: int) -> None:
 def _shifted_with_process(value: int) -> tuple[int, int]:
     if value == 13:
         raise ValueError("thirteen")
-    return value + _SHARED[0], os.getpid()
+    return value + _SHARED[0], os.getpid() if in_worker_process() else -os.getpid()
 
 
 def test_one_worker_runs_in_this_process_in_order_with_weighted_progress():
@@ -27,7 +27,7 @@ def test_one_worker_runs_in_this_process_in_order_with_weighted_progress():
     results = run_tasks(_shifted_with_process, [3, 1, 2], workers=1, weights=[2, 1, 5], initializer=_remember,
                         initargs=(100,), progress=lambda done, total, index: calls.append((done, total, index)))
     assert [value for value, _ in results] == [103, 101, 102]
-    assert {process for _, process in results} == {os.getpid()}
+    assert {process for _, process in results} == {-os.getpid()}  # this process, not a pool's worker
     assert calls == [(2, 8, 0), (3, 8, 1), (8, 8, 2)]
 
 
@@ -36,7 +36,7 @@ def test_a_pool_returns_results_in_input_order_and_raises_a_task_s_error():
     results = run_tasks(_shifted_with_process, list(range(8)), workers=2, initializer=_remember, initargs=(10,),
                         progress=lambda done, total, index: calls.append(done))
     assert [value for value, _ in results] == list(range(10, 18))
-    assert os.getpid() not in {process for _, process in results}
+    assert all(process > 0 and process != os.getpid() for _, process in results)  # run by the pool's workers
     assert calls == list(range(1, 9))
     with pytest.raises(ValueError, match="thirteen"):
         run_tasks(_shifted_with_process, [12, 13], workers=2, initializer=_remember, initargs=(0,))

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import (DEFAULT_BUDGET_LIST, best_lossless, budget_sweep, dominated_formats, effective_layout,
+from core.analysis import (best_lossless, budget_sweep, dominated_formats, effective_layout,
                            efficiency_table,
                            format_anatomies, format_markers, pareto_points)
 from core.budget import POLICIES, cut
@@ -22,6 +22,7 @@ from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
 from core.seeds import Seeds
+from core.session_defaults import complete_tokens, sweep_budgets
 from core.token_anatomy import CATEGORIES, anatomy_table
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
@@ -106,7 +107,8 @@ def test_the_survival_tables_equal_core_for_the_sidebar_settings():
 def test_a_bad_budget_list_is_explained_and_the_default_used():
     app = on_page(started(budgets="12, lots"), "budget_survival")
     assert any("lots" in item.value for item in app.sidebar.error)
-    assert sorted(set(app.dataframe[1].value["budget"])) == list(DEFAULT_BUDGET_LIST)
+    default = sweep_budgets(complete_tokens(load_sample(SAMPLE.name), "o200k_base"))
+    assert sorted(set(app.dataframe[1].value["budget"])) == list(default)
 
 
 def test_the_orderings_table_equals_core_for_every_ordering():
@@ -140,10 +142,10 @@ def test_the_pareto_tables_equal_core(accuracy):
     frame = core_pareto_sweep(sidebar_choices(app), "record", (512, 2048, 8192))
     points, dominated, efficiency = (item.value for item in app.dataframe)
     expected = pareto_points(frame, accuracy)
-    expected = expected[expected["budget"] == 2048][points.columns].reset_index(drop=True)
-    pd.testing.assert_frame_equal(points, expected, check_dtype=False)
-    expected_dominated = dominated_formats(frame, accuracy)
-    pd.testing.assert_frame_equal(dominated, expected_dominated[dominated.columns], check_dtype=False)
+    expected = expected[expected["budget"] == 2048][points.columns].sort_values(["tokens", "format"])
+    pd.testing.assert_frame_equal(points, expected.reset_index(drop=True), check_dtype=False)  # sorted by tokens
+    expected_dominated = dominated_formats(frame, accuracy)[dominated.columns].sort_values(["mean_tokens", "format"])
+    pd.testing.assert_frame_equal(dominated, expected_dominated.reset_index(drop=True), check_dtype=False)
     pd.testing.assert_frame_equal(efficiency, efficiency_table(frame, accuracy), check_dtype=False)
     best = best_lossless(efficiency_table(frame, accuracy))
     assert any(best in item.value and "Most efficient lossless" in item.value for item in app.markdown)
@@ -158,7 +160,7 @@ def test_a_clicked_point_opens_its_cut_on_the_contexts_page():
     app.run()
     assert not app.exception
     assert any(item.value == "Contexts" for item in app.title)
-    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.sidebar.slider(key="budget").value == 512
+    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.sidebar.slider(key="budget_slider").value == 512
 
 
 def test_exports_parse_back_and_equal_core():
@@ -217,3 +219,15 @@ def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
     shown = app.dataframe[1].value
     pd.testing.assert_frame_equal(shown, tokens_per_format(load_sample(SAMPLE.name)), check_dtype=False)
     assert any("stand-in counts (approximate" in item.value for item in app.caption)
+
+
+def test_the_orderings_page_says_what_its_own_figures_say():
+    from core.teaching import orderings_sentence
+
+    app = on_page(started(budgets="256,1024", orderings_format="csv", policy="record"), "orderings")
+    choices = sidebar_choices(app)
+    frame = budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
+                         formats=["csv"], orderings=ORDERINGS.names() + ORDERINGS.ends_names(),
+                         layout=choices["layout"], policies=["record"], budgets=(256, 1024))
+    sentence = orderings_sentence(frame)
+    assert any(sentence in item.value for item in app.markdown), sentence

@@ -17,6 +17,7 @@ from core.ordering import OrderingInputs, layouts_for, order_units
 from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
+from dashboard.views.graph_html import inner_page
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGES = ("overview", "contexts", "graph", "walkthrough")
@@ -118,10 +119,10 @@ def test_contexts_show_core_figures_after_every_change():
             result = core_cut(sample, format_name, ordering, "nodes_then_edges", policy, budget)
             assert panel == expected_figures(sample, format_name, result, budget), format_name
 
-    app.sidebar.slider(key="budget").set_value(700).run()
+    app.sidebar.slider(key="budget_slider").set_value(700).run()
     check([first, second], "canonical", "record", 700)
     before = metric(app, "Tokens used / budget")
-    app.sidebar.slider(key="budget").set_value(1300).run()
+    app.sidebar.slider(key="budget_slider").set_value(1300).run()
     assert metric(app, "Tokens used / budget") != before
     check([first, second], "canonical", "record", 1300)
     app.sidebar.multiselect(key="formats").set_value([second]).run()
@@ -130,8 +131,8 @@ def test_contexts_show_core_figures_after_every_change():
     check([second], "hop_tiers", "record", 1300)
     app.sidebar.button_group(key="policy").set_value("raw").run()
     check([second], "hop_tiers", "raw", 1300)
-    app.sidebar.number_input(key="budget_number").set_value(321).run()
-    assert app.sidebar.slider(key="budget").value == 321
+    app.sidebar.number_input(key="budget").set_value(321).run()
+    assert app.sidebar.slider(key="budget_slider").value == 321
     check([second], "hop_tiers", "raw", 321)
 
 
@@ -151,7 +152,7 @@ def test_url_parameters_set_the_widgets():
     app = started(tokenizer="cl100k_base", budget="777", formats=["jsonl", "csv"], ordering="hop_tiers",
                   policy="raw", sample="transport")
     assert app.sidebar.selectbox(key="tokenizer").value == "cl100k_base"
-    assert app.sidebar.slider(key="budget").value == 777
+    assert app.sidebar.slider(key="budget_slider").value == 777
     assert app.sidebar.multiselect(key="formats").value == ["jsonl", "csv"]
     assert app.sidebar.selectbox(key="ordering").value == "hop_tiers"
     assert app.sidebar.button_group(key="policy").value == "raw"
@@ -163,14 +164,14 @@ def test_bogus_url_parameters_fall_back_to_the_defaults():
     app = started(tokenizer="no-such-tokenizer", budget="-5", formats=["no-such-format"], ordering="sideways",
                   policy="maybe", sample="missing", source="ftp", seeds=["ghost"])
     assert not app.exception
-    for kind, key in (("selectbox", "tokenizer"), ("slider", "budget"), ("multiselect", "formats"),
+    for kind, key in (("selectbox", "tokenizer"), ("number_input", "budget"), ("multiselect", "formats"),
                       ("selectbox", "ordering"), ("button_group", "policy"), ("selectbox", "sample"),
                       ("button_group", "source"), ("multiselect", "seeds")):
         assert getattr(app.sidebar, kind)(key=key).value == getattr(defaults.sidebar, kind)(key=key).value, key
 
 
 def test_a_budget_beyond_the_range_falls_back_to_the_default():
-    assert started(budget="99999999").sidebar.slider(key="budget").value == started().sidebar.slider(key="budget").value
+    assert started(budget="99999999").sidebar.slider(key="budget_slider").value == started().sidebar.slider(key="budget_slider").value
 
 
 def core_error(data: bytes, name: str) -> str:
@@ -215,7 +216,10 @@ def data_section(page: str) -> str:
 
 def test_the_graph_of_the_adversarial_sample_is_inert_and_offline():
     app = on_page(started(sample="adversarial"), "graph")
-    page = app.get("iframe")[0].proto.srcdoc
+    outer = app.get("iframe")[0].proto.srcdoc
+    assert "<script" not in outer.lower()  # the outer frame runs nothing; the picture runs scripts-only sandboxed
+    assert re.search(r'<iframe[^>]* sandbox="allow-scripts" ', outer)
+    page = inner_page(outer)
     data = data_section(page)
     assert data
     for marker in ("<img", "<script", "onerror="):
@@ -235,3 +239,81 @@ def test_the_walkthrough_sets_the_sidebar_step_by_step():
         assert app.sidebar.button_group(key="seed_mode").value == "question"
         assert app.sidebar.multiselect(key="formats").value == [FORMATS.names()[0]]
     assert app.sidebar.selectbox(key="query").value in QUERIES
+
+
+@pytest.mark.parametrize("sample", sample_names())
+def test_each_sample_opens_with_its_own_defaults(sample):
+    from core.samples import get_sample
+    from core.session_defaults import complete_tokens, graph_defaults, inspected_budget, sweep_budgets, budget_text
+
+    graph = load_sample(sample)
+    defaults = graph_defaults(graph, get_sample(sample))
+    totals = complete_tokens(graph, "o200k_base")
+    app = started(sample=sample)
+    assert app.sidebar.multiselect(key="seeds").value == list(defaults.seeds)
+    assert app.sidebar.selectbox(key="query").value == defaults.query.name
+    assert app.sidebar.number_input(key="budget").value == inspected_budget(totals, FORMATS.names()[:2])
+    assert app.sidebar.text_input(key="budgets").value == budget_text(sweep_budgets(totals))
+
+
+def test_switching_the_sample_in_a_session_takes_the_new_samples_defaults():
+    from core.samples import get_sample
+    from core.session_defaults import complete_tokens, graph_defaults, inspected_budget
+
+    app = started()
+    app.sidebar.slider(key="budget_slider").set_value(900).run()
+    app.sidebar.selectbox(key="sample").set_value("online-boutique").run()
+    graph = load_sample("online-boutique")
+    defaults = graph_defaults(graph, get_sample("online-boutique"))
+    assert app.sidebar.multiselect(key="seeds").value == ["cartservice"]
+    assert app.sidebar.selectbox(key="query").value == defaults.query.name == "impact"
+    assert app.sidebar.selectbox(key="q_relation").value == "calls"
+    budget = inspected_budget(complete_tokens(graph, "o200k_base"), FORMATS.names()[:2])
+    assert app.sidebar.number_input(key="budget").value == budget != 900
+
+
+@pytest.mark.parametrize("page", ["contexts", "graph", "walkthrough", "budget_survival", "pareto"])
+def test_the_glossary_is_reachable_from_every_page(page):
+    from core.glossary import GLOSSARY
+    from dashboard.sidebar import GLOSSARY_LABEL
+
+    app = on_page(started(), page)
+    glossary = [item for item in app.sidebar.expander if item.label == GLOSSARY_LABEL]
+    assert len(glossary) == 1
+    text = "\n".join(item.value for item in glossary[0].markdown)
+    assert all(f"**{term}**" in text for term in GLOSSARY)
+
+
+def test_a_typed_question_drives_the_query_it_evaluates():
+    app = started(seed_mode="question")
+    assert app.sidebar.selectbox(key="query").value == "impact_owners"
+    app.sidebar.text_input(key="question").set_value("What is the shortest path from svc-web to db-identity?").run()
+    assert app.sidebar.selectbox(key="query").value == "shortest_path"
+    assert app.sidebar.selectbox(key="q_source").value == "svc-web"
+    assert app.sidebar.selectbox(key="q_target").value == "db-identity"
+    app.sidebar.text_input(key="question").set_value("What does svc-api depend on within 2 hops?").run()
+    assert app.sidebar.selectbox(key="query").value == "dependencies_within"
+    assert app.sidebar.selectbox(key="q_start").value == "svc-api"
+    assert app.sidebar.number_input(key="q_hops").value == 2
+    app.sidebar.text_input(key="question").set_value("Tell me about svc-auth").run()  # no known shape
+    assert app.sidebar.selectbox(key="query").value == "dependencies_within" and not app.exception
+
+
+def test_the_walkthrough_states_the_figures_it_computed():
+    from core.analysis import budget_sweep
+    from core.seeds import Seeds
+    from core.teaching import comparison_sentence
+    from core.units import graph_units
+
+    app = on_page(started(), "walkthrough")
+    sample = default_sample()
+    graph = load_sample(sample.name)
+    first = FORMATS.names()[0]
+    tight = TOKENIZERS.get("o200k_base").count(FORMATS.get(first).render(graph, graph_units(graph)).text) // 4
+    frame = budget_sweep(graph, sample.default_query(), Seeds(tuple(sample.seeds)), formats=[first],
+                         orderings=["canonical", "hop_tiers"], layout="nodes_then_edges", policies=["record"],
+                         budgets=[tight, 2 * tight, 4 * tight], tokenizer="o200k_base")
+    said = [item.value for item in app.markdown if item.value.startswith("**What the figures say**")]
+    assert len(said) == 1
+    assert comparison_sentence(frame, "hop_tiers", "canonical") in said[0]
+    assert comparison_sentence(frame, "hop_tiers", "canonical", "traversal_accuracy") in said[0]

@@ -24,6 +24,7 @@ def test_the_bundled_ckg_set_prints_the_tables_and_writes_cores_aggregate(tmp_pa
     assert "questions: 164 (ckg)" in printed and "163 match, 1 tie" in printed
     assert "tie: nvidia-jetson_T3_1_20" in printed
     assert "seeds from text: 157 questions seeded, 7 name no node (nvidia-jetson_T4_" in printed
+    assert "Pareto across budgets on the aggregate" in printed and "seeds from text, canonical/" in printed
     assert "by query type" in printed and "T5_cross_concept" in printed and "by hop depth" in printed
     document = json.loads(output.read_text())
     sample = get_sample("nvidia-jetson")

@@ -109,3 +109,26 @@ def main_help(capsys) -> str:
     with pytest.raises(SystemExit):
         main(["sweep", "--help"])
     return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("sample", ["online-boutique", "nvidia-jetson"])
+def test_a_plain_sweep_of_a_sample_uses_its_catalogue_seeds_and_question(tmp_path, capsys, sample):
+    from core.samples import get_sample
+
+    output = tmp_path / "results.csv"
+    code = main(["sweep", "--graph", sample, "--formats", "jsonl", "--orderings", "hop_tiers", "--policies",
+                 "record", "--budgets", "512", "--no-progress", "--output", str(output)])
+    assert code == 0
+    entry = get_sample(sample)
+    rows = list(csv.DictReader(output.open(encoding="utf-8", newline="")))
+    assert {row["query"].split("(")[0] for row in rows} == {entry.query_template}
+    printed = capsys.readouterr().out
+    assert "from the sample's catalogue entry" in printed and f"'{entry.seeds[0]}'" in printed
+
+
+def test_a_plain_sweep_of_the_generated_graph_asks_the_reference_question(tmp_path, capsys):
+    output = tmp_path / "results.csv"
+    assert main(["sweep", *SMALL, "--formats", "csv", "--orderings", "canonical", "--budgets", "512",
+                 "--output", str(output)]) == 0
+    rows = list(csv.DictReader(output.open(encoding="utf-8", newline="")))
+    assert {row["query"].split(",")[0] for row in rows} == {"impact_owners(failed=db-identity"}

@@ -137,3 +137,14 @@ def test_a_connection_beyond_loopback_is_refused_in_these_tests():
     import socket
     with socket.socket() as probe, pytest.raises(AssertionError, match="beyond loopback"):
         probe.connect(("192.0.2.1", 80))  # TEST-NET-1: never reached, the guard refuses first
+
+
+def test_a_bug_in_the_call_is_raised_not_recorded_as_a_failed_request(server, monkeypatch):
+    client = ChatClient(endpoint(server.url))
+
+    def broken(**body):
+        raise ZeroDivisionError("a bug, not a failed request")
+
+    monkeypatch.setattr(client._client.chat.completions.with_raw_response, "create", broken)
+    with pytest.raises(ZeroDivisionError):
+        client.complete(messages())

@@ -102,3 +102,16 @@ def test_nodes_are_counted_while_streaming_and_refused_at_the_limit():
     with pytest.raises(LoadError, match="50,001 nodes, the limit is 50,000") as caught:
         parse_gexf(text, source="big.gexf", limits=Limits(max_bytes=len(text)))
     assert "line 1" in str(caught.value)
+
+
+def test_repeated_ids_and_undeclared_ends_follow_the_load_policies():
+    from core.io.options import LoadOptions
+    twice = b'<gexf xmlns="http://gexf.net/1.3"><graph><nodes><node id="a"/><node id="a"/></nodes></graph></gexf>'
+    with pytest.raises(LoadError, match="the node id 'a' is declared twice"):
+        parse_gexf(twice)
+    assert [node.id for node in parse_gexf(twice, options=LoadOptions(duplicates="merge")).nodes] == ["a"]
+    dangling = (b'<gexf xmlns="http://gexf.net/1.3"><graph defaultedgetype="directed"><nodes><node id="a"/></nodes>'
+                b'<edges><edge source="a" target="b"/></edges></graph></gexf>')
+    with pytest.raises(LoadError, match="node 'b', which is not declared"):
+        parse_gexf(dangling)
+    assert [node.id for node in parse_gexf(dangling, options=LoadOptions(missing_endpoints="create")).nodes] == ["a", "b"]

@@ -46,3 +46,36 @@ def test_malformed_files_are_load_errors(data, message):
     with pytest.raises(LoadError) as caught:
         parse_gml(data, source="g.gml")
     assert message in str(caught.value) and "g.gml" in str(caught.value)
+
+
+# --- the linear reader reads what networkx's parser reads ---------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.text(alphabet=st.sampled_from(list("abc XYZ&<>;é#[]-_.")), min_size=1, max_size=6)
+_VALUES = st.one_of(_WORDS, st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: round(x, 3)))
+
+
+@settings(max_examples=150)
+@given(ids=st.lists(st.integers(0, 50), min_size=1, max_size=6, unique=True), data=st.data(),
+       directed=st.booleans())
+def test_networkx_written_gml_reads_as_networkx_reads_it(ids, data, directed):
+    import networkx as nx
+
+    from core.io.gml import _graph
+    from core.io.gml_text import ParsedGML
+    from core.io.limits import DEFAULT_LIMITS
+    from core.io.options import DEFAULT_OPTIONS
+    network = nx.MultiDiGraph() if directed else nx.MultiGraph()
+    for node_id in ids:
+        network.add_node(node_id, **data.draw(st.dictionaries(st.sampled_from(["label", "type", "w", "note"]), _VALUES,
+                                                              max_size=3)))
+    for _ in range(data.draw(st.integers(0, 6))):
+        network.add_edge(data.draw(st.sampled_from(ids)), data.draw(st.sampled_from(ids)),
+                         **data.draw(st.dictionaries(st.sampled_from(["label", "weight"]), _VALUES, max_size=2)))
+    text = "\n".join(nx.generate_gml(network))
+    theirs = nx.parse_gml(text, label="id")
+    expected = _graph(ParsedGML(theirs.is_directed(), list(theirs.nodes(data=True)), list(theirs.edges(data=True))),
+                      "g.gml", DEFAULT_OPTIONS, DEFAULT_LIMITS)
+    assert parse_gml(text.encode()) == expected

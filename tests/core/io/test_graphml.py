@@ -113,3 +113,14 @@ def test_a_property_named_like_the_type_attribute_is_refused_when_writing():
     graph = Graph.build([Node("a", "t", (("labelV", "x"),))], [])
     written = write_graphml(graph, node_type_attribute="kind")
     assert parse_graphml(written.encode(), options=LoadOptions(node_type_attribute="kind")) == graph
+
+
+def test_running_out_of_memory_is_not_disguised_as_a_bad_file(monkeypatch):
+    from defusedxml.ElementTree import XMLParser
+
+    def exhausted(self, data):
+        raise MemoryError
+
+    monkeypatch.setattr(XMLParser, "feed", exhausted)
+    with pytest.raises(MemoryError):
+        parse_graphml(b'<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph/></graphml>')

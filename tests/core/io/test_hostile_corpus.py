@@ -124,12 +124,13 @@ def test_the_corpus_is_what_its_script_writes():
 
 @pytest.mark.parametrize("path", CASES, ids=lambda path: path.name)
 def test_only_load_errors_escape_within_two_seconds_and_name_the_problem(path):
-    started = time.perf_counter()
+    # CPU seconds of this process: a shared, loaded machine stretches wall time, not the work done.
+    started = time.process_time()
     try:
         outcome = load_graph(path.read_bytes(), name=path.name)
     except LoadError as error:
         outcome = error
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     if path.name.startswith("n_"):
         assert isinstance(outcome, LoadError)
         assert REFUSALS[path.name] in str(outcome) and path.name in str(outcome)

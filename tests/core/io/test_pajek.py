@@ -85,3 +85,15 @@ def test_edge_lines_over_the_limit_are_refused_before_networkx_reads_them():
     text = b"*Vertices 2\n1 a\n2 b\n*Arcs\n" + b"1 2\n" * 300_000
     with pytest.raises(LoadError, match="300,000 edges, the limit is 200,000"):
         parse_pajek(text, limits=Limits(max_bytes=len(text)))
+
+
+def test_repeated_labels_and_undeclared_numbers_follow_the_load_policies():
+    from core.io.options import LoadOptions
+    twice = b"*Vertices 2\n1 a\n2 a\n*Arcs\n1 2\n"
+    with pytest.raises(LoadError, match="1 of the 2 vertices repeat the label of another"):
+        parse_pajek(twice)
+    assert [node.id for node in parse_pajek(twice, options=LoadOptions(duplicates="merge")).nodes] == ["a"]
+    dangling = b"*Vertices 2\n1 a\n2 b\n*Arcs\n1 3\n"
+    with pytest.raises(LoadError, match="node '3', which is not declared"):
+        parse_pajek(dangling)
+    assert len(parse_pajek(dangling, options=LoadOptions(missing_endpoints="create")).nodes) == 3

@@ -9,8 +9,8 @@ import networkx as nx
 import pytest
 
 from core.io.learning_graph import parse_learning_graph
-from core.queries import (ENTITY, PREREQUISITE_PATH, PREREQUISITES, RELATION_BETWEEN, TAXONOMY_MEMBERS, query,
-                          query_from_seeds)
+from core.queries import ENTITY, PREREQUISITE_PATH, query, query_from_seeds
+from core.questions.ckg import ckg_query
 from core.seeds import seeds_from_question
 
 FOLDER = Path(__file__).parents[3] / "sample_graphs" / "nvidia-jetson"
@@ -25,16 +25,7 @@ def records(kind: str) -> list[dict]:
 
 
 def as_query(record: dict):
-    kind = record["type"]
-    if kind == "T1_entity":
-        return query(ENTITY, concept=str(record["concept_id"]))
-    if kind == "T2_dependency":
-        return query(PREREQUISITES, concept=str(record["concept_id"]))
-    if kind == "T3_path":
-        return query(PREREQUISITE_PATH, start=str(record["path_ids"][-1]), concept=str(record["concept_id"]))
-    if kind == "T4_aggregate":
-        return query(TAXONOMY_MEMBERS, taxonomy=record["taxonomy_id"])
-    return query(RELATION_BETWEEN, first=str(record["concept_id_a"]), second=str(record["concept_id_b"]))
+    return ckg_query(record)  # the CKG record -> template mapping lives in core (core.questions.ckg)
 
 
 def test_t1_entity_gives_label_and_taxonomy():

@@ -48,3 +48,13 @@ def test_the_panels_show_core_dangling_edges_evidence_positions_and_the_strip():
     assert position == [expected]
     strips = [block.proto.body for block in app.get("html") if 'class="evidence-strip"' in block.proto.body]
     assert len(strips) == 1 and strips[0].count('class="tick"') == len(strip.ticks)
+
+
+def test_every_page_runs_with_the_sections_policy_and_a_retriever_ordering():
+    app = AppTest.from_file(APP, default_timeout=300)
+    app.query_params.update({"budget": "700", "budgets": "512", "ordering": "personalized_pagerank+ends",
+                             "policy": "sections"})
+    app.run()
+    for page in ("contexts", "graph", "token_anatomy", "budget_survival", "orderings", "pareto", "exports"):
+        app.switch_page(f"screens/{page}.py").run()
+        assert not app.exception, (page, [item.value for item in app.exception])

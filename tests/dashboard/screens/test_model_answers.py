@@ -103,3 +103,14 @@ def test_the_page_plans_a_run_on_every_sample(sample, tmp_path):
     app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite")).run()
     planned = [item.value for item in app.markdown if "trial(s)** for the question" in item.value]
     assert len(planned) == 1 and not app.error
+
+
+def test_the_marker_line_is_on_by_default_and_counted_in_the_prompts(tmp_path):
+    app = page(tmp_path, budgets="300")
+    assert app.toggle(key="answers_marker").value is True
+    run(app)
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        [stored_run] = store.runs()
+        rows = store.results(stored_run["run_id"])
+    assert rows and all(row["exact_match"] == row["traversal_accuracy"] for row in rows)
+    assert "records shown]" in app.code[0].value  # 300 tokens cut the sample: the model is told how much

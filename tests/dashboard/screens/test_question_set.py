@@ -8,11 +8,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import DEFAULT_BUDGET_LIST
-from core.questions import generate, load_questions
+from core.questions import load_questions
 from core.samples import get_sample, samples
 from core.suite import run_suite, settings_for
-from core.suite_aggregates import aggregate, breakdown
+from core.suite_aggregates import aggregate, breakdown, pareto_across_budgets
 
 APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
 WITH_SETS = [sample.name for sample in samples() if sample.queries_file]
@@ -49,6 +48,8 @@ def test_the_bundled_set_runs_and_its_tables_equal_cores(sample):
     expected = core_result(app, questions)
     [table] = [frame for frame in shown(app, "accuracy_low") if "query_type" not in frame.columns]
     pd.testing.assert_frame_equal(table, aggregate(expected.rows), check_dtype=False)
+    [verdicts] = shown(app, "dominated_by", "seeding")
+    pd.testing.assert_frame_equal(verdicts, pareto_across_budgets(expected.rows), check_dtype=False)
     [by_type] = shown(app, "accuracy_low", "query_type")
     pd.testing.assert_frame_equal(by_type, breakdown(expected.rows, "query_type"), check_dtype=False)
     assert f"{len(questions)} questions" in " ".join(item.value for item in app.markdown)
@@ -106,4 +107,4 @@ def test_a_clicked_failing_question_opens_contexts_on_its_seeds_and_query():
     assert app.sidebar.multiselect(key="seeds").value == list(question.annotation_seeds)
     assert app.sidebar.selectbox(key="query").value == "t3_prerequisite_path"
     assert app.sidebar.selectbox(key="q_concept").value == question.query.all_arguments["concept"]
-    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.sidebar.slider(key="budget").value == 256
+    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.sidebar.number_input(key="budget").value == 256

@@ -56,5 +56,5 @@ def test_token_anatomy_and_contexts_work_with_every_tokenizer(name):
     for page in ("token_anatomy", "contexts"):
         app.switch_page(f"screens/{page}.py").run()
         assert not app.exception, (page, [item.value for item in app.exception])
-    panels = [element.proto.body for element in app.get("html") if element.proto.body.startswith("<pre")]
-    assert panels and panels[0].count('<span style="background:') > 10  # each token coloured
+    panels = [element.proto.body for element in app.get("html") if element.proto.body.startswith('<div class="gcl-context">')]
+    assert panels and panels[0].count('<span class="t') > 10  # each token coloured

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 from core.registry import TOKENIZERS
 from core.token_spans import token_ends
-from dashboard.views.context_html import (Highlight, context_html, page_bounds, page_containing,
+from dashboard.views.context_html import (Highlight, context_html, page_bounds, page_containing, pages_around,
                                           record_spans)
 
 TAGS = re.compile(r"<[^>]*>")
@@ -17,7 +17,7 @@ TAGS = re.compile(r"<[^>]*>")
 
 def visible_text(markup: str) -> str:
     """The text a reader sees: tags and the cut-line label removed, entities decoded."""
-    without_cut = re.sub(r'<span style="display:block[^>]*>.*?</span>', "", markup)
+    without_cut = re.sub(r'<span style="display:block[^>]*>.*?</span>|<style>.*?</style>', "", markup)
     return html.unescape(TAGS.sub("", without_cut))
 
 
@@ -38,8 +38,8 @@ def test_markup_in_the_text_is_escaped():
 def test_text_after_the_cut_is_struck_and_the_cut_line_is_marked():
     markup = context_html("keep|drop", cut=5, cut_label="budget 3 tokens")
     kept, dropped = markup.split("✂ budget 3 tokens")
-    assert "keep|" in kept and "line-through" not in kept
-    assert re.search(r'line-through">drop</span>', dropped)
+    assert "keep|" in kept and 'class="dropped"' not in kept
+    assert re.search(r'<span class="dropped">drop</span>', dropped)
 
 
 def test_a_cut_at_the_end_still_shows_the_line():
@@ -48,14 +48,17 @@ def test_a_cut_at_the_end_still_shows_the_line():
 
 def test_evidence_is_green_when_kept_and_red_when_cut():
     markup = context_html("aaa bbb ccc", cut=8, evidence=[Highlight(0, 3, True), Highlight(8, 11, False)])
-    assert re.search(r'#16a34a;background:#dcfce7">aaa</span>', markup)
-    assert re.search(r'#dc2626;background:#fee2e2;opacity:0.45;text-decoration:line-through">ccc</span>', markup)
+    kept, dropped = markup.split("✂")
+    assert '<span class="k kb">aaa</span>' in kept
+    assert '<span class="c cb">ccc</span>' in dropped and '<span class="dropped">' in dropped
+    assert ".gcl-context .k{box-shadow:inset 0 -3px 0 #16a34a}" in markup
+    assert ".gcl-context .cb{background:#fee2e2}" in markup
 
 
 def test_token_colours_alternate_per_token():
     markup = context_html("ab", cut=None, token_ends=[1, 2])
-    backgrounds = re.findall(r"background:(#[0-9a-f]{6})", markup)
-    assert len(backgrounds) == 2 and backgrounds[0] != backgrounds[1]
+    classes = re.findall(r'<span class="(t[0-9])">', markup)
+    assert len(classes) == 2 and classes[0] != classes[1]
 
 
 def test_whitespace_can_be_made_visible():
@@ -79,3 +82,24 @@ def test_pages_cover_the_text_and_end_after_line_breaks():
 
 def test_record_spans_follow_the_preamble():
     assert record_spans("{", ["a,", "bc"]) == [(1, 3), (3, 5)]
+
+
+def test_the_cut_page_starts_a_few_lines_above_the_cut():
+    text = "".join(f"line {index:04}\n" for index in range(3000))  # 10 characters a line
+    cut = text.index("line 2000")
+    pages = pages_around(text, cut, 1000, lines_before=6)
+    assert pages[0][0] == 0 and pages[-1][1] == len(text)
+    assert all(left[1] == right[0] for left, right in zip(pages, pages[1:]))
+    page = pages[page_containing(pages, cut)]
+    assert text[page[0]:cut].count("\n") == 6 and page[0] == text.index("line 1994")
+
+
+def test_the_cut_page_starts_at_the_text_when_the_cut_is_near_it():
+    text = "a\nb\nc\n" * 3
+    assert pages_around(text, 4, 1000) == [(0, len(text))]
+
+
+def test_the_cut_page_never_starts_more_than_a_quarter_page_above_a_long_line():
+    text = "x" * 5000
+    pages = pages_around(text, 4000, 1000)
+    assert pages[page_containing(pages, 4000)][0] == 3750

@@ -87,3 +87,12 @@ def test_edges_are_styled_by_survival_and_evidence_is_thick():
 def test_the_legend_escapes_type_names():
     assert "<b>type</b>" not in legend_html(hostile_graph())
     assert "&lt;b&gt;type&lt;/b&gt;" in legend_html(hostile_graph())
+
+
+def test_labels_stand_beside_ids_and_the_seeds_stand_out():
+    graph = Graph.build([Node("12", "SDK", (("label", "Tensorrt"),)), Node("4", "SDK")], [Edge("12", "depends_on", "4")])
+    page = graph_page_html(graph, select_view(graph, {"12": 0, "4": 1}), {"12": 0, "4": 1}, {}, frozenset())
+    data = data_section(page)
+    assert '"label": "Tensorrt \\u00b7 12"' in data or '"label": "Tensorrt · 12"' in data
+    assert '"label": "4"' in data
+    assert data.count('"size": 32') == 1  # only the seed is drawn larger

@@ -1,0 +1,173 @@
+"""The dashboard as a user feels it: latency in Chromium from an interaction until the app stops running.
+
+Starts `streamlit run dashboard/app.py` on a loopback port, drives Debian's Chromium through Playwright
+and, per graph (nvidia-jetson and the generated 2,000-service graph), prints the first-open time of the
+Contexts page, the median and maximum of 10 budget changes and 10 format changes, and, measured in the
+same run, the latency of a page reload, so the figures can be read as ratios on a noisy machine.
+
+A latency is taken in the page: a MutationObserver records when the app's script state turns to
+running and back to notRunning; the figure is from the interaction to the last notRunning after it.
+
+    python bench/browser.py [--repeats 10] [--graphs nvidia-jetson,services-2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+GRAPHS = {
+    "nvidia-jetson": "sample=nvidia-jetson",
+    "services-2000": "source=generator&generator=services&services_services=2000&services_noise_edges=4000",
+}
+OBSERVER = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  window.__states = [];
+  new MutationObserver(() => window.__states.push([app.getAttribute('data-test-script-state'), performance.now()]))
+    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+DONE = """start => {
+  const after = window.__states.filter(([, at]) => at >= start);
+  const ran = after.findIndex(([state]) => state === 'running');
+  const last = after.length ? after[after.length - 1] : null;
+  return ran >= 0 && last[0] === 'notRunning' ? last[1] - start : null;
+}"""
+QUIET_MS = 600  # no new run within this long after notRunning: the interaction has settled
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_app(port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless", "true",
+         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
+                if answer.read().decode().strip() == "ok":
+                    return process
+        except OSError:
+            time.sleep(0.3)
+    process.terminate()
+    raise TimeoutError("the app did not answer /_stcore/health within 120 s")
+
+
+def timed(page, action) -> float:
+    """Seconds from `action()` until the run it started has ended and no other followed."""
+    page.evaluate(OBSERVER) if page.evaluate("() => window.__states === undefined") else None
+    start = page.evaluate("() => performance.now()")
+    action()
+    while True:
+        elapsed = page.evaluate(DONE, start)
+        if elapsed is not None:
+            page.wait_for_timeout(QUIET_MS)
+            again = page.evaluate(DONE, start)
+            if again is not None and abs(again - elapsed) < 1:
+                return elapsed / 1000
+        page.wait_for_timeout(20)
+
+
+def wait_idle(page, timeout: float = 1_800_000) -> None:
+    page.wait_for_function("() => document.querySelector('[data-testid=stApp]')"
+                           "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
+
+
+def first_open(page, url: str) -> float:
+    """Seconds from navigation until the Contexts page shows its panels and the app is idle."""
+    begun = time.perf_counter()
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Contexts").first.click(timeout=1_800_000)
+    page.locator("h1", has_text="Contexts").first.wait_for(timeout=1_800_000)
+    page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=1_800_000)
+    wait_idle(page)
+    return time.perf_counter() - begun
+
+
+def budget_changes(page, repeats: int) -> list[float]:
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"] input[type=range]').first
+    slider.focus()
+    return [timed(page, lambda: slider.press("ArrowRight")) for _ in range(repeats)]
+
+
+def format_changes(page, repeats: int, name: str = "csv") -> list[float]:
+    """Alternately add `name` to the chosen formats and remove it again."""
+    box = page.locator('[data-testid="stSidebar"] [data-testid="stMultiSelect"]').filter(has_text="Formats").first
+    figures = []
+    for index in range(repeats):
+        if index % 2 == 0:
+            def add() -> None:
+                box.locator("input").first.click()
+                page.get_by_role("option", name=name, exact=True).click()
+                page.keyboard.press("Escape")
+            figures.append(timed(page, add))
+        else:
+            figures.append(timed(page, lambda: box.get_by_role("button", name=f"Remove {name}").first.click()))
+    return figures
+
+
+def reload_latency(page) -> float:
+    begun = time.perf_counter()
+    page.reload(wait_until="domcontentloaded")
+    page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=600_000)
+    wait_idle(page)
+    return time.perf_counter() - begun
+
+
+def describe(label: str, values: list[float], reference: float) -> str:
+    median = statistics.median(values)
+    return (f"  {label:<16} median {median * 1000:>8.0f} ms  max {max(values) * 1000:>8.0f} ms  "
+            f"({median / reference:.2f} x reload)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--graphs", default=",".join(GRAPHS), help=f"of {', '.join(GRAPHS)}")
+    arguments = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    process = start_app(port)
+    cpu_start = time.process_time()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            for name in arguments.graphs.split(","):
+                page = browser.new_page(viewport={"width": 1440, "height": 900})
+                opened = first_open(page, f"http://127.0.0.1:{port}/?{GRAPHS[name]}")
+                budgets = budget_changes(page, arguments.repeats)
+                formats = format_changes(page, arguments.repeats)
+                reload = statistics.median([reload_latency(page) for _ in range(3)])
+                print(f"{name}: first open of Contexts {opened:.1f} s; page reload (warm, median of 3) "
+                      f"{reload * 1000:.0f} ms")
+                print(describe("budget change", budgets, reload))
+                print(describe("format change", formats, reload))
+                page.close()
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    print(f"(this process's CPU {time.process_time() - cpu_start:.1f} s; the app runs in its own process)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

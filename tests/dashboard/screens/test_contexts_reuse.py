@@ -1,0 +1,55 @@
+"""Contexts: a seed change under an ordering that ignores seeds reuses the renderings and their token counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+import dashboard.cache
+from core.registry import FORMATS
+
+APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
+
+
+def counted_renderings(monkeypatch) -> list[str]:
+    """Format names of the renderings the dashboard tokenizes from now on."""
+    names: list[str] = []
+    original = dashboard.cache.prefix_tokens
+
+    def counting(rendering, *arguments, **options):
+        names.append(rendering.format_name)
+        return original(rendering, *arguments, **options)
+
+    monkeypatch.setattr(dashboard.cache, "prefix_tokens", counting)
+    return names
+
+
+def contexts(ordering: str) -> AppTest:
+    app = AppTest.from_file(APP, default_timeout=180)
+    app.query_params.update(sample="online-boutique", ordering=ordering, formats=["pretty_json", "csv"])
+    app.run()
+    app.switch_page("screens/contexts.py").run()
+    assert not app.exception, [item.value for item in app.exception]
+    return app
+
+
+def another_seed(app: AppTest) -> None:
+    box = app.sidebar.multiselect(key="seeds")
+    extra = next(option for option in box.options if option not in box.value)
+    box.set_value([*box.value, extra]).run()
+    assert not app.exception, [item.value for item in app.exception]
+
+
+def test_seeds_do_not_recount_under_canonical_order(monkeypatch):
+    app = contexts("canonical")
+    names = counted_renderings(monkeypatch)
+    another_seed(app)
+    assert not FORMATS.get("pretty_json").uses_hops and "pretty_json" not in names and "csv" not in names, names
+
+
+def test_seeds_recount_under_hop_tiers(monkeypatch):
+    app = contexts("hop_tiers")
+    names = counted_renderings(monkeypatch)
+    another_seed(app)
+    assert "pretty_json" in names and "csv" in names, names
