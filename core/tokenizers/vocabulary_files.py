@@ -11,9 +11,9 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import importlib.util
 import json
 import struct
-import importlib.util
 from pathlib import Path
 
 from core.errors import GraphContextError
