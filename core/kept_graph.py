@@ -29,28 +29,52 @@ from core.units import edge_keys, node_key
 NEVER = np.iinfo(np.int64).max  # the position of a unit the rendering does not hold
 
 
+@dataclass(frozen=True)
+class _GraphKeys:
+    """What every rendering of one graph shares: unit keys, node indices and edge endpoints' indices."""
+
+    node_index: dict[str, int]
+    node_keys: list[str]
+    edge_keys: list[str]
+    sources: np.ndarray
+    targets: np.ndarray
+
+
+_GRAPH_KEYS: list[tuple[Graph, _GraphKeys]] = []  # the last few graphs (holding one keeps its id unique)
+
+
+def _graph_keys(graph: Graph) -> _GraphKeys:
+    for seen, keys in _GRAPH_KEYS:
+        if seen is graph:
+            return keys
+    nodes = graph.nodes
+    node_index = {node.id: index for index, node in enumerate(nodes)}
+    keyed = list(edge_keys(graph))
+    keys = _GraphKeys(node_index, [node_key(node.id) for node in nodes], [key for key, _ in keyed],
+                      np.fromiter((node_index[edge.source] for _, edge in keyed), dtype=np.int64, count=len(keyed)),
+                      np.fromiter((node_index[edge.target] for _, edge in keyed), dtype=np.int64, count=len(keyed)))
+    _GRAPH_KEYS[:] = [(graph, keys), *_GRAPH_KEYS[:1]]
+    return keys
+
+
 class UnitPositions:
     """Per rendering: the record index carrying each node and edge of the full graph."""
 
     def __init__(self, graph: Graph, record_of_key: Mapping[str, int]) -> None:
         self.graph = graph
         self.record_of_key = record_of_key
-        nodes = graph.nodes
-        self.node_index = {node.id: index for index, node in enumerate(nodes)}
+        keys = _graph_keys(graph)
+        self.node_index, self.edge_keys = keys.node_index, keys.edge_keys
         lookup = record_of_key.get
-        self.node_record = np.fromiter((lookup(node_key(node.id), NEVER) for node in nodes), dtype=np.int64,
-                                       count=len(nodes))
-        keyed = list(edge_keys(graph))
-        self.edge_keys = [key for key, _ in keyed]
+        self.node_record = np.fromiter((lookup(key, NEVER) for key in keys.node_keys), dtype=np.int64,
+                                       count=len(keys.node_keys))
         self.edge_record = np.fromiter((lookup(key, NEVER) for key in self.edge_keys), dtype=np.int64,
-                                       count=len(keyed))
+                                       count=len(self.edge_keys))
         # A node is in a prefix's decoded graph from its own record or its first edge's, whichever is first.
         present = self.node_record.copy()
-        if keyed:
-            ends = np.fromiter((self.node_index[edge.source] for _, edge in keyed), dtype=np.int64, count=len(keyed))
-            np.minimum.at(present, ends, self.edge_record)
-            ends = np.fromiter((self.node_index[edge.target] for _, edge in keyed), dtype=np.int64, count=len(keyed))
-            np.minimum.at(present, ends, self.edge_record)
+        if self.edge_keys:
+            np.minimum.at(present, keys.sources, self.edge_record)
+            np.minimum.at(present, keys.targets, self.edge_record)
         self.present_from = present
 
     def kept(self, records: int) -> "KeptGraph":

@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 import re
 import weakref
-from dataclasses import dataclass
+from functools import lru_cache
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,6 +37,19 @@ def edge_key_endpoints(key: str) -> tuple[str, str]:
     parts = key[2:].split("|")
     unescaped = [_UNESCAPE.sub(lambda match: "|" if match.group(1) == "p" else "\\", part) for part in parts]
     return unescaped[0], unescaped[2]
+
+
+@lru_cache(maxsize=1 << 18)
+def _endpoint_keys(key: str) -> tuple[str, str]:
+    """Node keys of an edge key's endpoints; every rendering (and sections cut) of a graph asks again."""
+    source, target = edge_key_endpoints(key)
+    return f"n:{source}", f"n:{target}"
+
+
+def _median(ordered: list[float]) -> float:
+    """np.median of an already sorted list, without its per-call overhead (same arithmetic: (a + b) / 2)."""
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 @dataclass(frozen=True)
@@ -61,6 +75,18 @@ class _Layout:
     record_starts: np.ndarray
     edge_records: np.ndarray
     endpoint_records: np.ndarray  # the later of the endpoints' records; the record count when one is missing
+    # evidence set -> (records of its rendered keys, sorted; their starting tokens): once per query, not per cut
+    evidence: dict = field(default_factory=dict, compare=False)
+
+    def evidence_records(self, evidence: frozenset[str] | set[str],
+                         record_of_key: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+        key = evidence if isinstance(evidence, frozenset) else frozenset(evidence)
+        found = self.evidence.get(key)
+        if found is None:
+            records = np.sort(np.fromiter((record_of_key[unit] for unit in key if unit in record_of_key),
+                                          dtype=np.int64))
+            found = self.evidence[key] = (records, self.record_starts[records])
+        return found
 
 
 _LAYOUTS: weakref.WeakKeyDictionary[PrefixTokens, _Layout] = weakref.WeakKeyDictionary()
@@ -71,16 +97,16 @@ def _layout(accounting: PrefixTokens) -> _Layout:
     if found is not None:
         return found
     records = accounting.rendering.records
-    starts = np.fromiter((accounting.tokens_before_byte(int(accounting.record_ends[index]))
-                          for index in range(len(records))), dtype=np.int64, count=len(records))
+    starts = accounting.tokens_before_bytes(np.asarray(accounting.record_ends[:len(records)]))
     position = accounting.record_of_key
+    lookup = position.get
     missing = len(records)
     edges, endpoints = [], []
     for key, record in position.items():
         if key.startswith("e:"):
-            source, target = edge_key_endpoints(key)
+            source, target = _endpoint_keys(key)
             edges.append(record)
-            endpoints.append(max(position.get(f"n:{source}", missing), position.get(f"n:{target}", missing)))
+            endpoints.append(max(lookup(source, missing), lookup(target, missing)))
     layout = _Layout(starts, np.array(edges, dtype=np.int64), np.array(endpoints, dtype=np.int64))
     _LAYOUTS[accounting] = layout
     return layout
@@ -102,15 +128,15 @@ def placement(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str] | set
         marker_tokens = cut.tokens - document_tokens
     layout = _layout(accounting)
     dangling = int(np.count_nonzero((layout.edge_records < kept) & (layout.endpoint_records >= kept)))
-    position = accounting.record_of_key
-    offsets = sorted(int(layout.record_starts[position[key]]) for key in evidence
-                     if key in position and position[key] < kept)
-    context = max(cut.tokens, 1)
-    shares = tuple(offset / context for offset in offsets)
-    if not shares:
+    # Record starts grow with the record index, so the kept evidence's offsets, in order, are a prefix.
+    records, starts = layout.evidence_records(evidence, accounting.record_of_key)
+    offsets = starts[:int(np.searchsorted(records, kept))]
+    if not len(offsets):
         return Placement(dangling, (), math.nan, math.nan, math.nan, math.nan, 0, marker_tokens)
-    return Placement(dangling, shares, shares[0], float(np.median(shares)), shares[-1], shares[-1] - shares[0],
-                     offsets[-1] - offsets[0], marker_tokens)
+    shares_array = offsets / max(cut.tokens, 1)  # float64 division of whole numbers: as exact as Python's
+    shares = tuple(shares_array.tolist())
+    return Placement(dangling, shares, shares[0], _median(shares), shares[-1], shares[-1] - shares[0],
+                     int(offsets[-1] - offsets[0]), marker_tokens)
 
 
 def placement_columns(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str]) -> dict[str, float | int]:

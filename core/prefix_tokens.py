@@ -127,6 +127,10 @@ class PrefixTokens:
         """Tokens of the complete encoding that end at or before byte `offset` (a record's token offset)."""
         return self._tokens_before(offset)
 
+    def tokens_before_bytes(self, offsets: np.ndarray) -> np.ndarray:
+        """`tokens_before_byte` of every offset at once (the placement columns' record starts)."""
+        return np.searchsorted(self._token_ends, offsets, side="right").astype(np.int64)
+
     def _tokens_before(self, offset: int) -> int:
         return int(np.searchsorted(self._token_ends, offset, side="right"))
 

@@ -13,6 +13,7 @@ tokens, round trip and traversal accuracy per format.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable, Collection, Iterable, Mapping, Sequence
 
@@ -233,6 +234,9 @@ class _Plan:
     metrics_from: str
     sections: Sections = DEFAULT_SECTIONS  # the shares of the sections policy
     coverage: dict = field(default_factory=dict, repr=False)  # (format, layout) -> D_k(S), filled as met
+    # (format, document) -> what decoding it gave, for the last few texts decoded: orderings that begin
+    # alike cut to the same text at small budgets, and decoding depends on the text alone.
+    documents: OrderedDict = field(default_factory=OrderedDict, repr=False)
     orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
 
 
@@ -325,7 +329,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                 if plan.metrics_from == "kept":
                     reading = kept_cut(result, format_, positions, accounting.prefix_text)
                 if reading is None:
-                    reading = _decoded(result, format_, identity, decoded)
+                    reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
                     readings[identity] = reading
             if policy == "sections":  # a re-rendered subset of the units, not a record prefix
@@ -378,12 +382,27 @@ def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
     return ("raw", result.document)
 
 
-def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut]) -> DecodedCut:
+DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
+
+
+def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut],
+             documents: OrderedDict | None = None) -> DecodedCut:
     if identity is None:
         return decode_cut(result, format_)
     found = decoded.get(identity)
     if found is None:
-        found = decoded[identity] = decode_cut(result, format_)
+        if documents is not None and identity[0] != "prefix":  # a prefix's text is known only by its rendering
+            key = (format_.name, identity[1])
+            found = documents.get(key)
+            if found is None:
+                found = documents[key] = decode_cut(result, format_)
+                while len(documents) > DOCUMENTS_KEPT:
+                    documents.popitem(last=False)
+            else:
+                documents.move_to_end(key)
+        else:
+            found = decode_cut(result, format_)
+        decoded[identity] = found
     return found
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Hashable, Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -62,11 +62,16 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             return (True, unit.node.id)
         return (unit.edge.source in positions, unit.edge.source)
 
+    memo = record_memo(graph, NAME)  # a line depends only on its units, in their order
     records = []
     for (has_node, source), members in grouped(units, carrier):
-        node = next(unit.node for unit in members if unit.is_node) if has_node else None
-        records.append(_line(node, source, [unit.edge for unit in members if not unit.is_node],
-                             [unit.key for unit in members]))
+        keys = tuple(unit.key for unit in members)
+        record = memo.get((has_node, keys))
+        if record is None:
+            node = next(unit.node for unit in members if unit.is_node) if has_node else None
+            record = memo[has_node, keys] = _line(node, source, [unit.edge for unit in members if not unit.is_node],
+                                                  list(keys))
+        records.append(record)
     return without_closing(NAME, VERSION_MARKER, records)
 
 

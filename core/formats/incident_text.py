@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
-from core.formats.base import Format, Record, RecordText, Rendering, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -59,14 +59,21 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     def carrier(unit: Unit) -> Hashable:
         return ("node", unit.node.id) if unit.is_node else ("edges", unit.edge.source)
 
+    # A line depends on its units (in their order) and on being the first or not: the orderings and
+    # layouts of a sweep often group the same units into the same lines.
+    memo = record_memo(graph, NAME)
     records = []
     for index, ((kind, node_id), members) in enumerate(grouped(units, carrier)):
         lead = "\n" if index else ""
-        if kind == "node":
-            records.append(_type_line(members[0].node, lead, members[0].key))
-        else:
-            records.append(_incidence_line(node_id, [unit.edge for unit in members], lead,
-                                           [unit.key for unit in members]))
+        keys = tuple(unit.key for unit in members)
+        record = memo.get((keys, lead))
+        if record is None:
+            if kind == "node":
+                record = _type_line(members[0].node, lead, members[0].key)
+            else:
+                record = _incidence_line(node_id, [unit.edge for unit in members], lead, list(keys))
+            memo[keys, lead] = record
+        records.append(record)
     return without_closing(NAME, "", records)
 
 

@@ -44,7 +44,7 @@ from collections import defaultdict
 from typing import Hashable, Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties, frozen, json_text
@@ -243,15 +243,21 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         ends = [end for end in (unit.edge.source, unit.edge.target) if end in positions]
         return ("page", min(ends, key=positions.__getitem__)) if ends else ("stub", unit.edge.source)
 
+    memo = record_memo(graph, NAME)  # a page or stub depends on its units, in their order (and on the graph)
     records = []
     for (kind, node_id), members in grouped(units, carrier):
-        edges = [unit.edge for unit in members if not unit.is_node]
         keys = [unit.key for unit in members]
-        if kind == "page":
-            node = next(unit.node for unit in members if unit.is_node)
-            records.append(_page(graph, node, edges, phrases, allowed, keys))
-        else:
-            records.append(_stub(node_id, edges, phrases, keys))
+        memo_key = (kind, node_id, tuple(keys))
+        record = memo.get(memo_key)
+        if record is None:
+            edges = [unit.edge for unit in members if not unit.is_node]
+            if kind == "page":
+                node = next(unit.node for unit in members if unit.is_node)
+                record = _page(graph, node, edges, phrases, allowed, keys)
+            else:
+                record = _stub(node_id, edges, phrases, keys)
+            memo[memo_key] = record
+        records.append(record)
     return without_closing(NAME, _readings_preamble(phrases), records)
 
 

