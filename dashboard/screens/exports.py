@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pandas as pd
+import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -77,9 +79,31 @@ def report(selection: Selection, budgets: tuple[int, ...], url: str) -> str:
                efficiency_table(pareto_sweep(selection, budgets), REPORT_ACCURACY)),
               ("Token anatomy (complete texts)",
                anatomy_frame(selection, selection.tokenizer, SCOPES[0], False).reset_index())]
-    fragments = [(title, figure.to_html(include_plotlyjs=False, full_html=False)) for title, figure in figures.items()]
+    fragments = [(title, standalone(figure).to_html(include_plotlyjs=False, full_html=False))
+                 for title, figure in figures.items()]
     return report_html(f"Graph Context Lab report: {selection.loaded.label}", url, facts, tables, fragments,
                        plotly_script())
+
+
+STREAMLIT_PLACEHOLDER = re.compile(r"#0000(\d\d)")  # Streamlit's template colours, replaced by its front end
+
+
+def standalone(figure: go.Figure) -> go.Figure:
+    """The figure as it draws outside Streamlit: a real template, and Streamlit's placeholder trace colours
+    (#000001, #000002, ... which plotly.js draws black) replaced by the same-position Plotly colours."""
+    copy = go.Figure(figure)
+    copy.update_layout(template="plotly_white")
+    palette = px.colors.qualitative.Plotly
+
+    def real(colour):
+        match = STREAMLIT_PLACEHOLDER.fullmatch(colour) if isinstance(colour, str) else None
+        return palette[(int(match.group(1)) - 1) % len(palette)] if match else colour
+
+    for trace in copy.data:
+        for part in ("line", "marker"):
+            if part in trace and getattr(trace, part).color is not None:
+                getattr(trace, part).color = real(getattr(trace, part).color)
+    return copy
 
 
 def show() -> None:
@@ -115,7 +139,7 @@ def show() -> None:
     columns = st.columns(5)
     for column, name in zip(columns, ("budget survival", "orderings", "pareto", "token anatomy")):
         column.download_button(f"{name.capitalize()} chart (HTML)",
-                               lambda name=name: charts(selection, budgets)[name].to_html(include_plotlyjs=True),
+                               lambda name=name: standalone(charts(selection, budgets)[name]).to_html(include_plotlyjs=True),
                                file_name=f"{name.replace(' ', '_')}.html", mime="text/html",
                                key=f"export_chart_{name}", on_click="ignore")
     columns[4].download_button("One-page report (HTML)", lambda: report(selection, budgets, url),

@@ -41,10 +41,11 @@ def page_bounds(text: str, size: int = PAGE_SIZE) -> list[tuple[int, int]]:
     return pages or [(0, 0)]
 
 
-def pages_around(text: str, cut: int, size: int = PAGE_SIZE, lines_before: int = 6) -> list[tuple[int, int]]:
+def pages_around(text: str, cut: int, size: int = PAGE_SIZE, lines_before: int = 6, reach: int = 360
+                 ) -> list[tuple[int, int]]:
     """Pages of about `size` where one page starts a few lines above `cut`, so the cut line shows at the top
     of its page without scrolling (a box of rendered HTML cannot be scrolled from the server)."""
-    floor = max(0, cut - size // 4)  # long lines: never start more than a quarter page above the cut
+    floor = max(0, cut - reach)  # long or wrapped lines: at most ~6 lines of a narrow panel above the cut
     newline, found = cut, 0
     while found <= lines_before:
         previous = text.rfind("\n", floor, newline)

@@ -97,3 +97,26 @@ def test_the_adversarial_sample_shows_text_and_runs_nothing(dashboard_url, guard
         assert page.locator("img[src=x]").count() == 0
         shot(page, f"adversarial-{title.lower()}")
     guard.assert_clean()
+
+
+def test_the_cut_line_and_every_figure_are_in_view_on_contexts(dashboard_url, guarded_page):
+    page, guard = guarded_page
+    visit(page, dashboard_url, "Overview")
+    go_to(page, "Contexts")
+    boxes = page.locator(".gcl-context pre")
+    assert boxes.count() >= 2
+    for index in range(boxes.count()):
+        # The cut line sits inside the text box's visible area without any scrolling.
+        inside = boxes.nth(index).evaluate("""box => {
+            const line = [...box.querySelectorAll('span')].find(span => span.textContent.startsWith('✂'));
+            if (!line) return 'no cut line';
+            const outer = box.getBoundingClientRect(), mark = line.getBoundingClientRect();
+            return box.scrollTop === 0 && mark.top >= outer.top && mark.bottom <= outer.bottom;
+        }""")
+        assert inside is True, inside
+    # No metric value is cut short with an ellipsis: each fits its own box.
+    clipped = page.locator('[data-testid="stMetricValue"]').evaluate_all(
+        "values => values.filter(value => value.scrollWidth > value.clientWidth + 1).map(value => value.innerText)")
+    assert clipped == []
+    shot(page, "contexts-cut-line-in-view")
+    guard.assert_clean()

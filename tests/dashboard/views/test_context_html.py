@@ -99,7 +99,7 @@ def test_the_cut_page_starts_at_the_text_when_the_cut_is_near_it():
     assert pages_around(text, 4, 1000) == [(0, len(text))]
 
 
-def test_the_cut_page_never_starts_more_than_a_quarter_page_above_a_long_line():
+def test_the_cut_page_never_starts_far_above_the_cut_on_a_long_line():
     text = "x" * 5000
-    pages = pages_around(text, 4000, 1000)
-    assert pages[page_containing(pages, 4000)][0] == 3750
+    pages = pages_around(text, 4000, 1000, reach=360)
+    assert pages[page_containing(pages, 4000)][0] == 3640
