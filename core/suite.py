@@ -35,7 +35,7 @@ from core.seeds import Seeds
 from core.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, accounted_rendering, full_recall_budget, sweep
 
 ROW_COLUMNS = [
-    "question_id", "seeding", "template", "query_type", "hop_depth", "format", "lossless", "ordering", "oracle",
+    "question_id", "seeding", "tokenizer", "template", "query_type", "hop_depth", "format", "lossless", "ordering", "oracle",
     "layout", "policy", "budget", "tokens", "budgeted_tokens", "records_kept", "records_total", "parse_ok",
     "evidence_total", "evidence_kept", "evidence_survival", "evidence_complete", "traversal_accuracy",
     "candidate_total", "candidate_recall", "coverage_tokens", "full_recall_budget",

@@ -23,8 +23,9 @@ import pandas as pd
 from core.evaluate.statistics import wilson_interval
 from core.pareto import dominance_across_budgets, efficiency
 
-CUT_GROUPS = ["seeding", "format", "lossless", "ordering", "oracle", "layout", "policy", "budget"]
-CURVE_GROUPS = ["seeding", "format", "lossless", "ordering", "oracle", "layout", "policy"]
+# tokenizer first: a suite over several tokenizers compares formats within each, never across them.
+CUT_GROUPS = ["tokenizer", "seeding", "format", "lossless", "ordering", "oracle", "layout", "policy", "budget"]
+CURVE_GROUPS = ["tokenizer", "seeding", "format", "lossless", "ordering", "oracle", "layout", "policy"]
 BREAKDOWNS = {"query type": "query_type", "hop depth": "hop_depth"}
 CONFIDENCE = 0.95
 
@@ -79,7 +80,7 @@ def smallest_budgets(table: pd.DataFrame, shares: Sequence[float] = (0.9, 1.0)) 
 
 def pareto_across_budgets(rows: pd.DataFrame) -> pd.DataFrame:
     """core.pareto's across-budget rule on the aggregate (mean over questions) of each seeding."""
-    return dominance_across_budgets(rows, group_by=("seeding", "ordering", "layout", "policy"))
+    return dominance_across_budgets(rows, group_by=("tokenizer", "seeding", "ordering", "layout", "policy"))
 
 
 def failing_questions(rows: pd.DataFrame, questions: pd.DataFrame, *, seeding: str, format_name: str,

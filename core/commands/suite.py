@@ -16,8 +16,10 @@ import pandas as pd
 from tqdm import tqdm
 
 from core.budget import POLICIES
-from core.commands.graph_source import add_graph_options, graph_from_arguments, graph_parameters, non_negative, positive
+from core.commands.graph_source import (add_graph_options, check_writable, graph_from_arguments, graph_parameters,
+                                        non_negative, positive)
 from core.commands.sweep import _python, _records, budgets, names, verdict_lines
+from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.engine import ENGINES
 from core.errors import ParameterError
 from core.graph import Graph
@@ -25,7 +27,7 @@ from core.hops import DIRECTIONS
 from core.io.spreadsheet import spreadsheet_csv
 from core.ordering import LAYOUTS
 from core.questions import SEEDINGS, QuestionSet, generate, load_questions
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.registry import FORMATS, ORDERINGS
 from core.samples import get_sample, sample_names
 from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
 from core.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
@@ -111,49 +113,69 @@ def run(arguments: argparse.Namespace) -> int:
                              "name a .csv, .json or .parquet file")
     if arguments.ray_address and arguments.engine != "ray":
         raise ParameterError("--ray-address needs --engine ray", "--ray-address", "add --engine ray")
+    check_writable(arguments.output, "--output")  # before the suite, not after it
     graph = graph_from_arguments(arguments)
     questions = question_set(graph, arguments)
+    choice = chosen_tokenizers(arguments)
+    results = [run_one(graph, questions, arguments, tokenizer) for tokenizer in choice.names]
+    # One table for every tokenizer: its rows carry a tokenizer column, and aggregates group by it.
+    result = results[0] if len(results) == 1 else SuiteResult(
+        pd.concat([each.rows for each in results], ignore_index=True), results[0].questions, results[0].settings,
+        sum(each.task_cpu_seconds for each in results))
+    result.rows.attrs["parameters"] = {**results[0].rows.attrs["parameters"], **choice.parameters(),
+                                       "graph_source": graph_parameters(arguments)}
+    table = aggregate(result.rows)
+    write_output(arguments.output, result, table)
+    print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
+          f"questions: {len(questions)} ({questions.source}); engine {arguments.engine}; {choice.describe()}")
+    checks = result.questions["ground_truth"].value_counts()
+    print("recorded ground truth: " + ", ".join(f"{count} {status}" for status, count in checks.items()))
+    for row in result.questions[result.questions["ground_truth"].isin(["tie", "differs"])].itertuples():
+        print(f"  {row.ground_truth}: {row.question_id}: {row.ground_truth_detail}")
+    for seeding in results[0].settings.seedings:
+        unseeded = unseeded_questions(result.questions, seeding)
+        print(f"seeds from {seeding}: {len(questions) - len(unseeded)} questions seeded, {len(unseeded)} name no node"
+              + (f" ({', '.join(unseeded['question_id'][:10])}{'…' if len(unseeded) > 10 else ''})"
+                 if len(unseeded) else ""))
+    for each in results:
+        if len(results) > 1:
+            print(f"== tokenizer {each.settings.tokenizer} ==")
+        print_tables(each)
+    print(f"{len(result.rows):,} rows written to {arguments.output}")
+    return 0
+
+
+def run_one(graph: Graph, questions: QuestionSet, arguments: argparse.Namespace, tokenizer: str) -> SuiteResult:
+    """The suite with one tokenizer, behind a progress bar."""
     settings = settings_for(arguments.formats, arguments.orderings, layouts=arguments.layouts,
                             policies=arguments.policies, budgets=arguments.budgets, seedings=arguments.seedings,
-                            tokenizer=arguments.encoding, hops=arguments.hops, direction=arguments.direction,
+                            tokenizer=tokenizer, hops=arguments.hops, direction=arguments.direction,
                             shuffle_seed=arguments.shuffle_seed, count_grammar=not arguments.no_grammar)
-    bar = None if arguments.no_progress else tqdm(total=0, unit="task", desc="suite", file=sys.stderr)
+    bar = None if arguments.no_progress else tqdm(total=0, unit="task", desc=f"suite ({tokenizer})", file=sys.stderr)
 
     def progress(done: int, total: int, _: str) -> None:
         if bar is not None:
             bar.total = total
             bar.update(done - bar.n)
     try:
-        result = run_suite(graph, questions, settings, engine=arguments.engine, workers=arguments.workers,
-                           ray_address=arguments.ray_address, progress=progress)
+        return run_suite(graph, questions, settings, engine=arguments.engine, workers=arguments.workers,
+                         ray_address=arguments.ray_address, progress=progress)
     finally:
         if bar is not None:
             bar.close()
-    result.rows.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
-    table = aggregate(result.rows)
-    write_output(arguments.output, result, table)
-    print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
-          f"questions: {len(questions)} ({questions.source}); engine {arguments.engine}")
-    checks = result.questions["ground_truth"].value_counts()
-    print("recorded ground truth: " + ", ".join(f"{count} {status}" for status, count in checks.items()))
-    for row in result.questions[result.questions["ground_truth"].isin(["tie", "differs"])].itertuples():
-        print(f"  {row.ground_truth}: {row.question_id}: {row.ground_truth_detail}")
-    for seeding in settings.seedings:
-        unseeded = unseeded_questions(result.questions, seeding)
-        print(f"seeds from {seeding}: {len(questions) - len(unseeded)} questions seeded, {len(unseeded)} name no node"
-              + (f" ({', '.join(unseeded['question_id'][:10])}{'…' if len(unseeded) > 10 else ''})"
-                 if len(unseeded) else ""))
+
+
+def print_tables(result: SuiteResult) -> None:
+    """Accuracy per budget with the 90%/100% budgets, the Pareto verdicts and the breakdowns of one tokenizer."""
     print("traversal accuracy % per budget (Wilson 95% intervals in the output file); B@90%/B@100%: the smallest "
           "budget answering 90% / all questions:")
-    print("\n".join(aggregate_lines(table)))
-    verdicts = pareto_across_budgets(result.rows)
+    print("\n".join(aggregate_lines(aggregate(result.rows))))
+    verdicts = pareto_across_budgets(result.rows).drop(columns="tokenizer")  # one tokenizer per table
     print("Pareto across budgets on the aggregate (a format is dominated if another is never worse and once better):")
     for seeding, part in verdicts.groupby("seeding", sort=False):
         print("\n".join(f"  seeds from {seeding}, {line.strip()}" for line in verdict_lines(part)))
     print("\n".join(breakdown_lines(result.rows, "query_type", "query type")))
     print("\n".join(breakdown_lines(result.rows, "hop_depth", "hop depth")))
-    print(f"{len(result.rows):,} rows written to {arguments.output}")
-    return 0
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -183,8 +205,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--direction", choices=DIRECTIONS, default="both", help="edges followed for hop levels")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
-    parser.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
-                        help="tokenizer (default o200k_base)")
+    add_tokenizer_options(parser)
     engine = parser.add_argument_group("where it runs")
     engine.add_argument("--engine", choices=ENGINES, default="local",
                         help="local: a process pool on this machine (default); ray: Ray tasks")

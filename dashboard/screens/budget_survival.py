@@ -79,7 +79,8 @@ def show() -> None:
     st.markdown("Dashed vertical lines: each format's **D_k(S)**, the budget that holds every unit within "
                 f"{int(frame['hops'].iloc[0])} hops of the seeds; dotted: its **complete text** (grammar included). "
                 "Hover a point for the exact figures and the first record the cut drops.")
-    figure = survival_figure(frame, markers, f"Survival against the budget ({', '.join(selection.formats)})")
+    figure = survival_figure(frame, markers, f"Survival against the budget ({', '.join(selection.formats)})"
+                             + (" · ≈ approximate token counts" if selection.approximate else ""))
     st.plotly_chart(figure, width="stretch", key="survival_chart")
     st.subheader("Markers")
     st.dataframe(markers.assign(format=[format_label(name) for name in markers["format"]]), hide_index=True,

@@ -7,6 +7,7 @@ import streamlit as st
 from core.budget import Cut, cut
 from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
 from core.placement import evidence_strip, placement
+from core.models import approximate_count
 from core.prefix_tokens import PrefixTokens
 from core.ordering import rendering_seeds
 from core.registry import FORMATS, ORDERINGS
@@ -96,7 +97,8 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     st.subheader(f"{format_label(format_name)} · {policy}")
     # A wrapping row of content-wide metrics: a value is never cut to "1,2…" in a narrow column.
     row = st.container(horizontal=True, wrap=True, gap="medium")
-    row.metric("Tokens used / budget", f"{figures.budgeted_tokens:,} / {selection.budget:,}", width="content")
+    row.metric("Tokens used / budget", f"{approximate_count(figures.budgeted_tokens, selection.approximate)} / "
+               f"{selection.budget:,}", width="content")
     row.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}", width="content")
     row.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None,
                width="content")

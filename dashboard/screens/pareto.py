@@ -37,8 +37,11 @@ def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame
                                 (selection.policy,), budgets)
 
 
-def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int) -> go.Figure:
-    """Formats as points (lossy: crosses), the front as a line through its points in token order."""
+def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int, approximate: bool = False) -> go.Figure:
+    """Formats as points (lossy: crosses), the front as a line through its points in token order.
+
+    `approximate`: the counts only estimate the chosen model's (a stand-in tokenizer), said on the axis.
+    """
     figure = go.Figure()
     for optimal, lossless in ((True, True), (True, False), (False, True), (False, False)):
         part = points[(points["pareto_optimal"] == optimal) & (points["lossless"] == lossless)]
@@ -57,7 +60,7 @@ def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int) -> go.Figure
     figure.add_scatter(x=front["tokens"], y=front["accuracy"], mode="lines", name="non-dominated front",
                        line={"color": "#16a34a", "dash": "dash"}, hoverinfo="skip")
     figure.update_layout(title=f"Tokens used against {accuracy} at a budget of {budget:,} tokens",
-                         xaxis_title="budgeted tokens used", yaxis_title=accuracy, legend_title=None,
+                         xaxis_title="budgeted tokens used" + (" (≈ approximate)" if approximate else ""), yaxis_title=accuracy, legend_title=None,
                          clickmode="event+select")
     figure.update_yaxes(range=[-0.05, 1.05], tickformat=".0%" if accuracy == "evidence survival" else ".1f")
     figure.update_xaxes(tickformat=",d")
@@ -103,7 +106,7 @@ def show() -> None:
     points = pareto_points(frame, accuracy)
     shown = points[points["budget"] == budget][["format", "lossless", "tokens", "accuracy", "pareto_optimal",
                                                  "dominated_by", "efficiency"]].reset_index(drop=True)
-    st.plotly_chart(pareto_figure(shown, accuracy, budget), width="stretch", key="pareto_chart", on_select=lambda:
+    st.plotly_chart(pareto_figure(shown, accuracy, budget, selection.approximate), width="stretch", key="pareto_chart", on_select=lambda:
                     open_on_contexts(budget, selection.budget_limit), selection_mode="points")
     st.caption("Click a point to open that format's cut at this budget on the Contexts page. Crosses are lossy "
                "formats (they drop information by design).")

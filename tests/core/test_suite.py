@@ -73,7 +73,7 @@ def test_a_question_naming_no_node_keeps_its_shared_rows_and_is_listed(result):
 
 def small_rows() -> pd.DataFrame:
     """Four questions, two budgets, one cut group each: figures a reader can check by hand."""
-    base = {"seeding": "text", "format": "jsonl", "lossless": True, "ordering": "canonical", "oracle": False,
+    base = {"tokenizer": "o200k_base", "seeding": "text", "format": "jsonl", "lossless": True, "ordering": "canonical", "oracle": False,
             "layout": "nodes_then_edges", "policy": "record"}
     values = [  # question, type, hop, budget, accuracy, survival, complete, recall, tokens
         ("a", "T1", 0, 100, 1.0, 1.0, True, 0.5, 90), ("b", "T1", 0, 100, 0.0, 0.5, False, 0.25, 100),

@@ -42,7 +42,7 @@ def test_a_generated_set_to_parquet_and_csv(tmp_path, capsys):
                      "--output", str(tmp_path / name)]) == 0
     rows = pd.read_parquet(tmp_path / "rows.parquet")
     assert rows["question_id"].nunique() == 4 and set(rows["seeding"]) == {"text", "annotations"}
-    assert (tmp_path / "rows.csv").read_text().startswith("question_id,seeding,template")
+    assert (tmp_path / "rows.csv").read_text().startswith("question_id,seeding,tokenizer,template")
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -62,3 +62,17 @@ def test_a_bad_question_file_names_its_line(tmp_path, capsys):
                     '{"question": "What is it?", "query": "t1_entity", "parameters": {"concept": "999"}}\n')
     assert main(["suite", "--graph", "nvidia-jetson", "--questions", str(path), "--no-progress"]) == 2
     assert "line 2: node(s) '999' are not in the graph" in capsys.readouterr().err
+
+
+def test_several_tokenizers_give_one_table_with_a_tokenizer_column(tmp_path, capsys):
+    output = tmp_path / "rows.csv"
+    assert main(["suite", "--graph", "nvidia-jetson", "--generate", "t5_relation:count=4,seed=3", *SMALL,
+                 "--encodings", "o200k_base,tekken", "--output", str(output)]) == 0
+    rows = pd.read_csv(output)
+    assert set(rows["tokenizer"]) == {"o200k_base", "tekken"}
+    per_tokenizer = rows.groupby("tokenizer").size()
+    assert per_tokenizer["o200k_base"] == per_tokenizer["tekken"]  # the same cuts, counted twice
+    printed = capsys.readouterr().out
+    assert "== tokenizer o200k_base ==" in printed and "== tokenizer tekken ==" in printed
+    table = aggregate(rows)
+    assert set(table["tokenizer"]) == {"o200k_base", "tekken"}  # aggregates never mix tokenizers

@@ -58,3 +58,22 @@ def test_token_anatomy_and_contexts_work_with_every_tokenizer(name):
         assert not app.exception, (page, [item.value for item in app.exception])
     panels = [element.proto.body for element in app.get("html") if element.proto.body.startswith('<div class="gcl-context">')]
     assert panels and panels[0].count('<span class="t') > 10  # each token coloured
+
+
+def test_a_stand_in_count_is_marked_approximate_on_contexts_and_in_the_charts():
+    from dashboard.screens.pareto import pareto_figure
+    import pandas as pd
+
+    app = started()
+    app.sidebar.selectbox(key="model").set_value("claude").run()
+    app.switch_page("screens/contexts.py").run()
+    assert not app.exception, [item.value for item in app.exception]
+    used = [metric.value for metric in app.metric if metric.label == "Tokens used / budget"]
+    assert used and all(value.startswith("≈") for value in used)
+    exact = started()
+    exact.switch_page("screens/contexts.py").run()
+    assert not any(metric.value.startswith("≈") for metric in exact.metric if metric.label == "Tokens used / budget")
+    points = pd.DataFrame({"format": ["csv"], "lossless": [True], "tokens": [10], "accuracy": [1.0],
+                           "pareto_optimal": [True], "dominated_by": [""]})
+    assert "approximate" in pareto_figure(points, "traversal accuracy", 512, approximate=True).layout.xaxis.title.text
+    assert "approximate" not in pareto_figure(points, "traversal accuracy", 512).layout.xaxis.title.text
