@@ -129,6 +129,17 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
                        mime="text/plain", key=f"download_{format_name}_{policy}", on_click="ignore")
 
 
+def window_token_ends(key: str, text: str, tokenizer: str, window: tuple[int, int]) -> tuple[int, ...]:
+    """Token ends for the shown page only, tokenized from the line start before it to the line end after it
+    (a newline ends a pre-token, so BPE matches the whole text's there): tokenizing a 24-million-character
+    text for its colours took gigabytes of offsets."""
+    start, end = window
+    low = text.rfind("\n", 0, max(0, start - 1)) + 1
+    high = text.find("\n", end)
+    high = len(text) if high < 0 else high + 1
+    return tuple(low + offset for offset in cache.text_token_ends(f"{key}|{low}:{high}", text[low:high], tokenizer))
+
+
 @st.fragment
 def panel_text(selection: Selection, format_name: str, policy: str, key: str, result: Cut, cut_at: int,
                colour: bool, whitespace: bool) -> None:
@@ -148,7 +159,7 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
         highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]
     else:
         highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
-    ends = cache.text_token_ends(key, full_text, selection.tokenizer) if colour else ()
+    ends = window_token_ends(key, full_text, selection.tokenizer, pages[page]) if colour else ()
     label = f"cut at {selection.budget:,} tokens ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
     st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,
                          window=pages[page], cut_label=label))

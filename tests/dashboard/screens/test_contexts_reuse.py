@@ -53,3 +53,17 @@ def test_seeds_recount_under_hop_tiers(monkeypatch):
     names = counted_renderings(monkeypatch)
     another_seed(app)
     assert "pretty_json" in names and "csv" in names, names
+
+
+def test_the_shown_pages_token_ends_equal_the_whole_texts():
+    from core.registry import TOKENIZERS
+    from core.token_spans import token_ends
+    from dashboard.screens.contexts import window_token_ends
+    from dashboard.views.context_html import page_bounds
+
+    text = "".join(f'{{"id": "svc-{index:04}", "type": "service", "label": "Service № {index}"}},\n'
+                   for index in range(600))
+    whole = token_ends(TOKENIZERS.get("o200k_base"), text)
+    for start, end in page_bounds(text, 6000):
+        shown = [offset for offset in window_token_ends("test", text, "o200k_base", (start, end)) if start < offset <= end]
+        assert shown == [offset for offset in whole if start < offset <= end]
