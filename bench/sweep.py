@@ -35,10 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-# The project root replaces this script's folder on the path: bench/tokenizers.py would otherwise
-# shadow the `tokenizers` package the Hugging Face engine imports.
-sys.path[:] = [str(Path(__file__).resolve().parents[1]),
-               *(entry for entry in sys.path if Path(entry or ".").resolve() != Path(__file__).resolve().parent)]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.coverage import seed_region  # noqa: E402
 from core.generate import service_graph  # noqa: E402

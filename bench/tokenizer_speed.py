@@ -1,7 +1,7 @@
 """Benchmark of every registered tokenizer: exact prefix accounting against one full encode, and throughput.
 
-    .venv/bin/python bench/tokenizers.py               # 2,000 services, 3 runs
-    .venv/bin/python bench/tokenizers.py --repeats 5 --services 500
+    .venv/bin/python bench/tokenizer_speed.py               # 2,000 services, 3 runs
+    .venv/bin/python bench/tokenizer_speed.py --repeats 5 --services 500
 
 Every registered format renders the service graph (2,000 services, 4,000 noise edges) in
 canonical order, once (untimed). Then, per tokenizer, in one run and alternating so that load from
@@ -25,9 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on the path, where its name would hide the `tokenizers`
-# package: the project root takes its place.
-sys.path[0] = str(Path(__file__).resolve().parents[1])
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.generate import service_graph  # noqa: E402
 from core.prefix_tokens import prefix_tokens  # noqa: E402
