@@ -20,16 +20,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import ParseError
-
-from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
-from defusedxml.ElementTree import XMLParser
 
 from core.errors import GraphError, LoadError
 from core.graph import Edge, Graph, Node, PropertyValue
 from core.io.building import build_graph, check_endpoints, frozen_properties
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
+from core.io.xml_check import feed_xml
 
 NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
 TYPES = ("boolean", "int", "long", "float", "double", "string")
@@ -97,28 +94,10 @@ class _TreeBuilder:
 
 def _parse_xml(data: bytes, source: str, limits: Limits) -> _Element:
     builder = _TreeBuilder(limits, source)
-    parser = XMLParser(target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    builder.line = lambda: parser.parser.CurrentLineNumber
     try:
-        parser.feed(data)
-        root = parser.close()
-    except DTDForbidden:
-        raise LoadError("the file declares a document type (<!DOCTYPE ...>); DTDs can define entities that "
-                        "expand without bound or read other files, so they are refused",
-                        f"{source}, line {builder.line()}", "remove the <!DOCTYPE ...> declaration") from None
-    except (EntitiesForbidden, ExternalReferenceForbidden):
-        raise LoadError("the file declares or references an XML entity, which is refused",
-                        f"{source}, line {builder.line()}", "remove the entity declarations and references") from None
-    except ParseError as error:
-        line, column = getattr(error, "position", (builder.line(), 0))
-        reason = str(error).split(": line ")[0]  # the message repeats the position
-        raise LoadError(f"the XML is not well-formed: {reason}", f"{source}, line {line}, column {column}",
-                        _FIX_XML) from None
+        root = feed_xml(builder, data, source, _FIX_XML)
     except LoadError:
         raise
-    except LookupError as error:  # <?xml ... encoding="x"?> names an encoding Python does not know
-        raise LoadError(f"the XML declaration names an unknown encoding ({error})", f"{source}, line 1",
-                        'save the file as UTF-8 and declare encoding="UTF-8"') from None
     except (ValueError, KeyError, AttributeError, IndexError, TypeError, RecursionError) as error:
         raise LoadError(f"the XML cannot be read: {type(error).__name__}: {error}"[:300],
                         f"{source}, line {builder.line()}", _FIX_XML) from None

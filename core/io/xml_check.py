@@ -54,25 +54,33 @@ def check_xml(data: bytes, source: str, limits: Limits, *, node_tag: str = "node
     if not bytes(data).strip():
         raise LoadError("the file is empty", source, "choose the graph file itself")
     counter = _Counter(limits, source, node_tag, edge_tag)
-    parser = XMLParser(target=counter, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    counter.line = lambda: parser.parser.CurrentLineNumber
+    root = feed_xml(counter, data, source, fix)
+    if root is None:
+        raise LoadError("the file holds no XML element", source, fix)
+    return root, counter.node_ids
+
+
+def feed_xml(target, data: bytes, source: str, fix: str):
+    """Parse `data` into a parser target through defusedxml, every refusal a LoadError with its line.
+
+    The target gets a `line()` callable (the parser's current line) for its own messages.
+    """
+    parser = XMLParser(target=target, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    target.line = lambda: parser.parser.CurrentLineNumber
     try:
         parser.feed(data)
-        root = parser.close()
+        return parser.close()
     except DTDForbidden:
         raise LoadError("the file declares a document type (<!DOCTYPE ...>); DTDs can define entities that "
                         "expand without bound or read other files, so they are refused",
-                        f"{source}, line {counter.line()}", "remove the <!DOCTYPE ...> declaration") from None
+                        f"{source}, line {target.line()}", "remove the <!DOCTYPE ...> declaration") from None
     except (EntitiesForbidden, ExternalReferenceForbidden):
         raise LoadError("the file declares or references an XML entity, which is refused",
-                        f"{source}, line {counter.line()}", "remove the entity declarations and references") from None
+                        f"{source}, line {target.line()}", "remove the entity declarations and references") from None
     except ParseError as error:
-        line, column = getattr(error, "position", (counter.line(), 0))
-        reason = str(error).split(": line ")[0]
+        line, column = getattr(error, "position", (target.line(), 0))
+        reason = str(error).split(": line ")[0]  # the message repeats the position
         raise LoadError(f"the XML is not well-formed: {reason}", f"{source}, line {line}, column {column}", fix) from None
     except LookupError as error:  # <?xml ... encoding="x"?> names an encoding Python does not know
         raise LoadError(f"the XML declaration names an unknown encoding ({error})", f"{source}, line 1",
                         'save the file as UTF-8 and declare encoding="UTF-8"') from None
-    if root is None:
-        raise LoadError("the file holds no XML element", source, fix)
-    return root, counter.node_ids
