@@ -62,6 +62,11 @@ class Selection:
         return bool(self.approximation)
 
     @property
+    def tokenizer_label(self) -> str:
+        """The tokenizer as a page names it, marked ≈ where its counts only estimate the model's."""
+        return f"{self.tokenizer} (≈ approximate counts: {self.approximation})" if self.approximate else self.tokenizer
+
+    @property
     def solution(self) -> Solution:
         """The query's gold answer and evidence on the full graph (cached by graph and query)."""
         return cache.solution(self.graph.content_key, self.graph, self.query_key, self.query)

@@ -66,7 +66,7 @@ def show() -> None:
     budgets = budget_list()
     st.title("Budget survival")
     st.caption(f"{escape_markdown(selection.loaded.label)} · ordering **{selection.ordering}** (switch it in the "
-               f"sidebar) · layout {selection.layout} · {selection.tokenizer}. Query: "
+               f"sidebar) · layout {selection.layout} · {selection.tokenizer_label}. Query: "
                f"*{escape_markdown(selection.query.question)}*")
     try:
         frame = survival_sweep(selection, budgets)

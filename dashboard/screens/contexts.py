@@ -75,7 +75,7 @@ def show() -> None:
     selection = current()
     st.title("Contexts")
     st.caption(f"{escape_markdown(selection.loaded.label)} · budget **{selection.budget:,}** tokens · "
-               f"ordering {selection.ordering} · {selection.tokenizer}. Query: "
+               f"ordering {selection.ordering} · {selection.tokenizer_label}. Query: "
                f"*{escape_markdown(selection.query.question)}*")
     controls = st.columns([2, 1, 1])
     comparison = controls[0].segmented_control("Compare", COMPARISONS, default="formats", key="compare",

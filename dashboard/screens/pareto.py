@@ -92,7 +92,7 @@ def show() -> None:
     budgets = budget_list()
     st.title("Pareto")
     st.caption(f"{escape_markdown(selection.loaded.label)} · ordering {selection.ordering} · policy "
-               f"{selection.policy} · layout {selection.layout} · {selection.tokenizer}. Query: "
+               f"{selection.policy} · layout {selection.layout} · {selection.tokenizer_label}. Query: "
                f"*{escape_markdown(selection.query.question)}*")
     controls = st.columns(2)
     accuracy = controls[0].selectbox("Accuracy", list(ACCURACIES), key="pareto_accuracy", bind="query-params")

@@ -156,7 +156,7 @@ def show() -> None:
     budgets = budget_list()
     st.title("Question set")
     st.caption(f"{escape_markdown(selection.loaded.label)} · layout {selection.layout} · policy {selection.policy} "
-               f"· {selection.tokenizer} (from the sidebar). Seeds come from each question's text (name matching, "
+               f"· {selection.tokenizer_label} (from the sidebar). Seeds come from each question's text (name matching, "
                "as a deployed retriever would) and from its annotations (the oracle), side by side.")
     questions = chosen_questions(selection)
     if questions is None:

@@ -77,3 +77,12 @@ def test_a_stand_in_count_is_marked_approximate_on_contexts_and_in_the_charts():
                            "pareto_optimal": [True], "dominated_by": [""]})
     assert "approximate" in pareto_figure(points, "traversal accuracy", 512, approximate=True).layout.xaxis.title.text
     assert "approximate" not in pareto_figure(points, "traversal accuracy", 512).layout.xaxis.title.text
+
+
+@pytest.mark.parametrize("page", ["contexts", "budget_survival", "orderings", "pareto", "advisor", "question_set"])
+def test_every_page_that_counts_names_its_tokenizer_and_marks_a_stand_in_approximate(page):
+    app = started()
+    app.sidebar.selectbox(key="model").set_value("claude").run()
+    app.switch_page(f"screens/{page}.py").run()
+    assert not app.exception, [item.value for item in app.exception]
+    assert any("o200k_base (≈ approximate counts: Anthropic publishes no tokenizer" in item.value for item in app.caption)
