@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from core.errors import GraphError, LoadError
 from core.graph import Edge, Graph, Node, Properties, PropertyValue, Schema, freeze_properties
@@ -54,3 +54,40 @@ def check_endpoints(edges: Iterable[tuple[Edge, str]], declared: set[str], sourc
         for end in (edge.source, edge.target):
             if end not in declared:
                 raise missing_endpoint_error(end, source, where)
+
+
+NodeValues = Callable[[object, dict, "str | None"], dict]  # (node id, attributes, type attribute) -> properties
+EdgeValues = Callable[[dict, "str | None"], dict]  # (attributes, relation attribute) -> properties
+
+
+def graph_from_networkx(parsed, source: str, options: LoadOptions, limits: Limits, *,
+                        type_attributes: Iterable[str], relation_attributes: Iterable[str],
+                        node_values: NodeValues, edge_values: EdgeValues) -> Graph:
+    """A Graph from a networkx graph a reader parsed: the type and relation attributes the options name,
+    else the first of the candidates present; an undirected edge becomes two directed ones.
+
+    `node_values` and `edge_values` keep the attributes that are properties (each reader drops its own
+    bookkeeping attributes there).
+    """
+    node_attributes = {name for _, data in parsed.nodes(data=True) for name in data}
+    edge_attributes = {name for *_, data in parsed.edges(data=True) for name in data}
+    type_attribute = (options.node_type_attribute if options.node_type_attribute is not None
+                      else next((name for name in type_attributes if name in node_attributes), None))
+    relation_attribute = (options.relation_attribute if options.relation_attribute is not None
+                          else next((name for name in relation_attributes if name in edge_attributes), None))
+    nodes = []
+    for node_id, data in parsed.nodes(data=True):
+        where = f"node {str(node_id)[:80]!r}"
+        values = {str(key): property_value(value) for key, value in node_values(node_id, data, type_attribute).items()}
+        node_type = str(data[type_attribute]) if type_attribute in data else options.default_node_type
+        nodes.append(Node(str(node_id), node_type, frozen_properties(values, source, where)))
+    edges = []
+    for start, end, data in parsed.edges(data=True):
+        where = f"edge {str(start)[:80]!r} -> {str(end)[:80]!r}"
+        values = {str(key): property_value(value) for key, value in edge_values(data, relation_attribute).items()}
+        relation = str(data[relation_attribute]) if relation_attribute in data else options.default_relation
+        edge = Edge(str(start), relation, str(end), frozen_properties(values, source, where))
+        edges.append(edge)
+        if not parsed.is_directed() and start != end:
+            edges.append(Edge(edge.target, edge.relation, edge.source, edge.properties))
+    return build_graph(nodes, edges, source, options, limits=limits)

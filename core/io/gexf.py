@@ -21,9 +21,9 @@ import io
 import networkx as nx
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node
+from core.graph import Graph
 from core.io.graphml import _NOT_XML
-from core.io.building import build_graph, frozen_properties, missing_endpoint_error, property_value
+from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
 from core.io.text import decode_utf8
@@ -71,30 +71,14 @@ def _check_declared(node_ids: list[str], parsed: nx.Graph, source: str, options:
 
 def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits, node_ids: list[str]) -> Graph:
     _check_declared(node_ids, parsed, source, options)
-    node_attributes = {name for _, data in parsed.nodes(data=True) for name in data}
-    edge_attributes = {name for *_, data in parsed.edges(data=True) for name in data}
-    type_attribute = (options.node_type_attribute if options.node_type_attribute is not None
-                      else next((name for name in NODE_TYPE_ATTRIBUTES if name in node_attributes), None))
-    relation_attribute = (options.relation_attribute if options.relation_attribute is not None
-                          else next((name for name in RELATION_ATTRIBUTES if name in edge_attributes), None))
-    nodes = []
-    for node_id, data in parsed.nodes(data=True):
-        where = f"node {str(node_id)[:80]!r}"
-        values = {str(key): property_value(value) for key, value in data.items()
-                  if key != type_attribute and not (key == "label" and value == node_id)}
-        node_type = str(data[type_attribute]) if type_attribute in data else options.default_node_type
-        nodes.append(Node(str(node_id), node_type, frozen_properties(values, source, where)))
-    edges = []
-    for start, end, data in parsed.edges(data=True):
-        where = f"edge {str(start)[:80]!r} -> {str(end)[:80]!r}"
-        values = {str(key): property_value(value) for key, value in data.items()
-                  if key != relation_attribute and key not in _DROPPED_EDGE_ATTRIBUTES}
-        relation = str(data[relation_attribute]) if relation_attribute in data else options.default_relation
-        edge = Edge(str(start), relation, str(end), frozen_properties(values, source, where))
-        edges.append(edge)
-        if not parsed.is_directed() and start != end:
-            edges.append(Edge(edge.target, edge.relation, edge.source, edge.properties))
-    return build_graph(nodes, edges, source, options, limits=limits)
+    return graph_from_networkx(
+        parsed, source, options, limits, type_attributes=NODE_TYPE_ATTRIBUTES, relation_attributes=RELATION_ATTRIBUTES,
+        node_values=lambda node_id, data, type_attribute: {
+            key: value for key, value in data.items()
+            if key != type_attribute and not (key == "label" and value == node_id)},  # GEXF's label = id
+        edge_values=lambda data, relation_attribute: {
+            key: value for key, value in data.items()
+            if key != relation_attribute and key not in _DROPPED_EDGE_ATTRIBUTES})
 
 
 def write_gexf(graph: Graph) -> str:

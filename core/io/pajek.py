@@ -22,8 +22,8 @@ import re
 import networkx as nx
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node
-from core.io.building import build_graph, frozen_properties, missing_endpoint_error, property_value
+from core.graph import Graph
+from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
 
@@ -96,31 +96,17 @@ def _check_counts(text: str, source: str, limits: Limits) -> int:
 
 
 def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits) -> Graph:
-    node_attributes = {name for _, data in parsed.nodes(data=True) for name in data}
-    edge_attributes = {name for *_, data in parsed.edges(data=True) for name in data}
-    type_attribute = (options.node_type_attribute if options.node_type_attribute is not None
-                      else next((name for name in NODE_TYPE_ATTRIBUTES if name in node_attributes), None))
-    relation_attribute = (options.relation_attribute if options.relation_attribute is not None
-                          else next((name for name in PAJEK_RELATION_ATTRIBUTES if name in edge_attributes), None))
-    nodes = []
-    for node_id, data in parsed.nodes(data=True):
-        where = f"node {str(node_id)[:80]!r}"
-        if (data.get("x"), data.get("y"), data.get("shape")) == _NO_POSITION:
-            data = {key: value for key, value in data.items() if key not in ("x", "y", "shape")}
-        values = {str(key): property_value(value) for key, value in data.items() if key not in ("id", type_attribute)}
-        node_type = str(data[type_attribute]) if type_attribute in data else options.default_node_type
-        nodes.append(Node(str(node_id), node_type, frozen_properties(values, source, where)))
-    edges = []
-    for start, end, data in parsed.edges(data=True):
-        where = f"edge {str(start)[:80]!r} -> {str(end)[:80]!r}"
-        values = {str(key): property_value(value) for key, value in data.items()
-                  if key != relation_attribute and not (key == "weight" and value == 1.0)}
-        relation = str(data[relation_attribute]) if relation_attribute in data else options.default_relation
-        edge = Edge(str(start), relation, str(end), frozen_properties(values, source, where))
-        edges.append(edge)
-        if not parsed.is_directed() and start != end:
-            edges.append(Edge(edge.target, edge.relation, edge.source, edge.properties))
-    return build_graph(nodes, edges, source, options, limits=limits)
+    return graph_from_networkx(parsed, source, options, limits, type_attributes=NODE_TYPE_ATTRIBUTES,
+                               relation_attributes=PAJEK_RELATION_ATTRIBUTES, node_values=_node_values,
+                               edge_values=lambda data, relation_attribute: {
+                                   key: value for key, value in data.items()
+                                   if key != relation_attribute and not (key == "weight" and value == 1.0)})
+
+
+def _node_values(node_id: object, data: dict, type_attribute: str | None) -> dict:
+    if (data.get("x"), data.get("y"), data.get("shape")) == _NO_POSITION:  # networkx's defaults, not the file's
+        data = {key: value for key, value in data.items() if key not in ("x", "y", "shape")}
+    return {key: value for key, value in data.items() if key not in ("id", type_attribute)}
 
 
 def write_pajek(graph: Graph) -> str:
