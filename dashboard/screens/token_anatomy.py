@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import plotly.express as px
 import streamlit as st
@@ -10,7 +12,7 @@ from core.registry import FORMATS
 from core.token_anatomy import CATEGORIES, anatomy_table
 from dashboard import analysis_cache
 from dashboard.analysis_controls import tokenizers_to_show
-from dashboard.sidebar import Selection, current
+from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.markdown_text import escape_markdown
 
 SCOPES = ("complete text", "cut at the budget")
@@ -56,9 +58,19 @@ def show() -> None:
                                 disabled=scope == SCOPES[0])
     with controls[2]:
         tokenizers = tokenizers_to_show(selection.tokenizer, "anatomy_tokenizers")
+    st.caption(RULE)
+    at_budget(selection, scope, marker, tokenizers)
+
+
+@st.fragment
+def at_budget(selection: Selection, scope: str, marker: bool, tokenizers: tuple[str, ...]) -> None:
+    """The budget controls and the charts of the cut they change: moving the budget reruns only this."""
+    slider, number = st.columns([4, 1], vertical_alignment="bottom")
+    selection = replace(selection, budget=budget_controls(slider, selection.budget_limit, number))
     if scope == SCOPES[1]:
         st.markdown(f"Each format cut at **{selection.budget:,}** tokens under the **{selection.policy}** policy.")
-    st.caption(RULE)
+    else:
+        st.caption("The budget applies when the text shown is the cut at the budget.")
     for column, tokenizer in zip(st.columns(len(tokenizers)), tokenizers):
         with column:
             table = anatomy_frame(selection, tokenizer, scope, marker and scope == SCOPES[1])
