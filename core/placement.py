@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 import re
 import weakref
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core import session_defaults
 from core.benchmark import measure_format
 from core.coverage import coverage_curve, seed_region
 from core.graph import Graph
@@ -19,7 +20,6 @@ from core.ordering import inputs_for, layouts_for, order_units
 from core.prefix_tokens import PrefixTokens, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core import session_defaults
 from core.samples import load_sample
 from core.token_spans import token_ends
 from core.units import graph_units

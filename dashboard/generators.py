@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Callable
+from collections.abc import Callable
 
 from core.generate import learning_graph, scale_free_graph, service_graph, transport_graph
 from core.graph import Graph

@@ -8,10 +8,10 @@ import streamlit as st
 
 from core.budget import Cut, cut
 from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
-from core.placement import evidence_strip, placement
 from core.models import approximate_count
-from core.prefix_tokens import PrefixTokens
 from core.ordering import rendering_seeds
+from core.placement import evidence_strip, placement
+from core.prefix_tokens import PrefixTokens
 from core.registry import FORMATS, ORDERINGS
 from dashboard import cache
 from dashboard.sidebar import Selection, budget_controls, current, format_label
@@ -131,7 +131,7 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     if result.explanation:
         st.caption(escape_markdown(result.explanation))
     key = rendering_key(selection, format_name)
-    full_text, spans, evidence_records = cache.text_layout(key, accounting, selection.evidence)
+    full_text, spans, _evidence_records = cache.text_layout(key, accounting, selection.evidence)
     panel_text(selection, format_name, policy, key, result, cut_offset(full_text, spans, result), colour, whitespace)
     # A callable is only called on click, so a large text is not sent with every rerun.
     st.download_button("Download the full text", lambda: full_text, file_name=f"{format_name}.txt",

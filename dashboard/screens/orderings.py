@@ -9,8 +9,8 @@ import streamlit as st
 
 from core.errors import GraphContextError
 from core.registry import FORMATS, ORDERINGS
-from core.teaching import orderings_sentence
 from core.retriever_gap import retriever_gap
+from core.teaching import orderings_sentence
 from dashboard import analysis_cache
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import Selection, current, format_label

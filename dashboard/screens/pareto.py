@@ -79,7 +79,7 @@ def open_on_contexts(budget: int, limit: int) -> None:
 
 def unbound_query_params() -> dict[str, str]:
     """The URL parameters no widget is bound to (switch_page may only carry those; bound widgets write theirs back)."""
-    from streamlit.runtime.state.session_state_proxy import get_session_state  # noqa: PLC0415 (internal API)
+    from streamlit.runtime.state.session_state_proxy import get_session_state  # internal API
 
     with get_session_state().query_params() as params:
         return {key: value for key, value in st.query_params.to_dict().items() if not params.is_bound(key)}

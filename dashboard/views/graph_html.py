@@ -12,8 +12,9 @@ import html
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, Mapping
+from typing import Literal
 
 from pyvis.network import Network
 
