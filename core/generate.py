@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from core.errors import ParameterError
 from core.graph import Edge, Graph, Node, RelationReading, Schema

@@ -20,11 +20,10 @@
 from __future__ import annotations
 
 import math
-import os
 import re
 import weakref
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -186,4 +185,16 @@ def cut_offset(full: Rendering, result: Cut) -> int:
         return len(full.text)
     if result.policy == "record":
         return len(full.preamble) + sum(len(record.text) for record in full.records[:result.records_kept])
-    return len(os.path.commonprefix([result.document, full.text]))
+    return _common_prefix_length(result.document, full.text)
+
+
+def _common_prefix_length(document: str, text: str) -> int:
+    """How many leading characters `document` shares with `text` (a binary search over C-speed startswith)."""
+    low, high = 0, len(document)
+    while low < high:  # text starts with document[:low]; not with document[:high + 1]
+        middle = (low + high + 1) // 2
+        if text.startswith(document[:middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Callable, Generic, Iterable, Iterator, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import Generic, TypeVar
 
 from core.errors import UnknownNameError
-from core.formats import compact_json, csv_records, jsonl, pretty_json, typed_edges
-from core.formats import (arrows, ckg_lines, edge_tuples, incident_text, local_ids, semantic_text,
-                          typed_edges_dict, untyped_pairs)
-from core.formats import (graphml, graphrag_tables, markdown_tables, structured_json, toon, turtle,
-                          yaml_format)
+from core.formats import (
+    arrows,
+    ckg_lines,
+    compact_json,
+    csv_records,
+    edge_tuples,
+    graphml,
+    graphrag_tables,
+    incident_text,
+    jsonl,
+    local_ids,
+    markdown_tables,
+    pretty_json,
+    semantic_text,
+    structured_json,
+    toon,
+    turtle,
+    typed_edges,
+    typed_edges_dict,
+    untyped_pairs,
+    yaml_format,
+)
 from core.models import MODEL_LIST
 from core.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
 from core.queries import TEMPLATES
@@ -142,7 +160,7 @@ QUESTION_GENERATORS = Registry("question generator", GENERATOR_LIST)
 
 
 def _graph_generators() -> Iterable[tuple[str, object]]:
-    from core.generate import GRAPH_GENERATOR_LIST  # noqa: PLC0415 - core.generate imports core.io, which imports this
+    from core.generate import GRAPH_GENERATOR_LIST
 
     return GRAPH_GENERATOR_LIST
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -30,10 +30,10 @@ from core.kept_graph import NEVER, UnitPositions
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
 from core.placement import PLACEMENT_COLUMNS, placement_columns
-from core.sections import DEFAULT_SECTIONS, Sections
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.seeds import Seeds
 from core.tokens import Tokenizer
 from core.units import Unit

@@ -6,9 +6,8 @@ panel and the previous graph stays loaded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import os
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -16,8 +15,14 @@ from core.errors import GraphContextError
 from core.generate import generator_parameters, parameter_limit
 from core.graph import Graph
 from core.io import LoadOptions, format_names
-from core.io.falkordb_source import (DEFAULT_HOPS, DEFAULT_PORT, MAX_HOPS, PASSWORD_VARIABLE, DatabaseSource,
-                                     read_database)
+from core.io.falkordb_source import (
+    DEFAULT_HOPS,
+    DEFAULT_PORT,
+    MAX_HOPS,
+    PASSWORD_VARIABLE,
+    DatabaseSource,
+    read_database,
+)
 from core.registry import GENERATORS
 from core.samples import Sample, default_sample, get_sample, sample_names
 from dashboard import cache

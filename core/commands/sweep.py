@@ -11,7 +11,6 @@ from pathlib import Path
 import pandas as pd
 
 from core.budget import ALL_POLICIES, POLICIES
-from core.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -29,6 +28,7 @@ from core.ordering import LAYOUTS
 from core.pareto import dominance_across_budgets
 from core.queries import Query, QueryTemplate, query_from_seeds
 from core.registry import FORMATS, ORDERINGS, QUERIES
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.session_defaults import graph_defaults
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep

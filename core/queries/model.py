@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from core.errors import ParameterError
 from core.graph import Graph

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from core.errors import ParameterError
 from core.graph import Graph
-from core.queries import Query, QueryTemplate, TEMPLATES, query
+from core.queries import TEMPLATES, Query, QueryTemplate, query
 
 # For pair templates: which parameter is the walk's first node, which its last (T3 walks concept -> start).
 PAIR_ROLES = {"t3_prerequisite_path": ("concept", "start"), "t5_relation": ("first", "second"),

@@ -6,9 +6,9 @@ import streamlit as st
 
 from core.errors import GraphContextError
 from dashboard.analysis_cache import selection_markers, survival_sweep
-from dashboard.views.charts import survival_figure
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current, format_label
+from dashboard.views.charts import survival_figure
 from dashboard.views.markdown_text import escape_markdown
 
 TABLE_COLUMNS = ["format", "policy", "budget", "budgeted_tokens", "records_kept", "records_total", "parse_ok",

@@ -15,8 +15,14 @@ from core.budget import POLICIES, Cut, cut
 from core.errors import GraphContextError
 from core.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
 from core.registry import FORMATS
-from dashboard.analysis_cache import (SCOPES, anatomy_frame, orderings_sweep, pareto_sweep, selection_markers,
-                                      survival_sweep)
+from dashboard.analysis_cache import (
+    SCOPES,
+    anatomy_frame,
+    orderings_sweep,
+    pareto_sweep,
+    selection_markers,
+    survival_sweep,
+)
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, current

@@ -9,12 +9,12 @@ import streamlit as st
 
 from core.errors import GraphContextError
 from core.registry import FORMATS, ORDERINGS
-from core.teaching import orderings_sentence
 from core.retriever_gap import retriever_gap
+from core.teaching import orderings_sentence
 from dashboard.analysis_cache import orderings_sweep
-from dashboard.views.charts import orderings_figure
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current, format_label
+from dashboard.views.charts import orderings_figure
 from dashboard.views.markdown_text import escape_markdown
 
 

@@ -7,9 +7,9 @@ import streamlit as st
 from core.analysis import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
 from core.errors import GraphContextError
 from dashboard.analysis_cache import pareto_sweep
-from dashboard.views.charts import pareto_figure
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current
+from dashboard.views.charts import pareto_figure
 from dashboard.views.markdown_text import escape_markdown
 
 HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
@@ -41,7 +41,7 @@ def open_on_contexts(budget: int, limit: int) -> None:
 
 def unbound_query_params() -> dict[str, str]:
     """The URL parameters no widget is bound to (switch_page may only carry those; bound widgets write theirs back)."""
-    from streamlit.runtime.state.session_state_proxy import get_session_state  # noqa: PLC0415 (internal API)
+    from streamlit.runtime.state.session_state_proxy import get_session_state  # internal API
 
     with get_session_state().query_params() as params:
         return {key: value for key, value in st.query_params.to_dict().items() if not params.is_bound(key)}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.analysis_cache import SCOPES, anatomy_frame
-from dashboard.views.charts import anatomy_chart
 from dashboard.analysis_controls import tokenizers_to_show
 from dashboard.sidebar import current
+from dashboard.views.charts import anatomy_chart
 from dashboard.views.markdown_text import escape_markdown
 
 RULE = ("Each character is given a category from the renderer's atom spans (property keys, punctuation and "

@@ -9,9 +9,9 @@ import streamlit as st
 
 from core.analysis import budget_sweep
 from core.registry import FORMATS, ORDERINGS
+from core.samples import default_sample
 from core.seeds import Seeds
 from core.teaching import comparison_sentence
-from core.samples import default_sample
 from dashboard import cache
 from dashboard.sidebar import current
 from dashboard.views.context_panel import draw_panel

@@ -11,7 +11,6 @@ from core.budget import POLICIES
 from core.registry import ORDERINGS
 from core.token_anatomy import CATEGORIES
 
-
 PALETTE = px.colors.qualitative.D3
 COLOURS = dict(zip(CATEGORIES, ("#9ca3af", "#2563eb", "#7c3aed", "#16a34a", "#f59e0b", "#dc2626")))
 

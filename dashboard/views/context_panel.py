@@ -62,7 +62,7 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     if result.explanation:
         st.caption(escape_markdown(result.explanation))
     key = rendering_key(selection, format_name)
-    full_text, spans, evidence_records = cache.text_layout(key, accounting, selection.evidence)
+    full_text, _spans, _evidence_records = cache.text_layout(key, accounting, selection.evidence)
     panel_text(selection, format_name, policy, key, result, cut_offset(accounting.rendering, result), colour,
                whitespace)
     # A callable is only called on click, so a large text is not sent with every rerun.

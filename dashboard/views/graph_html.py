@@ -17,11 +17,12 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 from string import Template
-from typing import Literal, Mapping
+from typing import Literal
 
 from core.graph import Graph
 from core.graph_view import GraphView

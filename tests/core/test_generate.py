@@ -8,8 +8,14 @@ import networkx as nx
 import pytest
 
 from core.errors import ParameterError
-from core.generate import (SCALE_FREE_RELATIONS, TRANSPORT_SCHEMA, learning_graph, scale_free_graph, service_graph,
-                           transport_graph)
+from core.generate import (
+    SCALE_FREE_RELATIONS,
+    TRANSPORT_SCHEMA,
+    learning_graph,
+    scale_free_graph,
+    service_graph,
+    transport_graph,
+)
 
 GENERATORS = [
     (learning_graph, {"concepts": 30, "max_prerequisites": 3}),

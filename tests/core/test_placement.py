@@ -84,7 +84,8 @@ def test_the_marker_lines_tokens_are_what_it_adds_to_the_context():
 
 def test_the_evidence_median_is_numpys_median_for_odd_and_even_counts():
     import numpy as np
-    from hypothesis import given, strategies as st
+    from hypothesis import given
+    from hypothesis import strategies as st
 
     from core.placement import _median
 

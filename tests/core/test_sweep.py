@@ -9,13 +9,13 @@ import pytest
 from core.budget import cut
 from core.errors import ParameterError, UnknownNameError
 from core.generate import service_graph
+from core.ordering import OrderingInputs
 from core.prefix_tokens import TokenCache
 from core.queries import DEPENDENCIES, IMPACT_OWNERS, query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.registry import QUERIES as QUERIES_BY_NAME
 from core.seeds import seeds_from_question
 from core.sweep import COLUMNS, accounted_rendering, cheapest_lossless, rendering_summary, sweep
-from core.ordering import OrderingInputs
 
 GRAPH = service_graph(12, 14, 7)
 QUERIES = [query(IMPACT_OWNERS, failed="db-identity"), query(DEPENDENCIES, start="svc-web", hops=2)]

@@ -11,9 +11,16 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import (best_lossless, budget_sweep, dominated_formats, effective_layout,
-                           efficiency_table,
-                           format_anatomies, format_markers, pareto_points)
+from core.analysis import (
+    best_lossless,
+    budget_sweep,
+    dominated_formats,
+    effective_layout,
+    efficiency_table,
+    format_anatomies,
+    format_markers,
+    pareto_points,
+)
 from core.budget import POLICIES, cut
 from core.exports import SEED_FIELDS, context_name
 from core.ordering import inputs_for

@@ -195,7 +195,7 @@ def test_the_walkthrough_sets_the_sidebar_step_by_step():
 @pytest.mark.parametrize("sample", sample_names())
 def test_each_sample_opens_with_its_own_defaults(sample):
     from core.samples import get_sample
-    from core.session_defaults import complete_tokens, graph_defaults, inspected_budget, sweep_budgets, budget_text
+    from core.session_defaults import budget_text, complete_tokens, graph_defaults, inspected_budget, sweep_budgets
 
     graph = load_sample(sample)
     defaults = graph_defaults(graph, get_sample(sample))

@@ -8,8 +8,16 @@ import pytest
 
 from core.errors import ParameterError
 from core.graph import Graph, Node
-from core.queries import (DEPENDENCIES, IMPACT_OWNERS, OWNERS, SHORTEST_PATH, TEMPLATES, QueryTemplate, query,
-                          query_from_seeds)
+from core.queries import (
+    DEPENDENCIES,
+    IMPACT_OWNERS,
+    OWNERS,
+    SHORTEST_PATH,
+    TEMPLATES,
+    QueryTemplate,
+    query,
+    query_from_seeds,
+)
 from core.registry import QUERIES
 
 
@@ -70,7 +78,7 @@ def test_every_template_declares_what_each_parameter_holds():
 
 
 def test_a_template_declaring_a_kind_for_a_missing_parameter_is_refused():
-    with pytest.raises(ValueError, match="relation_parameters|distinct"):
+    with pytest.raises(ValueError, match=r"relation_parameters|distinct"):
         QueryTemplate("broken", "Broken", DEPENDENCIES.solve, "{start}", ("start",), node_parameters=("start",),
                       relation_parameters=("relation",))
     with pytest.raises(ParameterError):

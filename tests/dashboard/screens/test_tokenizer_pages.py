@@ -50,8 +50,10 @@ def test_token_anatomy_and_contexts_work_with_every_tokenizer(name):
 
 
 def test_a_stand_in_count_is_marked_approximate_on_contexts_and_in_the_charts():
-    from dashboard.views.charts import pareto_figure
     import pandas as pd
+
+    from dashboard.views.charts import pareto_figure
+
 
     app = started()
     app.sidebar.selectbox(key="model").set_value("claude").run()

@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 
 from core.graph import Edge, Graph, Node
 from core.graph_view import layout_positions, select_view
-from dashboard.views.graph_html import (clean_label, graph_page_html, legend_html, safe_title, script_json,
-                                        vis_network_files)
+from dashboard.views.graph_html import (
+    clean_label,
+    graph_page_html,
+    legend_html,
+    safe_title,
+    script_json,
+    vis_network_files,
+)
 from tests.strategies import graphs
 
 HOSTILE = "<img src=x onerror=alert(1)></script><script>alert(2)</script>"
