@@ -6,7 +6,6 @@ import io
 import json
 import re
 import zipfile
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -24,31 +23,17 @@ from core.analysis import (
 )
 from core.budget import POLICIES, cut
 from core.exports import SEED_FIELDS, context_name
-from core.hops import hop_units
-from core.ordering import OrderingInputs, order_units
-from core.prefix_tokens import prefix_tokens
+from core.ordering import inputs_for
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
 from core.seeds import Seeds
 from core.session_defaults import complete_tokens, sweep_budgets
+from core.sweep import accounted_rendering
 from core.token_anatomy import CATEGORIES, anatomy_table
+from tests.dashboard.conftest import on_page, started
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto", "exports")
 SAMPLE = default_sample()
-
-
-def started(**query_params) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=300)
-    for key, value in query_params.items():
-        app.query_params[key] = value
-    return app.run()
-
-
-def on_page(app: AppTest, page: str) -> AppTest:
-    app.switch_page(f"screens/{page}.py").run()
-    assert not app.exception, [item.value for item in app.exception]
-    return app
 
 
 def core_anatomy(budget=None, policy="record", marker=False, tokenizer="o200k_base", ordering=None, layout=None,
@@ -197,9 +182,9 @@ def test_exports_parse_back_and_equal_core():
     for name in chosen["formats"]:
         format_ = FORMATS.get(name)
         arranged = effective_layout(name, chosen["layout"])
-        ordered = order_units(graph, hop_units(graph, SAMPLE.seeds), ORDERINGS.get("hop_tiers"), arranged,
-                              OrderingInputs(seeds=tuple(SAMPLE.seeds)))
-        accounting = prefix_tokens(format_.render(graph, ordered), TOKENIZERS.get("o200k_base"))
+        hop_tiers = ORDERINGS.get("hop_tiers")
+        accounting = accounted_rendering(graph, format_, hop_tiers, arranged, inputs_for(hop_tiers, SAMPLE.seeds),
+                                         TOKENIZERS.get("o200k_base"), cache=None)
         for policy in POLICIES:
             result = cut(accounting, format_, policy, 700)
             assert archive.read(context_name(result)).decode("utf-8") == result.text

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from core.budget import cut
 from core.hops import hop_units
 from core.ordering import inputs_for, order_units
@@ -13,8 +9,7 @@ from core.placement import evidence_strip, placement
 from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample
-
-APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
+from tests.dashboard.conftest import metric, on_page, started
 
 
 def core_placement(format_name: str, ordering: str, policy: str, budget: int):
@@ -33,15 +28,11 @@ def core_placement(format_name: str, ordering: str, policy: str, budget: int):
 
 
 def test_the_panels_show_core_dangling_edges_evidence_positions_and_the_strip():
-    app = AppTest.from_file(APP, default_timeout=180)
-    app.query_params.update({"budget": "900", "formats": FORMATS.names()[0], "ordering": "question_bm25",
-                             "policy": "sections"})
-    app.run()
-    app.switch_page("screens/contexts.py").run()
-    assert not app.exception, [item.value for item in app.exception]
+    app = on_page(started(budget="900", formats=FORMATS.names()[0], ordering="question_bm25", policy="sections"),
+                  "contexts")
     figures, strip = core_placement(FORMATS.names()[0], "question_bm25", "sections", 900)
-    assert [item.value for item in app.metric if item.label == "Dangling edges"] == [f"{figures.dangling_edges:,}"]
-    position = [item.value for item in app.metric if item.label == "Evidence position"]
+    assert metric(app, "Dangling edges") == [f"{figures.dangling_edges:,}"]
+    position = metric(app, "Evidence position")
     expected = "—" if not figures.evidence_positions else (
         f"{figures.evidence_position_first:.0%} · {figures.evidence_position_median:.0%} · "
         f"{figures.evidence_position_last:.0%}")
@@ -51,10 +42,6 @@ def test_the_panels_show_core_dangling_edges_evidence_positions_and_the_strip():
 
 
 def test_every_page_runs_with_the_sections_policy_and_a_retriever_ordering():
-    app = AppTest.from_file(APP, default_timeout=300)
-    app.query_params.update({"budget": "700", "budgets": "512", "ordering": "personalized_pagerank+ends",
-                             "policy": "sections"})
-    app.run()
+    app = started(budget="700", budgets="512", ordering="personalized_pagerank+ends", policy="sections")
     for page in ("contexts", "graph", "token_anatomy", "budget_survival", "orderings", "pareto", "exports"):
-        app.switch_page(f"screens/{page}.py").run()
-        assert not app.exception, (page, [item.value for item in app.exception])
+        on_page(app, page)
