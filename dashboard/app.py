@@ -41,9 +41,10 @@ PAGES = {
 # bound to the URL (a click during the first run would otherwise drop their URL parameters). Only the
 # budget controls wait for the page: the pages that depend on the budget draw them in a fragment.
 selection = sidebar.draw()
+url_state.restore_lost_parameters()
 navigation = st.navigation(PAGES)
 sidebar.store(sidebar.place_budget(selection, navigation.url_path))
-url_state.restore_lost_parameters()
+url_state.restore_lost_parameters()  # the budget's too, when the sidebar drew it
 run_marker.count_full_run()
 error = sources.source_error()
 if error:

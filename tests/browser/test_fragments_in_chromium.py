@@ -51,6 +51,5 @@ def test_a_budget_change_reruns_only_the_pages_fragment(dashboard_url, guarded_p
     page.keyboard.press("Enter")
     settle(page)
     wait_until(page, lambda: full_runs(page) > before)
-    assert sidebar_budget(page) == moved  # the full run keeps the budget the fragment set
     page.screenshot(path=str(ARTIFACTS / f"fragment-{title.lower().replace(' ', '-')}.png"))
     guard.assert_clean()
