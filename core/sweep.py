@@ -25,6 +25,7 @@ from core.budget import POLICIES, Cut, check_policy, cut, grammar_tokens
 from core.coverage import SeedRegion, coverage_tokens, seed_region
 from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
+from core.formats.cut_parse import tail_verdict
 from core.graph import Graph
 from core.kept_graph import NEVER, UnitPositions
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
@@ -328,6 +329,8 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
             if reading is None:
                 if plan.metrics_from == "kept":
                     reading = kept_cut(result, format_, positions, accounting.prefix_text)
+                    if reading is None and identity[0] == "raw":
+                        reading = _tail_reading(result, format_, positions, accounting)
                 if reading is None:
                     reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
@@ -380,6 +383,28 @@ def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
     if result.document == accounting.prefix_text(result.records_kept):
         return ("prefix", result.records_kept)
     return ("raw", result.document)
+
+
+def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
+                  accounting: PrefixTokens) -> DecodedCut | None:
+    """A raw cut ending inside a record, read from its partial last statement (`core.formats.cut_parse`).
+
+    The error its tail raises is the error the whole cut raises; a tail that holds nothing leaves the
+    graph of the whole records. None when only decoding the whole cut can tell.
+    """
+    if format_.tail_start is None:
+        return None
+    kept = result.records_kept
+    records = accounting.prefix_text(kept)
+    records = records[:len(records) - len(accounting.rendering.closings[kept])]
+    if not result.document.startswith(records):
+        return None
+    verdict = tail_verdict(format_, accounting.rendering, kept, len(records), result.document)
+    if verdict is None:
+        return None
+    if verdict.error:
+        return DecodedCut(None, verdict.error)
+    return DecodedCut(positions.kept(kept)) if positions is not None else None
 
 
 DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
