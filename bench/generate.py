@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.generate import scale_free_graph, service_graph  # noqa: E402
-from core.registry import FORMATS  # noqa: E402
-from core.units import graph_units  # noqa: E402
+from core.generate import scale_free_graph, service_graph
+from core.registry import FORMATS
+from core.units import graph_units
 
 
 def median_seconds(action, repeats: int) -> tuple[float, object]:
@@ -60,7 +60,7 @@ def main() -> None:
     print(f"{'format':<18} {'seconds':>8} {'x baseline':>10} {'characters':>12} {'records':>9}")
     names = list(FORMATS) if arguments.all_formats else line_formats()
     for name in names:
-        seconds, rendering = median_seconds(lambda: FORMATS.get(name).render(graph, units), arguments.repeats)
+        seconds, rendering = median_seconds(lambda name=name: FORMATS.get(name).render(graph, units), arguments.repeats)
         print(f"{name:<18} {seconds:>8.2f} {seconds / baseline:>10.1f} {len(rendering.text):>12,} "
               f"{len(rendering.records):>9,}")
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import networkx as nx  # noqa: E402
+import networkx as nx
 
-from core.errors import LoadError  # noqa: E402
-from core.generate import service_graph  # noqa: E402
-from core.io import load_graph, save_graph  # noqa: E402
+from core.errors import LoadError
+from core.generate import service_graph
+from core.io import load_graph, save_graph
 
 
 def measured(action, repeats: int) -> tuple[float, float, str]:

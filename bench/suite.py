@@ -28,14 +28,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-from core.questions import load_questions  # noqa: E402
-from core.registry import FORMATS, ORDERINGS  # noqa: E402
-from core.samples import get_sample  # noqa: E402
-from core.seeds import Seeds  # noqa: E402
-from core.suite import run_suite, settings_for  # noqa: E402
-from core.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, sweep  # noqa: E402
+from core.questions import load_questions
+from core.registry import FORMATS, ORDERINGS
+from core.samples import get_sample
+from core.seeds import Seeds
+from core.suite import run_suite, settings_for
+from core.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, sweep
 
 
 def cpu_seconds() -> float:
@@ -97,7 +97,7 @@ def main() -> None:
           f"speed-up 1 -> 2 workers = {single_wall / pooled_wall:.2f} (target >= 1.6); rows equal")
 
     if not arguments.skip_ray:
-        import ray  # noqa: PLC0415
+        import ray
 
         started = time.perf_counter()
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

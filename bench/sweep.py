@@ -37,13 +37,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.coverage import seed_region  # noqa: E402
-from core.generate import service_graph  # noqa: E402
-from core.ordering import inputs_for, layouts_for, order_units  # noqa: E402
-from core.prefix_tokens import token_byte_lengths  # noqa: E402
-from core.queries import IMPACT_OWNERS, query  # noqa: E402
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS  # noqa: E402
-from core.sweep import DEFAULT_BUDGETS, sweep  # noqa: E402
+from core.coverage import seed_region
+from core.generate import service_graph
+from core.ordering import inputs_for, layouts_for, order_units
+from core.prefix_tokens import token_byte_lengths
+from core.queries import IMPACT_OWNERS, query
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.sweep import DEFAULT_BUDGETS, sweep
 
 SEEDS = ("db-identity",)
 QUESTION = query(IMPACT_OWNERS, failed="db-identity")
@@ -55,7 +55,7 @@ LINE_FORMATS = ("jsonl", "csv", "typed_edges", "typed_edges_dict", "local_ids", 
 class Clock:
     """Wall and CPU seconds of a block; CPU includes finished child processes (a pool's workers)."""
 
-    def __enter__(self) -> "Clock":
+    def __enter__(self) -> Clock:
         self._wall, self._cpu = time.perf_counter(), _cpu()
         return self
 

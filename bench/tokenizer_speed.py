@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.generate import service_graph  # noqa: E402
-from core.prefix_tokens import prefix_tokens  # noqa: E402
-from core.registry import FORMATS, TOKENIZERS  # noqa: E402
-from core.units import graph_units  # noqa: E402
+from core.generate import service_graph
+from core.prefix_tokens import prefix_tokens
+from core.registry import FORMATS, TOKENIZERS
+from core.units import graph_units
 
 TARGET = 1.5
 

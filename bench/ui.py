@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-from core.registry import FORMATS  # noqa: E402
+from core.registry import FORMATS
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 

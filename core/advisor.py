@@ -17,8 +17,8 @@ and the runner-up at the budget comes from `core.cost` (dated bundled prices).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import pandas as pd
 

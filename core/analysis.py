@@ -7,7 +7,7 @@ and `core.token_anatomy`; the pages only draw what these return.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 

@@ -23,9 +23,10 @@ an empty cut that says why; it is not an error.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal, Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -33,8 +34,14 @@ from core.errors import ParameterError
 from core.formats.base import Format, Rendering
 from core.graph import Graph
 from core.prefix_tokens import PrefixTokens
-from core.sections import DEFAULT_SECTIONS, SectionChoice, Sections, choose_sections, section_marker, \
-    section_marker_line
+from core.sections import (
+    DEFAULT_SECTIONS,
+    SectionChoice,
+    Sections,
+    choose_sections,
+    section_marker,
+    section_marker_line,
+)
 from core.tokens import Tokenizer
 from core.units import Unit
 

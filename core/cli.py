@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from core.commands import benchmark, convert
-from core.commands import evaluate, serve_reader
-from core.commands import sweep
-from core.commands import suite
-from core.commands import advise
+from core.commands import advise, benchmark, convert, evaluate, serve_reader, suite, sweep
 from core.errors import GraphContextError
 
 COMMANDS = [benchmark, convert, evaluate, serve_reader, sweep, suite, advise]  # each module adds its own subcommand

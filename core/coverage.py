@@ -9,8 +9,8 @@ least D_k(S): the transition sits at B = D_k(S).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Collection, Sequence
 
 from core.budget import grammar_tokens
 from core.formats.base import Format, Rendering

@@ -11,8 +11,9 @@ an instance already running in this process (a test session's) is used and left 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import TypeVar
 
 from core.errors import ParameterError
 from core.workers import check_workers
@@ -56,7 +57,7 @@ def _call(task):
 
 
 def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
-    import ray  # noqa: PLC0415 (only the Ray engine needs it, and it is slow to import)
+    import ray  # only the Ray engine needs it, and it is slow to import
 
     started_here = not ray.is_initialized()
     if started_here:

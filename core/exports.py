@@ -15,7 +15,7 @@ import io
 import json
 import math
 import zipfile
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -50,7 +50,7 @@ def result_records(frame: pd.DataFrame) -> list[dict]:
     identifier = run_id(frame)
     records = []
     for row in frame.to_dict("records"):
-        record = {name: None for name in SEED_FIELDS}
+        record = dict.fromkeys(SEED_FIELDS)
         record.update(run_id=identifier, graph_hash=row["graph_hash"], format=row["format"],
                       ordering=row["ordering"], budget_tokens=int(row["budget"]), tokenizer=row["tokenizer"],
                       parse_success=bool(row["parse_ok"]))
@@ -85,7 +85,7 @@ def contexts_zip(cuts: Sequence[Cut]) -> bytes:
 
 def plotly_script() -> str:
     """plotly.js itself, in one script tag, so a page of chart fragments draws offline."""
-    from plotly.offline import get_plotlyjs  # noqa: PLC0415 (only the report needs the 4 MB library)
+    from plotly.offline import get_plotlyjs  # only the report needs the 4 MB library
 
     return f"<script type='text/javascript'>{get_plotlyjs()}</script>"
 

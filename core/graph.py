@@ -7,15 +7,16 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Literal, Mapping, Union
+from typing import Literal
 
 import networkx as nx
 
 from core.errors import GraphError
 
-PropertyValue = Union[str, int, float, bool]
+PropertyValue = str | int | float | bool
 Properties = tuple[tuple[str, PropertyValue], ...]
 
 DuplicatePolicy = Literal["reject", "merge"]
@@ -143,7 +144,7 @@ class Graph:
     def build(cls, nodes: Iterable[Node], edges: Iterable[Edge], schema: Schema | None = None, *,
               duplicates: DuplicatePolicy = "reject",
               missing_endpoints: MissingEndpointPolicy = "reject",
-              missing_type: str = "unknown") -> "Graph":
+              missing_type: str = "unknown") -> Graph:
         """Validate and canonicalise.
 
         duplicates="reject" raises on two node records with one id that disagree; "merge" keeps the
@@ -205,7 +206,7 @@ class Graph:
     def has_properties(self) -> bool:
         return any(node.properties for node in self.nodes) or any(edge.properties for edge in self.edges)
 
-    def with_schema(self, schema: Schema | None) -> "Graph":
+    def with_schema(self, schema: Schema | None) -> Graph:
         return Graph(self.nodes, self.edges, schema)
 
     def to_networkx(self) -> nx.MultiDiGraph:
@@ -221,7 +222,7 @@ class Graph:
     @classmethod
     def from_networkx(cls, graph: nx.Graph, *, type_attribute: str = "type",
                       relation_attribute: str = "relation", default_type: str = "node",
-                      default_relation: str = "related_to", **build_options) -> "Graph":
+                      default_relation: str = "related_to", **build_options) -> Graph:
         """Read node type and relation from the named attributes; every other attribute is a property.
 
         An undirected networkx graph is made explicit: each edge becomes two directed edges.

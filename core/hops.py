@@ -8,7 +8,8 @@ reach has hop level infinity. `candidate_units(units, k)` is U_k(S), the units w
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from typing import Iterable, Literal, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from core.errors import ParameterError
 from core.graph import Graph

@@ -16,9 +16,9 @@ labels, so they are the same.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, Mapping
 
 import numpy as np
 
@@ -78,7 +78,7 @@ class UnitPositions:
             np.minimum.at(present, keys.targets, self.edge_record)
         self.present_from = present
 
-    def kept(self, records: int) -> "KeptGraph":
+    def kept(self, records: int) -> KeptGraph:
         """The graph the first `records` records describe."""
         return KeptGraph(self, records)
 
@@ -86,7 +86,7 @@ class UnitPositions:
 class _KeptNodes(Mapping[str, Node]):
     """node id -> Node in the kept graph: the node itself, or its stand-in when only an edge names it."""
 
-    def __init__(self, view: "KeptGraph") -> None:
+    def __init__(self, view: KeptGraph) -> None:
         self._view = view
 
     def get(self, node_id, default=None):  # the hot path of every solver

@@ -15,8 +15,8 @@ record prefix holds that prefix's graph; any other raw cut (one ending inside a 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Callable, Collection, Mapping
 
 from core.budget import Cut
 from core.errors import FormatError

@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict, deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 from core.errors import ParameterError
 from core.formats.base import Format, nodes_then_edges

@@ -11,7 +11,7 @@ format. Efficiency is accuracy per 1,000 tokens.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

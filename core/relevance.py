@@ -18,7 +18,8 @@ Results are cached by graph content (a sweep orders the same graph once per form
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable, Hashable, Sequence, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
 import bm25s
 import networkx as nx

@@ -22,8 +22,8 @@ entities were truncated): `dangling_edges` counts them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 from core.errors import ParameterError
 from core.formats.base import Format

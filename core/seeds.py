@@ -9,8 +9,9 @@ match is reported with the text it matched, so a user can see why a node became 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 from core.errors import ParameterError
 from core.graph import Graph

@@ -7,15 +7,15 @@ show are skipped (a format with separate node and edge sections only has `nodes_
 `evidence_first` is rendered once per query, since its order comes from that query's evidence.
 
 `rendering_summary(...)` describes the untruncated renderings: bytes, characters, tokens, grammar
-tokens, round trip and traversal accuracy per format.
+tokens, round trip and traversal accuracy per format; `cheapest_lossless(...)` names the cheapest exact one.
 """
 
 from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -31,10 +31,10 @@ from core.kept_graph import NEVER, UnitPositions, graph_keys
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
 from core.placement import PLACEMENT_COLUMNS, placement_columns
-from core.sections import DEFAULT_SECTIONS, Sections
 from core.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.seeds import Seeds
 from core.tokens import Tokenizer
 from core.units import Unit
@@ -58,7 +58,8 @@ def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layou
     """
     region = region or seed_region(graph, inputs.seeds or (), inputs.direction)
     key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
-           inputs.seeds if ordering.uses_seeds or radius is not None else (),
+           # a format that prints hop levels changes with the seeds even under an order that ignores them
+           inputs.seeds if ordering.uses_seeds or format_.uses_hops or radius is not None else (),
            inputs.shuffle_seed if ordering.uses_shuffle_seed else None,
            inputs.evidence if ordering.uses_evidence else None, inputs.question if ordering.uses_question else None)
 
@@ -483,3 +484,9 @@ def rendering_summary(graph: Graph, queries: Mapping[str, Query] | Sequence[Quer
     frame.insert(0, "graph_hash", graph.sha256)
     frame.insert(1, "tokenizer", tokenizer)
     return frame
+
+
+def cheapest_lossless(summary: pd.DataFrame) -> str | None:
+    """The format of a `rendering_summary` with the fewest tokens among the lossless ones that round-trip exactly."""
+    exact = summary[summary["lossless"] & summary["round_trip"]]
+    return None if exact.empty else str(exact.loc[exact["tokens"].idxmin(), "format"])

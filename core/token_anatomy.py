@@ -17,8 +17,8 @@ token that lies inside one multi-byte character takes that character's category.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -9,7 +9,7 @@ the same sweep once per tokenizer into one frame with a `tokenizer` column, and
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 

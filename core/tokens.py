@@ -10,7 +10,8 @@ The engines live in `core.tokenizers`; the registry entries in `core.registry.TO
 from __future__ import annotations
 
 import unicodedata
-from typing import Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Callable, Sequence, TypeVar
+from typing import TypeVar
 
 from core.errors import ParameterError
 

@@ -44,9 +44,9 @@ def falkordb_server():
             try:
                 FalkorDB(host="127.0.0.1", port=port).connection.ping()
                 break
-            except Exception:  # noqa: BLE001 - not up yet
+            except Exception as error:  # not up yet
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the FalkorDB test server did not start: {process.stderr.read()[:500]!r}")
+                    raise RuntimeError(f"the FalkorDB test server did not start: {process.stderr.read()[:500]!r}") from error
                 time.sleep(0.05)
         yield Server("127.0.0.1", port)
     finally:

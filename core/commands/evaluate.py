@@ -8,10 +8,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.budget import POLICIES
-from core.commands.graph_source import (add_graph_options, check_writable, graph_from_arguments, graph_parameters,
-                                       non_negative, positive)
-from core.commands.sweep import (DEFAULT_QUERY, add_seed_and_query_options, budgets, check_query_nodes, choose_seeds,
-                                 names, parse_query)
+from core.commands.graph_source import (
+    add_graph_options,
+    check_writable,
+    graph_from_arguments,
+    graph_parameters,
+    non_negative,
+    positive,
+)
+from core.commands.sweep import (
+    DEFAULT_QUERY,
+    add_seed_and_query_options,
+    budgets,
+    check_query_nodes,
+    choose_seeds,
+    names,
+    parse_query,
+)
 from core.errors import ParameterError
 from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
@@ -33,7 +46,7 @@ def price_argument(text: str) -> PriceTable:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def progress_line(progress: "Progress", currency: str) -> str:
+def progress_line(progress: Progress, currency: str) -> str:
     share = progress.done / progress.total if progress.total else 1.0
     filled = round(share * BAR_WIDTH)
     cost = f"{progress.cost:.4f} {currency}" + (f" (+{progress.cost_unknown} without usage)"

@@ -16,8 +16,14 @@ import pandas as pd
 from tqdm import tqdm
 
 from core.budget import POLICIES
-from core.commands.graph_source import (add_graph_options, check_writable, graph_from_arguments, graph_parameters,
-                                        non_negative, positive)
+from core.commands.graph_source import (
+    add_graph_options,
+    check_writable,
+    graph_from_arguments,
+    graph_parameters,
+    non_negative,
+    positive,
+)
 from core.commands.sweep import _python, _records, budgets, names, verdict_lines
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.engine import ENGINES
@@ -102,7 +108,7 @@ def breakdown_lines(rows: pd.DataFrame, column: str, title: str) -> list[str]:
              f"{'seeding':<11} {'format':<16} {title:<18} {'n':>4} " + " ".join(f"{b:>6}" for b in budget_list)]
     for key, part in table.groupby(["seeding", "format", column], sort=False, dropna=False):
         accuracy = dict(zip(part["budget"], part["traversal_accuracy"]))
-        lines.append(f"{key[0]:<11} {key[1]:<16} {str(key[2]):<18} {int(part['questions'].max()):>4} "
+        lines.append(f"{key[0]:<11} {key[1]:<16} {key[2]!s:<18} {int(part['questions'].max()):>4} "
                      + " ".join(f"{_percent(accuracy.get(budget, float('nan'))):>6}" for budget in budget_list))
     return lines
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pandas as pd
 
 from core.budget import ALL_POLICIES, POLICIES
-from core.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -29,6 +28,7 @@ from core.ordering import LAYOUTS
 from core.pareto import dominance_across_budgets
 from core.queries import Query, QueryTemplate, query_from_seeds
 from core.registry import FORMATS, ORDERINGS, QUERIES
+from core.sections import DEFAULT_SECTIONS, Sections
 from core.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.session_defaults import graph_defaults
 from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
@@ -94,11 +94,12 @@ def parse_query(text: str, seeds: tuple[str, ...]) -> Query:
 
 def _typed(template: QueryTemplate, key: str, value: str) -> object:
     """A parameter's value as its solver takes it: a whole number, a list of nodes (a+b+c) or text."""
-    default = template.defaults().get(key)
-    if template.collects_seeds and key == template.node_parameters[-1]:
+    kind = template.parameter_kind(key)  # what the template declares the parameter holds
+    if kind == "nodes":
         return tuple(part for part in value.split("+") if part)
-    if isinstance(default, bool) or not isinstance(default, int):
+    if kind != "number":
         return value
+    default = template.defaults().get(key)
     try:
         number = int(value)
     except ValueError:

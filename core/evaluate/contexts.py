@@ -8,8 +8,8 @@ reproduce the sweep's traversal accuracy on every one of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import pandas as pd
 

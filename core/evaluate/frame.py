@@ -10,8 +10,8 @@ reported apart. The template text and its version are stored with every run.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from core.errors import ParameterError
 from core.evaluate.answers import AnswerSchema

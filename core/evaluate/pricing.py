@@ -40,7 +40,7 @@ class PriceTable:
         return json.dumps(asdict(self), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "PriceTable":
+    def from_json(cls, text: str) -> PriceTable:
         return cls(**json.loads(text))
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable, Iterable, Mapping
 
 from core.errors import GraphContextError
 from core.evaluate.readers import DEFAULT_K, READERS, first_k, read_request
@@ -119,7 +119,7 @@ class ReaderServer:
             self._count += 1
             return self._count
 
-    def start(self) -> "ReaderServer":
+    def start(self) -> ReaderServer:
         self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), name="reader-server",
                                         daemon=True)
         self._thread.start()
@@ -134,7 +134,7 @@ class ReaderServer:
             self._thread = None
         self._http.server_close()
 
-    def __enter__(self) -> "ReaderServer":
+    def __enter__(self) -> ReaderServer:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:
@@ -164,7 +164,7 @@ def _handler_for(server: ReaderServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        def log_message(self, format: str, *args) -> None:  # the base class's name
             pass  # no access log: nothing of a request (headers included) is written anywhere
 
         def _send(self, reply: Reply) -> None:

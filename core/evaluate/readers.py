@@ -21,8 +21,8 @@ import ast
 import json
 import re
 import string
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
 
 from core.errors import FormatError, GraphContextError, ParameterError
 from core.evaluate.answers import AnswerSchema, schema_for

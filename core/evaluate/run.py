@@ -9,9 +9,9 @@ workers, and records every answer and result row from one writer thread as soon 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
 
 from core.errors import ParameterError
 from core.evaluate.answers import AnswerSchema, schema_for

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Mapping, Sequence
 
 from core.errors import ParameterError
 

@@ -22,7 +22,7 @@ import json
 import sqlite3
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -106,11 +106,11 @@ def request_key(base_url: str, body: dict, trial: int) -> str:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def new_run_id() -> str:
-    return datetime.now(timezone.utc).strftime("run-%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:8]
+    return datetime.now(UTC).strftime("run-%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:8]
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ class RunStore:
     def close(self) -> None:
         self.connection.close()
 
-    def __enter__(self) -> "RunStore":
+    def __enter__(self) -> RunStore:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -206,7 +206,7 @@ class RunStore:
     def answer(self, key: str) -> sqlite3.Row | None:
         return self.connection.execute("SELECT * FROM answers WHERE request_key = ?", (key,)).fetchone()
 
-    def save_answer(self, key: str, model: str, base_url: str, exchange: "Exchange") -> None:
+    def save_answer(self, key: str, model: str, base_url: str, exchange: Exchange) -> None:
         """Record an exchange; a failure never replaces an earlier success."""
         self.connection.execute(
             """INSERT INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 import pandas as pd
 
 from core.evaluate.pricing import PriceTable
-from core.pareto import pareto_front
 from core.evaluate.statistics import bootstrap_over_queries, wilson_interval
+from core.pareto import pareto_front
 
 GROUP = ("model", "format", "ordering", "layout", "policy", "budget_tokens")
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Literal, NamedTuple, Sequence
+from typing import Literal, NamedTuple
 
 from core.graph import Graph
 from core.units import Unit
@@ -77,7 +78,7 @@ class RecordText:
         self._atoms: list[Atom] = []
         self._length = 0
 
-    def add(self, text: str, kind: AtomKind | None = None) -> "RecordText":
+    def add(self, text: str, kind: AtomKind | None = None) -> RecordText:
         if kind is not None and text:
             self._atoms.append(Atom(self._length, self._length + len(text), kind))
         self._parts.append(text)

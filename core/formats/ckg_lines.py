@@ -18,7 +18,7 @@ the node id or a target as a compact JSON object.
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges
-from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string, parse_json,
-                                   properties_from)
+from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
 from core.graph import Edge, Graph, Node
 from core.units import Unit

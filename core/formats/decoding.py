@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 from core.errors import FormatError, GraphError
 from core.graph import Edge, Graph, Node, Properties, freeze_properties

@@ -11,7 +11,7 @@ are a last element written as a compact JSON object: `(svc-api, service, {"tier"
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph

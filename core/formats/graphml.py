@@ -27,8 +27,8 @@ from __future__ import annotations
 import io
 import re
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 import defusedxml.ElementTree
 import networkx as nx

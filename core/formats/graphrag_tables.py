@@ -20,8 +20,8 @@ ends with the relationships header.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo

@@ -8,7 +8,7 @@ records equal to the rendering of its own units.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from core.units import Unit
 

@@ -13,7 +13,7 @@ properties follow the type or a target as a compact JSON object.
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing

@@ -32,7 +32,7 @@ edge line as a compact JSON object.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing

@@ -17,7 +17,7 @@ always present; a context cut among the nodes ends with the edges table's header
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo

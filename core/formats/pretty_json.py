@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges
-from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string, parse_json,
-                                   properties_from)
+from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_scalar
 from core.graph import Edge, Graph, Node, Properties
 from core.units import Unit
@@ -69,10 +68,8 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             records.append(_node_record(unit.node, unit.key, "," if index else ""))
             closings.append(_CLOSE_IN_NODES[True])
         else:
-            if index == node_count:
-                lead = _NODES_TO_EDGES if node_count else _EMPTY_NODES_TO_EDGES
-            else:
-                lead = ","
+            opens_edges = index == node_count
+            lead = (_NODES_TO_EDGES if node_count else _EMPTY_NODES_TO_EDGES) if opens_edges else ","
             records.append(_edge_record(unit.edge, unit.key, lead))
             closings.append(_CLOSE_IN_EDGES)
     return Rendering(NAME, _PREAMBLE, tuple(records), tuple(closings))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from core.errors import FormatError, GraphError
 from core.formats.base import RecordText

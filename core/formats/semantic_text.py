@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing

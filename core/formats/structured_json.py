@@ -12,12 +12,11 @@ shared subject grouping says.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering
-from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string, parse_json,
-                                   properties_from)
+from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_scalar
 from core.formats.subject_groups import escape_key, subject_groups, unescape_key
 from core.graph import Edge, Graph, Node, Properties

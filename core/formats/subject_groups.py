@@ -12,8 +12,8 @@ one of these names, or whose name starts with `~`, is written with one more `~` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from core.units import Unit
 

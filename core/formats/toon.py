@@ -21,14 +21,13 @@ checks that no array holds more rows than its header declares and that no key is
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import toon_format
 
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
-from core.formats.decoding import (decoded_graph, expect_list, expect_object, expect_string,
-                                   properties_from_json)
+from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, properties_from_json
 from core.graph import Edge, Graph, Node, Properties, properties_json
 from core.units import Unit
 

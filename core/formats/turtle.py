@@ -25,7 +25,7 @@ writes its " .".
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 from urllib.parse import unquote_to_bytes
 
 import rdflib

@@ -21,14 +21,14 @@ written `X=d=x, y\\pz`. A code the tables do not define is a format error naming
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import count, product
-from typing import Iterable, Iterator, Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph
-from core.formats.quoting import read_properties
 from core.formats.escaping import escape_atom, split_fields
+from core.formats.quoting import read_properties
 from core.graph import Edge, Graph, Node, Properties, properties_json
 from core.units import Unit
 

@@ -15,7 +15,7 @@ relation.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph

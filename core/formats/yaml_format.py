@@ -14,7 +14,7 @@ its subject? the first item of its list?) minus the dump of that context alone.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import yaml
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from core.errors import GraphError, LoadError
 from core.graph import Edge, Graph, Node, Properties, PropertyValue, Schema, freeze_properties

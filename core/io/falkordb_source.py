@@ -18,8 +18,8 @@ report or cache key.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 from urllib.parse import unquote, urlsplit
 
 from core.errors import LoadError, ParameterError
@@ -169,7 +169,8 @@ class _ResultReader:
         self.edges: dict[int, tuple[int, str, int, tuple]] = {}
 
     def read(self, rows: Iterable[list]) -> None:
-        from falkordb import Edge as DatabaseEdge, Node as DatabaseNode
+        from falkordb import Edge as DatabaseEdge
+        from falkordb import Node as DatabaseNode
         for value in _values(rows):
             if isinstance(value, DatabaseNode) and value.id not in self.nodes:
                 self.nodes[value.id] = self._node(value)

@@ -22,8 +22,8 @@ import networkx as nx
 
 from core.errors import GraphError, LoadError
 from core.graph import Graph
-from core.io.graphml import _NOT_XML
 from core.io.building import graph_from_networkx, missing_endpoint_error
+from core.io.graphml import _NOT_XML
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
 from core.io.text import decode_utf8

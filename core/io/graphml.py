@@ -39,7 +39,7 @@ class _Element:
     attributes: dict[str, str]
     line: int
     foreign: bool = False  # in another XML namespace than GraphML's: an extension, not graph content
-    children: list["_Element"] = field(default_factory=list)
+    children: list[_Element] = field(default_factory=list)
     text_parts: list[str] = field(default_factory=list)
 
     @property

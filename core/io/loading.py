@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from core.errors import FormatError, LoadError
 from core.graph import Graph

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Iterable, Mapping
 
 from core.errors import ParameterError
 from core.graph import DuplicatePolicy, MissingEndpointPolicy
@@ -38,7 +38,7 @@ class LoadOptions:
                                  "missing_endpoints", "use 'reject' or 'create'")
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, object]) -> "LoadOptions":
+    def from_mapping(cls, values: Mapping[str, object]) -> LoadOptions:
         known = {field.name for field in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:

@@ -26,9 +26,9 @@ from core.graph import Graph
 from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
+from core.io.text import decode_utf8
 
 PAJEK_RELATION_ATTRIBUTES = RELATION_ATTRIBUTES + ("l",)  # `l` is Pajek's own edge label
-from core.io.text import decode_utf8
 
 NODE_TYPE_ATTRIBUTES = ("labelV", "type")
 _SECTION = re.compile(r"^\*(\w+)", re.MULTILINE)

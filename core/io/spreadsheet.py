@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

@@ -8,12 +8,32 @@ registry `core.registry.QUERIES` lists them all by name.
 
 from __future__ import annotations
 
-from core.queries.learning import (ENTITY, PREREQUISITE_PATH, PREREQUISITES, RELATION_BETWEEN, TAXONOMY_MEMBERS,
-                                   entity, prerequisite_path, prerequisites, relation_between, taxonomy_members)
-from core.queries.model import (Answer, Query, QueryTemplate, Solution, label_of, query, query_from_seeds)
+from core.queries.learning import (
+    ENTITY,
+    PREREQUISITE_PATH,
+    PREREQUISITES,
+    RELATION_BETWEEN,
+    TAXONOMY_MEMBERS,
+    entity,
+    prerequisite_path,
+    prerequisites,
+    relation_between,
+    taxonomy_members,
+)
+from core.queries.model import Answer, Query, QueryTemplate, Solution, label_of, query, query_from_seeds
 from core.queries.paths import SHORTEST_PATH, TYPED_NEIGHBOURS, shortest_path, typed_neighbours
-from core.queries.services import (DEPENDENCIES, IMPACT, IMPACT_OWNERS, OWNERS, OWNERS_OF_AFFECTED,
-                                   dependencies_within, impact, impact_owners, owners_of, owners_of_affected)
+from core.queries.services import (
+    DEPENDENCIES,
+    IMPACT,
+    IMPACT_OWNERS,
+    OWNERS,
+    OWNERS_OF_AFFECTED,
+    dependencies_within,
+    impact,
+    impact_owners,
+    owners_of,
+    owners_of_affected,
+)
 
 TEMPLATES: tuple[QueryTemplate, ...] = (
     DEPENDENCIES, IMPACT, OWNERS, OWNERS_OF_AFFECTED, IMPACT_OWNERS,
@@ -33,10 +53,37 @@ def reference_suite() -> dict[str, Query]:
 
 
 __all__ = [
-    "Answer", "Query", "QueryTemplate", "Solution", "TEMPLATES", "label_of", "query", "query_from_seeds",
+    "DEPENDENCIES",
+    "ENTITY",
+    "IMPACT",
+    "IMPACT_OWNERS",
+    "OWNERS",
+    "OWNERS_OF_AFFECTED",
+    "PREREQUISITES",
+    "PREREQUISITE_PATH",
+    "RELATION_BETWEEN",
+    "SHORTEST_PATH",
+    "TAXONOMY_MEMBERS",
+    "TEMPLATES",
+    "TYPED_NEIGHBOURS",
+    "Answer",
+    "Query",
+    "QueryTemplate",
+    "Solution",
+    "dependencies_within",
+    "entity",
+    "impact",
+    "impact_owners",
+    "label_of",
+    "owners_of",
+    "owners_of_affected",
+    "prerequisite_path",
+    "prerequisites",
+    "query",
+    "query_from_seeds",
     "reference_suite",
-    "DEPENDENCIES", "IMPACT", "OWNERS", "OWNERS_OF_AFFECTED", "IMPACT_OWNERS", "SHORTEST_PATH", "TYPED_NEIGHBOURS",
-    "ENTITY", "PREREQUISITES", "PREREQUISITE_PATH", "TAXONOMY_MEMBERS", "RELATION_BETWEEN",
-    "dependencies_within", "impact", "owners_of", "owners_of_affected", "impact_owners", "shortest_path",
-    "typed_neighbours", "entity", "prerequisites", "prerequisite_path", "taxonomy_members", "relation_between",
+    "relation_between",
+    "shortest_path",
+    "taxonomy_members",
+    "typed_neighbours",
 ]

@@ -10,12 +10,31 @@ from core.questions.ckg import load_ckg_questions, parse_ckg_questions
 from core.questions.generate import generate
 from core.questions.ground_truth import GroundTruthCheck, check_ground_truth
 from core.questions.model import Question, QuestionSet
-from core.questions.own_schema import (load_questions, parse_question_file, parse_questions_csv,
-                                       parse_questions_jsonl, questions_csv, questions_jsonl)
+from core.questions.own_schema import (
+                                       load_questions,
+                                       parse_question_file,
+                                       parse_questions_csv,
+                                       parse_questions_jsonl,
+                                       questions_csv,
+                                       questions_jsonl,
+)
 from core.questions.seeding import SEEDINGS, QuestionSeeds, question_seeds
 
 __all__ = [
-    "GroundTruthCheck", "Question", "QuestionSeeds", "QuestionSet", "SEEDINGS", "check_ground_truth", "generate",
-    "load_ckg_questions", "load_questions", "parse_ckg_questions", "parse_question_file", "parse_questions_csv",
-    "parse_questions_jsonl", "question_seeds", "questions_csv", "questions_jsonl",
+                                       "SEEDINGS",
+                                       "GroundTruthCheck",
+                                       "Question",
+                                       "QuestionSeeds",
+                                       "QuestionSet",
+                                       "check_ground_truth",
+                                       "generate",
+                                       "load_ckg_questions",
+                                       "load_questions",
+                                       "parse_ckg_questions",
+                                       "parse_question_file",
+                                       "parse_questions_csv",
+                                       "parse_questions_jsonl",
+                                       "question_seeds",
+                                       "questions_csv",
+                                       "questions_jsonl",
 ]

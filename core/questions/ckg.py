@@ -11,10 +11,17 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from core.queries import (ENTITY, PREREQUISITE_PATH, PREREQUISITES, RELATION_BETWEEN, TAXONOMY_MEMBERS, Query,
-                          query)
-from core.questions.lines import (LineProblem, as_text, json_lines, json_object, parse_lines, required_text,
-                                  text_of, whole_number)
+from core.queries import ENTITY, PREREQUISITE_PATH, PREREQUISITES, RELATION_BETWEEN, TAXONOMY_MEMBERS, Query, query
+from core.questions.lines import (
+    LineProblem,
+    as_text,
+    json_lines,
+    json_object,
+    parse_lines,
+    required_text,
+    text_of,
+    whole_number,
+)
 from core.questions.model import Question, QuestionSet
 
 QUERY_TYPES = ("T1_entity", "T2_dependency", "T3_path", "T4_aggregate", "T5_cross_concept")

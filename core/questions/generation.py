@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from core.errors import ParameterError
 from core.graph import Graph
-from core.queries import Query, QueryTemplate, TEMPLATES, query
+from core.queries import TEMPLATES, Query, QueryTemplate, query
 
 # For pair templates: which parameter is the walk's first node, which its last (T3 walks concept -> start).
 PAIR_ROLES = {"t3_prerequisite_path": ("concept", "start"), "t5_relation": ("first", "second"),
@@ -98,12 +98,8 @@ def _distance(values: dict[str, str], text: str) -> tuple[int, int]:
 
 
 def _fixed_arguments(spec: GenerationSpec) -> dict[str, object]:
-    defaults = spec.template.defaults()
-    arguments: dict[str, object] = {}
-    for key, value in spec.fixed:
-        default = defaults.get(key)
-        arguments[key] = int(value) if isinstance(default, int) and not isinstance(default, bool) else value
-    return arguments
+    """The parameters given in the spec, a number where the template declares one (parameter_kind)."""
+    return {key: int(value) if spec.template.parameter_kind(key) == "number" else value for key, value in spec.fixed}
 
 
 def single_nodes(graph: Graph, spec: GenerationSpec) -> list[tuple[Query, int]]:

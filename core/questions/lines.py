@@ -7,7 +7,8 @@ reported together (line number and what is wrong), so a user fixes them in one p
 from __future__ import annotations
 
 import json
-from typing import Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from core.errors import LoadError
 

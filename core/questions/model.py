@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from core.errors import ParameterError
 from core.queries import Answer, Query
@@ -69,6 +69,6 @@ class QuestionSet:
         raise ParameterError(f"no question with id {question_id!r}", f"question set {self.name!r}",
                              "use an id of this set")
 
-    def subset(self, ids: Iterable[str]) -> "QuestionSet":
+    def subset(self, ids: Iterable[str]) -> QuestionSet:
         wanted = set(ids)
         return QuestionSet(self.name, self.source, tuple(q for q in self.questions if q.id in wanted))

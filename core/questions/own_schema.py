@@ -19,8 +19,17 @@ from pathlib import Path
 from core.errors import LoadError
 from core.graph import Graph
 from core.queries import TEMPLATES, Query, QueryTemplate, query
-from core.questions.lines import (LineProblem, as_text, json_lines, json_object, parse_lines, required_text,
-                                  text_of, unique_ids, whole_number)
+from core.questions.lines import (
+    LineProblem,
+    as_text,
+    json_lines,
+    json_object,
+    parse_lines,
+    required_text,
+    text_of,
+    unique_ids,
+    whole_number,
+)
 from core.questions.model import Question, QuestionSet
 
 # By name, as core.registry.QUERIES lists them (the registry imports this package, so not it).
@@ -141,7 +150,7 @@ def load_questions(path: str | Path, graph: Graph | None = None) -> QuestionSet:
 
 def parse_question_file(data: bytes, file_name: str, *, graph: Graph | None = None) -> QuestionSet:
     """Bytes of a question file named `file_name`: CSV by extension, else JSONL (CKG records detected)."""
-    from core.questions.ckg import looks_like_ckg, parse_ckg_questions  # noqa: PLC0415 (no import cycle)
+    from core.questions.ckg import looks_like_ckg, parse_ckg_questions  # no import cycle
 
     stem = Path(file_name).stem
     if file_name.lower().endswith(".csv"):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Callable, Sequence
 
 import numpy as np
 import tokenizers

@@ -8,9 +8,9 @@ One engine then serves OpenAI's encodings, Llama 3, Qwen and Mistral's Tekken.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Sequence
 
 import numpy as np
 import tiktoken

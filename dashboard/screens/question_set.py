@@ -13,15 +13,29 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from core.errors import GraphContextError
-from core.questions import SEEDINGS, Question, QuestionSet, generate, load_questions, parse_question_file, questions_jsonl
+from core.questions import (
+    SEEDINGS,
+    Question,
+    QuestionSet,
+    generate,
+    load_questions,
+    parse_question_file,
+    questions_jsonl,
+)
 from core.registry import FORMATS, ORDERINGS
 from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
-from core.suite_aggregates import (BREAKDOWNS, aggregate, breakdown, failing_questions, pareto_across_budgets,
-                                   smallest_budgets)
+from core.suite_aggregates import (
+    BREAKDOWNS,
+    aggregate,
+    breakdown,
+    failing_questions,
+    pareto_across_budgets,
+    smallest_budgets,
+)
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
-from dashboard.screens.pareto import unbound_query_params
 from dashboard.sidebar import Selection, current, format_label
+from dashboard.url_state import unbound_query_params
 from dashboard.views.markdown_text import escape_markdown
 
 SOURCES = ("bundled", "upload", "generate")
@@ -163,7 +177,7 @@ def show() -> None:
         return
     controls = st.columns(3)
     lossless = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
-    formats = tuple(controls[0].multiselect("Formats", FORMATS.names(), default=[f for f in selection.formats],
+    formats = tuple(controls[0].multiselect("Formats", FORMATS.names(), default=list(selection.formats),
                                             format_func=format_label, key="qs_formats") or lossless[:1])
     ordering = controls[1].selectbox("Ordering", ORDERINGS.names(), index=ORDERINGS.names().index("hop_tiers"),
                                      key="qs_ordering", bind="query-params")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import html
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from itertools import pairwise
 
 TOKEN_COLOURS = ("#fde68a", "#bfdbfe", "#bbf7d0", "#fbcfe8", "#ddd6fe")
 KEPT_COLOUR, CUT_COLOUR = "#16a34a", "#dc2626"
@@ -105,7 +106,7 @@ def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
     dropped = cut is not None and cut < start < end
     if dropped:
         parts.append('<span class="dropped">')
-    for left, right in zip(boundaries, boundaries[1:]):
+    for left, right in pairwise(boundaries):
         if cut is not None and left == cut:
             parts.append(_cut_line(cut_label) + '<span class="dropped">')
             dropped = True

@@ -11,7 +11,7 @@ import pytest
 def ray_instance():
     """A local Ray (2 CPUs, no dashboard, token auth off), started once per session (~10 s)."""
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # a throwaway local instance needs no token
-    import ray  # noqa: PLC0415 (slow to import; only the tests that use Ray pay for it)
+    import ray  # slow to import; only the tests that use Ray pay for it
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from core.analysis import (DEFAULT_BUDGET_LIST, best_lossless, budget_sweep, dominated_formats, efficiency_table,
-                           effective_layout, format_markers, pareto_points, parse_budgets)
+from core.analysis import (
+    DEFAULT_BUDGET_LIST,
+    best_lossless,
+    budget_sweep,
+    dominated_formats,
+    effective_layout,
+    efficiency_table,
+    format_markers,
+    pareto_points,
+    parse_budgets,
+)
 from core.coverage import coverage_tokens, seed_region
 from core.errors import ParameterError
 from core.registry import FORMATS, TOKENIZERS

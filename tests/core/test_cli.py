@@ -56,7 +56,7 @@ def test_benchmark_of_a_sample_asks_its_own_question_and_lossy_formats_fail_it(t
     assert main(["benchmark", "--graph", "online-boutique", "--output", str(output)]) == 0
     report = json.loads(output.read_text(encoding="utf-8"))
     assert list(report["gold_queries"]) == ["impact(failed=cartservice, node_type=service, relation=calls)"]
-    assert report["gold_queries"][list(report["gold_queries"])[0]] and report["empty_gold_queries"] == []
+    assert next(iter(report["gold_queries"].values())) and report["empty_gold_queries"] == []
     assert report["formats"]["untyped_pairs"]["traversal_accuracy"] == 0.0
     assert report["formats"]["jsonl"]["traversal_accuracy"] == 1.0
     assert "is empty on this graph" not in capsys.readouterr().out

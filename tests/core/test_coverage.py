@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -82,7 +84,7 @@ def test_d_k_counts_the_grammar_unless_switched_off_and_grows_with_k():
     assert without == O200K.count(coverage_rendering(region, format_, 1).text)
     curve = coverage_curve(region, format_, O200K, max_hops=3)
     assert [k for k, _, _ in curve] == [0, 1, 2, 3]
-    assert all(earlier[1] < later[1] and earlier[2] < later[2] for earlier, later in zip(curve, curve[1:]))
+    assert all(earlier[1] < later[1] and earlier[2] < later[2] for earlier, later in pairwise(curve))
 
 
 def test_recall_of_nothing_is_complete():

@@ -10,8 +10,17 @@ import pandas as pd
 
 from core.analysis import budget_sweep
 from core.budget import cut
-from core.exports import (MODEL_FIELDS, SEED_FIELDS, context_name, contexts_zip, report_html, result_records,
-                          results_csv, results_json, run_id)
+from core.exports import (
+    MODEL_FIELDS,
+    SEED_FIELDS,
+    context_name,
+    contexts_zip,
+    report_html,
+    result_records,
+    results_csv,
+    results_json,
+    run_id,
+)
 from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, TOKENIZERS
 from core.samples import default_sample, load_sample

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 
 from core.errors import GraphError
-from core.graph import Edge, Graph, Node, Schema, RelationReading, default_reading
+from core.graph import Edge, Graph, Node, RelationReading, Schema, default_reading
 from tests.strategies import graphs
 
 
@@ -57,7 +57,7 @@ def test_merge_policy_refuses_a_property_that_disagrees():
 
 
 def test_edges_to_missing_nodes_are_rejected_naming_them():
-    with pytest.raises(GraphError, match="'ghost'.*'phantom'"):
+    with pytest.raises(GraphError, match=r"'ghost'.*'phantom'"):
         Graph.build([Node("a", "t")], [Edge("a", "r", "ghost"), Edge("phantom", "r", "a")])
 
 
@@ -116,6 +116,7 @@ _SURROGATES = __import__("hypothesis").strategies.characters(min_codepoint=0xD80
 @__import__("hypothesis").given(data=__import__("hypothesis").strategies.data())
 def test_a_lone_surrogate_anywhere_is_refused_naming_the_field(data):
     from hypothesis import strategies as st
+
     from core.errors import GraphError
     from tests.strategies import graphs
     graph = data.draw(graphs(max_nodes=3, max_edges=3))

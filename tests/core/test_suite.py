@@ -15,8 +15,14 @@ from core.registry import ORDERINGS
 from core.samples import get_sample
 from core.seeds import Seeds
 from core.suite import ROW_COLUMNS, plan, run_suite, settings_for, suite_inputs, unseeded_questions
-from core.suite_aggregates import (aggregate, breakdown, failing_questions, pareto_across_budgets,
-                                   seeding_comparison, smallest_budgets)
+from core.suite_aggregates import (
+    aggregate,
+    breakdown,
+    failing_questions,
+    pareto_across_budgets,
+    seeding_comparison,
+    smallest_budgets,
+)
 from core.sweep import sweep
 
 SAMPLE = get_sample("nvidia-jetson")

@@ -11,8 +11,20 @@ from core.formats.base import Atom, Record, Rendering
 from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, TOKENIZERS
 from core.samples import load_sample
-from core.token_anatomy import (CATEGORIES, MARKER, NODE_IDS, PREAMBLE, STRUCTURE, TYPES, VALUES, Span,
-                                cut_anatomy, rendering_anatomy, rendering_spans, text_anatomy)
+from core.token_anatomy import (
+    CATEGORIES,
+    MARKER,
+    NODE_IDS,
+    PREAMBLE,
+    STRUCTURE,
+    TYPES,
+    VALUES,
+    Span,
+    cut_anatomy,
+    rendering_anatomy,
+    rendering_spans,
+    text_anatomy,
+)
 from core.units import graph_units
 from tests.strategies import graphs
 

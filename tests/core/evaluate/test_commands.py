@@ -48,6 +48,7 @@ def test_a_killed_evaluation_resumes_without_repeating_finished_requests(server,
     import signal
     import sqlite3
     import time
+
     from tests.core.evaluate.conftest import API_KEY
 
     server.intercept = lambda number, body: time.sleep(0.1)  # slow enough to be killed halfway

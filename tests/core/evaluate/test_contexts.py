@@ -9,8 +9,8 @@ import pytest
 
 from core.budget import cut
 from core.evaluate.contexts import SweepOptions, sweep_contexts
-from core.evaluate.readers import document_of
 from core.evaluate.reader_server import ReaderServer
+from core.evaluate.readers import document_of
 from core.evaluate.run import RunSettings, evaluate, plan
 from core.evaluate.scoring import score_answer
 from core.evaluate.store import RunStore

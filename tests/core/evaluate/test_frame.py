@@ -79,6 +79,7 @@ def test_the_template_is_versioned():
 
 def test_a_text_that_is_not_a_frame_prompt_is_refused():
     import pytest
+
     from core.errors import ParameterError
     with pytest.raises(ParameterError, match="answer frame"):
         parse_prompt("What is 2 + 2?", GRAMMARS)

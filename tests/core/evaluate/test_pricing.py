@@ -24,5 +24,5 @@ def test_price_tables_round_trip_through_json_and_parse_from_the_command_line():
 
 @pytest.mark.parametrize("text", ["0.15", "a,b", "1,2,3", "-1,2", "nan,1"])
 def test_bad_prices_are_refused_with_a_fix(text):
-    with pytest.raises(ParameterError, match="INPUT,OUTPUT|price"):
+    with pytest.raises(ParameterError, match=r"INPUT,OUTPUT|price"):
         parse_price(text)

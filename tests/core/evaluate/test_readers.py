@@ -9,8 +9,8 @@ import pytest
 from core.errors import ParameterError
 from core.evaluate.answers import schema_for
 from core.evaluate.frame import build_prompt
-from core.evaluate.readers import document_of, first_k, oracle, read_request, resolve_query
 from core.evaluate.reader_server import _registered_templates
+from core.evaluate.readers import document_of, first_k, oracle, read_request, resolve_query
 from core.evaluate.scoring import score_answer
 from core.generate import service_graph
 from core.queries import IMPACT_OWNERS, OWNERS, query, reference_suite

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
-from core.evaluate.reader_server import Reply, completion_body
 from core.evaluate.contexts import Context
+from core.evaluate.pricing import PriceTable
+from core.evaluate.reader_server import Reply, completion_body
 from core.evaluate.run import RunSettings, evaluate
 from core.evaluate.store import RunStore
 from core.evaluate.summary import summarise
-from core.evaluate.pricing import PriceTable
 from core.generate import service_graph
 from core.queries import IMPACT_OWNERS, query, reference_suite
 from core.registry import FORMATS, TOKENIZERS
@@ -107,10 +108,8 @@ def test_an_interrupted_run_sends_nothing_more(server, tmp_path):
     server.intercept = slowly
     items = contexts(formats=("jsonl", "csv"), keep=(None,))
     with RunStore(tmp_path / "runs.sqlite") as store:
-        try:
+        with contextlib.suppress(Interrupted):
             run(server, store, items, progress=interrupt)
-        except Interrupted:
-            pass
         sent = server.requests_received
         assert 2 <= sent < len(items)
         _, resumed = run(server, store, items)

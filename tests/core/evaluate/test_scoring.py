@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.evaluate.answers import schema_for
-from core.evaluate.scoring import parse_answer, score_answer, set_scores, AnswerParseError
+from core.evaluate.scoring import AnswerParseError, parse_answer, score_answer, set_scores
 
 IMPACT_OWNERS = schema_for("impact_owners", None)
 GOLD = {"affected": ["svc-api", "svc-auth", "svc-web"],

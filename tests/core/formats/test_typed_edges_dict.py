@@ -41,7 +41,7 @@ def test_the_dictionary_is_the_preamble_and_comes_from_the_whole_graph():
 
 
 def test_codes_avoid_letters_and_digits_that_look_alike():
-    usage = {name: 1 for name in ["ice", "line", "one", "only", "io", "l1", "0"]}
+    usage = dict.fromkeys(["ice", "line", "one", "only", "io", "l1", "0"], 1)
     codes = assign_codes(usage, "ABCDEFGHJKMNPQRSTUVWXYZ")
     assert len(set(codes.values())) == len(codes)
     assert not any(char in code for code in codes.values() for char in "ILO01")

@@ -7,8 +7,14 @@ import json
 import pytest
 
 from core.errors import LoadError
-from core.questions import (load_questions, parse_question_file, parse_questions_csv, parse_questions_jsonl,
-                            questions_csv, questions_jsonl)
+from core.questions import (
+    load_questions,
+    parse_question_file,
+    parse_questions_csv,
+    parse_questions_jsonl,
+    questions_csv,
+    questions_jsonl,
+)
 from core.samples import SAMPLES_DIRECTORY, get_sample, load_sample
 
 EXAMPLE = SAMPLES_DIRECTORY / "questions-reference-services.jsonl"
@@ -78,12 +84,12 @@ def test_bad_csv_rows_name_their_line(row, message):
 
 
 def test_a_csv_without_the_required_columns_is_refused_at_line_1():
-    with pytest.raises(LoadError, match="must name the columns 'question' and 'query'.*line 1"):
+    with pytest.raises(LoadError, match=r"must name the columns 'question' and 'query'.*line 1"):
         parse_questions_csv("text,template\nWhat?,impact\n")
 
 
 def test_an_empty_file_and_a_non_utf8_file_are_refused():
     with pytest.raises(LoadError, match="holds no question"):
         parse_questions_jsonl("\n\n")
-    with pytest.raises(LoadError, match="not UTF-8.*line 2"):
+    with pytest.raises(LoadError, match=r"not UTF-8.*line 2"):
         parse_questions_jsonl(b'{"a": 1}\n\xff\xfe')

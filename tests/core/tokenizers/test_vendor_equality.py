@@ -8,7 +8,7 @@ for Tekken, and Hugging Face `tokenizers` with DeepSeek's unmodified tokenizer.j
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import pytest
 from hypothesis import given, settings
@@ -24,7 +24,7 @@ SPECIAL_LOOKING = ["<|endoftext|>", "<s>", "</s>", "[INST]", "[/INST]", "<|im_st
                    "<|start|>", "<|channel|>"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def vendor(name: str):
     """The vendor's encoder for a registered tokenizer: text -> ids, special tokens not parsed."""
     if name in ("o200k_base", "cl100k_base", "o200k_harmony", "llama3"):

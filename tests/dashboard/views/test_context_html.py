@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import html
 import re
+from itertools import pairwise
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.registry import TOKENIZERS
 from core.token_spans import token_ends
-from dashboard.views.context_html import (Highlight, context_html, page_bounds, page_containing, pages_around,
-                                          record_spans)
+from dashboard.views.context_html import (
+    Highlight,
+    context_html,
+    page_bounds,
+    page_containing,
+    pages_around,
+    record_spans,
+)
 
 TAGS = re.compile(r"<[^>]*>")
 
@@ -75,7 +83,7 @@ def test_pages_cover_the_text_and_end_after_line_breaks():
     text = "".join(f"line {index}\n" for index in range(2000))
     pages = page_bounds(text, 1000)
     assert pages[0][0] == 0 and pages[-1][1] == len(text)
-    assert all(left[1] == right[0] for left, right in zip(pages, pages[1:]))
+    assert all(left[1] == right[0] for left, right in pairwise(pages))
     assert all(text[end - 1] == "\n" for _, end in pages)
     assert page_containing(pages, pages[3][0]) == 3 and page_containing(pages, len(text)) == len(pages) - 1
 
@@ -89,7 +97,7 @@ def test_the_cut_page_starts_a_few_lines_above_the_cut():
     cut = text.index("line 2000")
     pages = pages_around(text, cut, 1000, lines_before=6)
     assert pages[0][0] == 0 and pages[-1][1] == len(text)
-    assert all(left[1] == right[0] for left, right in zip(pages, pages[1:]))
+    assert all(left[1] == right[0] for left, right in pairwise(pages))
     page = pages[page_containing(pages, cut)]
     assert text[page[0]:cut].count("\n") == 6 and page[0] == text.index("line 1994")
 
