@@ -28,6 +28,7 @@ from core.formats import (
     untyped_pairs,
     yaml_format,
 )
+from core.graph import Graph
 from core.models import MODEL_LIST
 from core.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
 from core.queries import TEMPLATES
@@ -159,11 +160,11 @@ QUESTION_GENERATORS = Registry("question generator", GENERATOR_LIST)
 
 
 
-def _graph_generators() -> Iterable[tuple[str, object]]:
+def _graph_generators() -> Iterable[tuple[str, Callable[..., Graph]]]:
     from core.generate import GRAPH_GENERATOR_LIST
 
     return GRAPH_GENERATOR_LIST
 
 
 # Seeded graph generators (core.generate), with parameters read from their signatures.
-GENERATORS = Registry("graph generator", deferred=_graph_generators)
+GENERATORS: Registry[Callable[..., Graph]] = Registry("graph generator", deferred=_graph_generators)

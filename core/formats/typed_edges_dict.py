@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import count, product
 
 from core.errors import FormatError
-from core.formats.base import Format, RecordText, Rendering, record_memo, without_closing
+from core.formats.base import Format, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.escaping import escape_atom, split_fields
 from core.formats.quoting import read_properties
@@ -207,5 +207,6 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=after_whole_records,  # each line (page) reads alone
     example="E|svc-api|D|svc-auth (after REL: D=depends_on|B=owned_by)",
 )

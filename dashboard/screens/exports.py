@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlencode
 
 import pandas as pd
-import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -26,7 +24,7 @@ from dashboard.analysis_cache import (
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, current
-from dashboard.views.charts import anatomy_chart, orderings_figure, pareto_figure, survival_figure
+from dashboard.views.charts import anatomy_chart, orderings_figure, pareto_figure, standalone, survival_figure
 from dashboard.views.markdown_text import escape_markdown
 
 REPORT_ACCURACY = "traversal accuracy"
@@ -86,27 +84,6 @@ def report(selection: Selection, budgets: tuple[int, ...], url: str) -> str:
                  for title, figure in figures.items()]
     return report_html(f"Graph Context Lab report: {selection.loaded.label}", url, facts, tables, fragments,
                        plotly_script())
-
-
-STREAMLIT_PLACEHOLDER = re.compile(r"#0000(\d\d)")  # Streamlit's template colours, replaced by its front end
-
-
-def standalone(figure: go.Figure) -> go.Figure:
-    """The figure as it draws outside Streamlit: a real template, and Streamlit's placeholder trace colours
-    (#000001, #000002, ... which plotly.js draws black) replaced by the same-position Plotly colours."""
-    copy = go.Figure(figure)
-    copy.update_layout(template="plotly_white")
-    palette = px.colors.qualitative.Plotly
-
-    def real(colour):
-        match = STREAMLIT_PLACEHOLDER.fullmatch(colour) if isinstance(colour, str) else None
-        return palette[(int(match.group(1)) - 1) % len(palette)] if match else colour
-
-    for trace in copy.data:
-        for part in ("line", "marker"):
-            if part in trace and getattr(trace, part).color is not None:
-                getattr(trace, part).color = real(getattr(trace, part).color)
-    return copy
 
 
 def show() -> None:

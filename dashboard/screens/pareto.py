@@ -9,6 +9,7 @@ from core.errors import GraphContextError
 from dashboard.analysis_cache import pareto_sweep
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current
+from dashboard.url_state import unbound_query_params
 from dashboard.views.charts import pareto_figure
 from dashboard.views.markdown_text import escape_markdown
 
@@ -37,14 +38,6 @@ def open_on_contexts(budget: int, limit: int) -> None:
         st.session_state["formats"] = [str(points[0]["customdata"][0])]
         st.session_state["budget"] = min(budget, limit)
         st.session_state[OPEN_REQUEST] = True
-
-
-def unbound_query_params() -> dict[str, str]:
-    """The URL parameters no widget is bound to (switch_page may only carry those; bound widgets write theirs back)."""
-    from streamlit.runtime.state.session_state_proxy import get_session_state  # internal API
-
-    with get_session_state().query_params() as params:
-        return {key: value for key, value in st.query_params.to_dict().items() if not params.is_bound(key)}
 
 
 def show() -> None:

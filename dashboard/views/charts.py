@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
@@ -90,3 +92,24 @@ def anatomy_chart(table: pd.DataFrame, tokenizer: str):
                     title=f"Where the tokens go ({tokenizer})")
     figure.update_layout(xaxis_title=None, legend_title=None, barmode="stack")
     return figure
+
+
+STREAMLIT_PLACEHOLDER = re.compile(r"#0000(\d\d)")  # Streamlit's template colours, replaced by its front end
+
+
+def standalone(figure: go.Figure) -> go.Figure:
+    """The figure as it draws outside Streamlit: a real template, and Streamlit's placeholder trace colours
+    (#000001, #000002, ... which plotly.js draws black) replaced by the same-position Plotly colours."""
+    copy = go.Figure(figure)
+    copy.update_layout(template="plotly_white")
+    palette = px.colors.qualitative.Plotly
+
+    def real(colour):
+        match = STREAMLIT_PLACEHOLDER.fullmatch(colour) if isinstance(colour, str) else None
+        return palette[(int(match.group(1)) - 1) % len(palette)] if match else colour
+
+    for trace in copy.data:
+        for part in ("line", "marker"):
+            if part in trace and getattr(trace, part).color is not None:
+                getattr(trace, part).color = real(getattr(trace, part).color)
+    return copy

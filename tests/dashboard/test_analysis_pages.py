@@ -196,17 +196,6 @@ def test_exports_parse_back_and_equal_core():
     assert not re.search(r'"color":"#0000[0-9]{2}"', page) and '"color":"#636EFA"' in page
 
 
-def test_a_chart_outside_streamlit_gets_real_colours_in_trace_order():
-    import plotly.express as px
-
-    from dashboard.screens.exports import standalone
-
-    frame = pd.DataFrame({"budget": [1, 2, 1, 2], "share": [0.1, 0.2, 0.3, 0.4], "ordering": ["a", "a", "b", "b"]})
-    figure = px.line(frame, x="budget", y="share", color="ordering", template="streamlit")
-    assert [trace.line.color for trace in figure.data] == ["#000001", "#000002"]
-    assert [trace.line.color for trace in standalone(figure).data] == list(px.colors.qualitative.Plotly[:2])
-
-
 def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
     from dashboard.screens import exports
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from core.budget import cut
-from core.hops import hop_units
-from core.ordering import inputs_for, order_units
+from core.ordering import inputs_for
 from core.placement import evidence_strip, placement
-from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample
+from core.sweep import accounted_rendering
 from tests.dashboard.conftest import metric, on_page, started
 
 
@@ -17,12 +16,11 @@ def core_placement(format_name: str, ordering: str, policy: str, budget: int):
     graph = load_sample(sample.name)
     query = sample.default_query()
     evidence = query.solve(graph).evidence
-    units = hop_units(graph, sample.seeds)
     ordering_ = ORDERINGS.get(ordering)
     inputs = inputs_for(ordering_, sample.seeds, evidence=evidence, question=query.question_on(graph))
     format_ = FORMATS.get(format_name)
-    accounting = prefix_tokens(format_.render(graph, order_units(graph, units, ordering_, "nodes_then_edges", inputs)),
-                               TOKENIZERS.get("o200k_base"), source=(graph, units))
+    accounting = accounted_rendering(graph, format_, ordering_, "nodes_then_edges", inputs, TOKENIZERS.get("o200k_base"),
+                                     cache=None)
     result = cut(accounting, format_, policy, budget)
     return placement(result, accounting, evidence), evidence_strip(result, accounting, evidence)
 
