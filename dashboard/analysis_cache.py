@@ -12,7 +12,9 @@ from collections import OrderedDict
 import pandas as pd
 import streamlit as st
 
-from core.analysis import budget_sweep, format_anatomies, format_markers
+from core.budget_sweep import budget_sweep
+from core.format_anatomies import format_anatomies
+from core.format_markers import format_markers
 from core.token_anatomy import Anatomy
 from dashboard.sidebar import Selection
 
@@ -37,7 +39,7 @@ def settings_key(selection: Selection, *parts: object) -> tuple:
 
 def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, ...], layout: str,
           policies: tuple[str, ...], budgets: tuple[int, ...]) -> pd.DataFrame:
-    """core.analysis.budget_sweep for these settings, computed once, with a progress bar while it runs."""
+    """core.budget_sweep.budget_sweep for these settings, computed once, with a progress bar while it runs."""
     key = settings_key(selection, "sweep", formats, orderings, layout, policies, budgets)
     store = _store()
     with store.lock:

@@ -7,9 +7,9 @@ import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.analysis import SURVIVAL_METRICS, survival_curves
 from core.budget import POLICIES
 from core.errors import GraphContextError
+from core.survival_curves import SURVIVAL_METRICS, survival_curves
 from dashboard import analysis_cache
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import Selection, current, format_label

@@ -6,8 +6,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.analysis import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
 from core.errors import GraphContextError
+from core.pareto_tables import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
 from core.registry import FORMATS
 from dashboard import analysis_cache
 from dashboard.analysis_controls import budget_list, show_error

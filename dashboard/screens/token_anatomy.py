@@ -22,7 +22,7 @@ RULE = ("Each character is given a category from the renderer's atom spans (prop
 
 
 def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool) -> pd.DataFrame:
-    """core.analysis.format_anatomies for every registered format, as a table."""
+    """core.format_anatomies.format_anatomies for every registered format, as a table."""
     formats = tuple(FORMATS.names())
     budget = selection.budget if scope == SCOPES[1] else None
     key = analysis_cache.settings_key(selection, "anatomy", selection.ordering, selection.layout, tokenizer, budget,
