@@ -1,8 +1,14 @@
-"""Seeded graph generators; `service_graph` reproduces the reference benchmark's make_graph exactly."""
+"""Seeded graph generators; `service_graph` reproduces the reference benchmark's make_graph exactly.
+
+`GRAPH_GENERATOR_LIST` names the public generators (registered in `core.registry.GENERATORS`); each one's
+numeric keyword parameters and defaults are read from its signature by `generator_parameters`.
+"""
 
 from __future__ import annotations
 
+import inspect
 import random
+from collections.abc import Callable
 
 from core.errors import ParameterError
 from core.graph import Edge, Graph, Node, RelationReading, Schema
@@ -267,3 +273,18 @@ def parameter_limit(generator: str, parameter: str) -> int | None:
     """The largest accepted value of a generator's parameter (None where the generator checks it alone: seeds,
     fractions, transport lines)."""
     return PARAMETER_LIMITS.get(generator, {}).get(parameter)
+
+
+# The public generators by name, in the order the dashboard and the CLI list them (core.registry.GENERATORS).
+GRAPH_GENERATOR_LIST: tuple[tuple[str, Callable[..., Graph]], ...] = (
+    ("services", service_graph),
+    ("learning", learning_graph),
+    ("transport", transport_graph),
+    ("scale_free", scale_free_graph),
+)
+
+
+def generator_parameters(function: Callable[..., Graph]) -> dict[str, int | float]:
+    """Each numeric keyword parameter of a generator and its default, in signature order."""
+    return {name: parameter.default for name, parameter in inspect.signature(function).parameters.items()
+            if isinstance(parameter.default, (int, float)) and not isinstance(parameter.default, bool)}

@@ -11,6 +11,7 @@
   of tokens of the complete encoding that end before it starts: exact for record and raw cuts,
   which are prefixes of that encoding; a sections cut is measured on its own rendering.
 - `marker_tokens`: what the "[k of N … shown]" line adds to the context (0 without one).
+- `cut_offset`: where the cut line falls in the complete text, in characters (the Contexts page draws it).
 
 `placement(cut, accounting, evidence)` gives all of them for one cut; the per-rendering arrays
 (record offsets, edge endpoints) are computed once per accounting and reused for every budget.
@@ -28,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from core.budget import Cut
+from core.formats.base import Rendering
 from core.prefix_tokens import PrefixTokens, prefix_tokens
 
 _UNESCAPE = re.compile(r"\\(p|\\)")
@@ -172,3 +174,28 @@ def evidence_strip(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str])
     if cut.policy != "sections" and cut.records_kept < accounting.records:
         cut_at = int(layout.record_starts[cut.records_kept])
     return EvidenceStrip(accounting.total, ticks, cut_at)
+
+
+def cut_offset(full: Rendering, result: Cut) -> int:
+    """Characters of the complete text `full.text` that the cut keeps: its whole records (record policy), its
+    intact prefix (raw: a cut through a character ends in U+FFFD, which is not kept), nothing for an empty
+    cut, and the whole text for a sections cut (no single cut line: its units are kept or cut per section)."""
+    if result.empty:
+        return 0
+    if result.policy == "sections":
+        return len(full.text)
+    if result.policy == "record":
+        return len(full.preamble) + sum(len(record.text) for record in full.records[:result.records_kept])
+    return _common_prefix_length(result.document, full.text)
+
+
+def _common_prefix_length(document: str, text: str) -> int:
+    """How many leading characters `document` shares with `text` (a binary search over C-speed startswith)."""
+    low, high = 0, len(document)
+    while low < high:  # text starts with document[:low]; not with document[:high + 1]
+        middle = (low + high + 1) // 2
+        if text.startswith(document[:middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return low

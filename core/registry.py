@@ -1,8 +1,8 @@
-"""The one place where formats, orderings, queries, tokenizers and model families are looked up by name."""
+"""The one place where formats, orderings, queries, tokenizers, model families and graph generators are looked up by name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Generic, TypeVar
 
@@ -30,6 +30,7 @@ from core.formats import (
     yaml_format,
 )
 from core.formats.base import Format
+from core.graph import Graph
 from core.models import MODEL_LIST
 from core.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
 from core.queries import TEMPLATES
@@ -43,11 +44,23 @@ T = TypeVar("T")
 class Registry(Generic[T]):
     """Named entries, in registration order; duplicate names are refused, unknown names listed."""
 
-    def __init__(self, kind: str, entries: Iterable[tuple[str, T]] = ()) -> None:
+    def __init__(self, kind: str, entries: Iterable[tuple[str, T]] = (), *,
+                 deferred: Callable[[], Iterable[tuple[str, T]]] | None = None) -> None:
+        """`deferred` gives entries read on first use, for modules that cannot be imported here without a cycle."""
         self.kind = kind
-        self._entries: dict[str, T] = {}
+        self._known: dict[str, T] = {}
+        self._deferred = None
         for name, entry in entries:
             self.register(name, entry)
+        self._deferred = deferred
+
+    @property
+    def _entries(self) -> dict[str, T]:
+        if self._deferred is not None:
+            deferred, self._deferred = self._deferred, None
+            for name, entry in deferred():
+                self.register(name, entry)
+        return self._known
 
     def register(self, name: str, entry: T) -> T:
         if name in self._entries:
@@ -147,3 +160,14 @@ QUERIES = Registry("query", [(template.name, template) for template in TEMPLATES
 
 # How question sets are generated from a template over a graph (core.questions.generation).
 QUESTION_GENERATORS = Registry("question generator", GENERATOR_LIST)
+
+
+
+def _graph_generators() -> Iterable[tuple[str, Callable[..., Graph]]]:
+    from core.generate import GRAPH_GENERATOR_LIST
+
+    return GRAPH_GENERATOR_LIST
+
+
+# Seeded graph generators (core.generate), with parameters read from their signatures.
+GENERATORS: Registry[Callable[..., Graph]] = Registry("graph generator", deferred=_graph_generators)

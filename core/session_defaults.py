@@ -10,11 +10,12 @@ spans the complete texts from the smallest format's to the largest's.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.graph import Graph
-from core.queries import Query, query
+from core.queries import Query, QueryTemplate, query
 from core.registry import QUERIES
 from core.samples import Sample
 
@@ -103,3 +104,55 @@ def complete_tokens(graph: Graph, tokenizer_name: str) -> dict[str, int]:
     units = graph_units(graph)
     return {name: tokenizer.count(FORMATS.get(name).render(graph, units).text)
             + grammar_tokens(FORMATS.get(name), tokenizer) for name in FORMATS}
+
+
+def parameter_choices(graph: Graph, template: QueryTemplate, parameter: str) -> list[str]:
+    """What a parameter can be set to on this graph, by its declared kind: node ids, or the relations or node
+    types present (sorted); [] for a number or free text."""
+    kind = template.parameter_kind(parameter)
+    if kind in ("node", "nodes"):
+        return [node.id for node in graph.nodes]
+    if kind == "relation":
+        return sorted({edge.relation for edge in graph.edges})
+    if kind == "type":
+        return sorted({node.type for node in graph.nodes})
+    return []
+
+
+def parameter_presets(graph: Graph, template: QueryTemplate, seeds: Sequence[str],
+                      defaults: GraphDefaults) -> dict[str, object]:
+    """What each parameter of `template` starts at on this graph, by its declared kind: the graph's default
+    query where it is this template, node parameters from the seeds in order (the collecting one takes the rest),
+    relations and types present in the graph (the preset if present, else the most common), numbers and text."""
+    presets = {**template.defaults(),
+               **(dict(defaults.query.arguments) if defaults.query.name == template.name else {})}
+    ids = [node.id for node in graph.nodes]
+    seed_queue = list(seeds)
+    values: dict[str, object] = {}
+    for parameter in template.parameters:
+        preset = presets.get(parameter)
+        kind = template.parameter_kind(parameter)
+        if kind == "nodes":
+            chosen = preset if isinstance(preset, (tuple, list)) else seed_queue
+            values[parameter] = tuple(node_id for node_id in chosen if node_id in graph.node_by_id)
+            seed_queue.clear()
+        elif kind == "node":
+            from_seeds = seed_queue.pop(0) if seed_queue else None
+            values[parameter] = preset if preset in graph.node_by_id else (from_seeds or (ids[0] if ids else ""))
+        elif kind == "relation":
+            values[parameter] = _most_common([edge.relation for edge in graph.edges], preset)
+        elif kind == "type":
+            values[parameter] = _most_common([node.type for node in graph.nodes], preset)
+        elif kind == "number":
+            values[parameter] = preset
+        else:
+            values[parameter] = "" if preset is None else str(preset)
+    return values
+
+
+def _most_common(values: list[str], preset: object) -> str:
+    """The preset if the graph has it, else the graph's most common value."""
+    counts = Counter(values)
+    if preset in counts:
+        return str(preset)
+    return counts.most_common(1)[0][0] if counts else str(preset or "")

@@ -7,7 +7,7 @@ show are skipped (a format with separate node and edge sections only has `nodes_
 `evidence_first` is rendered once per query, since its order comes from that query's evidence.
 
 `rendering_summary(...)` describes the untruncated renderings: bytes, characters, tokens, grammar
-tokens, round trip and traversal accuracy per format.
+tokens, round trip and traversal accuracy per format; `cheapest_lossless(...)` names the cheapest exact one.
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layou
     """
     region = region or seed_region(graph, inputs.seeds or (), inputs.direction)
     key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
-           inputs.seeds if ordering.uses_seeds or radius is not None else (),
+           # a format that prints hop levels changes with the seeds even under an order that ignores them
+           inputs.seeds if ordering.uses_seeds or format_.uses_hops or radius is not None else (),
            inputs.shuffle_seed if ordering.uses_shuffle_seed else None,
            inputs.evidence if ordering.uses_evidence else None, inputs.question if ordering.uses_question else None)
 
@@ -446,3 +447,9 @@ def rendering_summary(graph: Graph, queries: Mapping[str, Query] | Sequence[Quer
     frame.insert(0, "graph_hash", graph.sha256)
     frame.insert(1, "tokenizer", tokenizer)
     return frame
+
+
+def cheapest_lossless(summary: pd.DataFrame) -> str | None:
+    """The format of a `rendering_summary` with the fewest tokens among the lossless ones that round-trip exactly."""
+    exact = summary[summary["lossless"] & summary["round_trip"]]
+    return None if exact.empty else str(exact.loc[exact["tokens"].idxmin(), "format"])

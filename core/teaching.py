@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pandas as pd
 
-from core.registry import ORDERINGS
+from core.graph import Graph
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.units import graph_units
+
+TIGHT_SHARE = 4  # the walkthrough's tight budget is a quarter of the complete rendering
+
+
+def tight_budget(graph: Graph, format_name: str, tokenizer: str) -> int:
+    """The walkthrough's tight budget: a quarter of the tokens of the format's complete canonical text."""
+    text = FORMATS.get(format_name).render(graph, graph_units(graph)).text
+    return TOKENIZERS.get(tokenizer).count(text) // TIGHT_SHARE
 
 
 def orderings_sentence(frame: pd.DataFrame, metric: str = "evidence_survival") -> str:

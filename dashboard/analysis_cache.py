@@ -12,13 +12,16 @@ from collections import OrderedDict
 import pandas as pd
 import streamlit as st
 
+from core.budget import POLICIES
 from core.budget_sweep import budget_sweep
 from core.format_anatomies import format_anatomies
 from core.format_markers import format_markers
-from core.token_anatomy import Anatomy
+from core.registry import FORMATS, ORDERINGS
+from core.token_anatomy import Anatomy, anatomy_table
 from dashboard.sidebar import Selection
 
 SWEEPS_KEPT = 12
+SCOPES = ("complete text", "cut at the budget")
 
 
 class _SweepStore:
@@ -74,3 +77,37 @@ def anatomies(key: tuple, _selection: Selection, formats: tuple[str, ...], order
     return format_anatomies(_selection.graph, _selection.query, _selection.seeds, formats=list(formats),
                             ordering=ordering, layout=layout, tokenizer=tokenizer, budget=budget, policy=policy,
                             marker=marker)
+
+
+def survival_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
+    """The chosen formats under the chosen ordering and both policies, at every budget of the list."""
+    return sweep(selection, selection.formats, (selection.ordering,), selection.layout, POLICIES, budgets)
+
+
+def orderings_sweep(selection: Selection, format_name: str, budgets: tuple[int, ...]) -> pd.DataFrame:
+    """One format under every registered ordering and the sidebar's policy, at every budget of the list."""
+    return sweep(selection, (format_name,), tuple(ORDERINGS.names() + ORDERINGS.ends_names()), selection.layout,
+                 (selection.policy,), budgets)
+
+
+def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
+    """Every registered format under the sidebar's ordering, layout and policy, at every budget of the list."""
+    return sweep(selection, tuple(FORMATS.names()), (selection.ordering,), selection.layout, (selection.policy,),
+                 budgets)
+
+
+def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool) -> pd.DataFrame:
+    """core.format_anatomies.format_anatomies for every registered format, as a table."""
+    formats = tuple(FORMATS.names())
+    budget = selection.budget if scope == SCOPES[1] else None
+    key = settings_key(selection, "anatomy", selection.ordering, selection.layout, tokenizer, budget,
+                       selection.policy, marker)
+    found = anatomies(key, selection, formats, selection.ordering, selection.layout, tokenizer, budget,
+                      selection.policy, marker)
+    return pd.DataFrame(anatomy_table(found)).set_index("format")
+
+
+def selection_markers(selection: Selection) -> pd.DataFrame:
+    """D_k(S) and full-text tokens of the chosen formats under the chosen ordering and layout (core.format_markers)."""
+    key = settings_key(selection, "markers", selection.formats, selection.ordering, selection.layout)
+    return markers(key, selection, selection.formats, selection.ordering, selection.layout)

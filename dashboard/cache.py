@@ -10,20 +10,21 @@ import pandas as pd
 import streamlit as st
 
 from core import session_defaults
-from core.benchmark import measure_format
+from core.budget_sweep import effective_layout
 from core.coverage import coverage_curve, seed_region
 from core.graph import Graph
 from core.graph_view import GraphView, layout_positions, select_view
-from core.hops import hop_distances, hop_units
+from core.hops import hop_distances
 from core.io import LoadOptions, load_graph
-from core.ordering import inputs_for, layouts_for, order_units
-from core.prefix_tokens import PrefixTokens, prefix_tokens
+from core.ordering import inputs_for
+from core.prefix_tokens import PrefixTokens
 from core.queries import Query, Solution
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.registry import FORMATS, GENERATORS, ORDERINGS, TOKENIZERS
 from core.samples import load_sample
+from core.sweep import accounted_rendering as core_accounted_rendering
+from core.sweep import rendering_summary
+from core.teaching import tight_budget
 from core.token_spans import token_ends
-from core.units import graph_units
-from dashboard.generators import GENERATORS
 from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
@@ -38,16 +39,8 @@ def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOpti
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Measuring every format…")
 def format_table(graph_key: str, _graph: Graph, tokenizer: str, query_key: str, _query: Query) -> pd.DataFrame:
-    """Per registered format: bytes, characters, tokens, grammar tokens, records, round trip, accuracy, lossless."""
-    gold = {_query.name: _query.solve(_graph).answer}
-    rows = []
-    for name in FORMATS:
-        figures = measure_format(_graph, FORMATS.get(name), TOKENIZERS.get(tokenizer), {_query.name: _query}, gold)
-        rows.append({"format": name, "bytes": figures.utf8_bytes, "characters": figures.characters,
-                     "tokens": figures.tokens, "grammar tokens": figures.grammar_tokens,
-                     "records": figures.records, "round trip": figures.round_trip_equal,
-                     "traversal accuracy": figures.traversal_accuracy, "lossless": figures.lossless})
-    return pd.DataFrame(rows).set_index("format")
+    """core.sweep.rendering_summary of every registered format for this query, indexed by format."""
+    return rendering_summary(_graph, [_query], tokenizer=tokenizer).set_index("format")
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -66,7 +59,7 @@ def graph_view(graph_key: str, _graph: Graph, hops_key: str, _hops: dict[str, fl
 
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Generating the graph…")
 def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Graph:
-    return GENERATORS[name](**dict(arguments))
+    return GENERATORS.get(name)(**dict(arguments))
 
 
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample…")
@@ -80,30 +73,25 @@ def complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, 
     return session_defaults.complete_tokens(_graph, tokenizer)
 
 
-@st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")
-def full_token_counts(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, int]:
-    """Tokens of each registered format's complete rendering in canonical order (sets the budget range)."""
-    counter = TOKENIZERS.get(tokenizer)
-    return {name: counter.count(FORMATS.get(name).render(_graph, graph_units(_graph)).text) for name in FORMATS}
+@st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")
+def walkthrough_budget(graph_key: str, _graph: Graph, format_name: str, tokenizer: str) -> int:
+    """core.teaching.tight_budget: a quarter of the format's complete text."""
+    return tight_budget(_graph, format_name, tokenizer)
 
 
 @st.cache_resource(max_entries=32, show_spinner="Rendering and counting tokens…")
 def accounted_rendering(graph_key: str, _graph: Graph, format: str, ordering: str, layout: str,
                         seeds: tuple[str, ...], evidence_key: str, _evidence: frozenset[str], tokenizer: str,
                         question: str = "") -> PrefixTokens:
-    """The graph's units with hop levels, ordered and laid out, rendered, with every prefix's exact tokens.
+    """core.sweep.accounted_rendering of the whole graph: the rendering every budget and policy of a page cuts.
 
-    Built once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
-    question for an ordering that uses it); every budget and policy reuses it.
+    Cached here once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
+    question for an ordering that uses it), so core's own cache is not asked to hold it a second time.
     """
-    format_ = FORMATS.get(format)
-    if layout not in layouts_for(format_):
-        layout = "nodes_then_edges"
     ordering_ = ORDERINGS.get(ordering)
     inputs = inputs_for(ordering_, seeds, evidence=_evidence, question=question)
-    units = hop_units(_graph, seeds)
-    ordered = order_units(_graph, units, ordering_, layout, inputs)
-    return prefix_tokens(format_.render(_graph, ordered), TOKENIZERS.get(tokenizer), source=(_graph, units))
+    return core_accounted_rendering(_graph, FORMATS.get(format), ordering_, effective_layout(format, layout), inputs,
+                                    TOKENIZERS.get(tokenizer), cache=None)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

@@ -23,12 +23,12 @@ from core.session_defaults import (
     budget_text,
     graph_defaults,
     inspected_budget,
+    parameter_presets,
     sweep_budgets,
 )
 from dashboard import cache
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
-    parameter_defaults,
     query_widgets,
     seed_widgets,
     widget_value,
@@ -210,7 +210,7 @@ def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
     state["seeds"] = list(defaults.seeds)
     state["question"] = state[QUESTION_APPLIED] = defaults.question
     state["query"] = defaults.query.name
-    for parameter, value in parameter_defaults(graph, defaults.query.template, defaults.seeds, defaults).items():
+    for parameter, value in parameter_presets(graph, defaults.query.template, defaults.seeds, defaults).items():
         state[QUERY_PARAMETER_PREFIX + parameter] = widget_value(value)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.errors import GraphContextError
-from core.generate import parameter_limit
+from core.generate import generator_parameters, parameter_limit
 from core.graph import Graph
 from core.io import LoadOptions, format_names
 from core.io.falkordb_source import (
@@ -23,9 +23,9 @@ from core.io.falkordb_source import (
     DatabaseSource,
     read_database,
 )
+from core.registry import GENERATORS
 from core.samples import Sample, default_sample, get_sample, sample_names
 from dashboard import cache
-from dashboard.generators import GENERATORS, generator_parameters
 
 # Bound widgets write their option's displayed text into the URL, so options are shown as their names.
 SOURCE_KINDS = ("sample", "upload", "generator", "database")
@@ -99,8 +99,8 @@ def _upload(sidebar) -> LoadedGraph | None:
 
 
 def _generator(sidebar) -> LoadedGraph:
-    name = sidebar.selectbox("Generator", list(GENERATORS), key="generator", bind="query-params")
-    function = GENERATORS[name]
+    name = sidebar.selectbox("Generator", GENERATORS.names(), key="generator", bind="query-params")
+    function = GENERATORS.get(name)
     sidebar.caption((function.__doc__ or "").strip().splitlines()[0])
     arguments = {}
     for parameter, default in generator_parameters(function).items():

@@ -1,17 +1,30 @@
-"""Put back into the URL the values of bound widgets that a page switch during the first run dropped.
+"""The URL parameters a page switch carries, and the one repair that needs Streamlit's internals.
 
-A page opened while the first run is still drawing makes the browser build the new page's URL before
-it knows which parameters are bound, so `?sample=nvidia-jetson` becomes `/contexts` while the session
-still shows nvidia-jetson. Streamlit restores such values only for widgets that had a previous run;
-this restores the rest. It uses Streamlit's internal binding registry (1.67), read under its lock.
+`unbound_query_params` uses public APIs only: a parameter bound to a widget (`bind="query-params"`)
+belongs to a widget drawn in this or the last run, so its key is in `st.session_state`; every other
+parameter (a shared link's settings for a page not opened yet) is one `st.switch_page` may carry,
+and must carry, since a switch clears the parameters no widget on the new page binds.
+
+`restore_lost_parameters` is the only use of Streamlit internals in the dashboard, kept here alone.
+Why: a page opened while the first run is still drawing makes the browser build the new page's URL
+before it knows which parameters are bound, so `?sample=nvidia-jetson` becomes `/contexts` while
+the session still shows nvidia-jetson. Streamlit restores such values only for widgets that had a
+previous run, and its public `st.query_params` refuses to write a bound parameter, so this reads
+its binding registry (1.67) under its lock. tests/dashboard/test_url_state.py fails when those
+internals change; the app then keeps working and only this repair stops.
 """
 
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.state.session_state_proxy import get_session_state
 
 FIRST_URL = "first_url_parameters"
+
+
+def unbound_query_params() -> dict[str, list[str]]:
+    """The URL's parameters that no widget is bound to, every value of each (switch_page may only carry those;
+    bound widgets write theirs back)."""
+    return {key: st.query_params.get_all(key) for key in st.query_params if key not in st.session_state}
 
 
 def restore_lost_parameters() -> None:
@@ -19,14 +32,20 @@ def restore_lost_parameters() -> None:
     other than its default (only those: a value the session chose itself is written by Streamlit)."""
     first = st.session_state.setdefault(FIRST_URL, tuple(st.query_params))
     values = {key: st.session_state[key] for key in first if key in st.session_state}
-    safe = get_session_state()
-    with safe.query_params() as parameters:
-        widget_state = safe._state._new_widget_state
-        for key, binding in list(parameters._bindings_by_param.items()):
-            if parameters.has_param(key) or key not in values:
-                continue
-            metadata = widget_state.widget_metadata.get(binding.widget_id)
-            if metadata is None or values[key] == metadata.deserializer(None):
-                continue
-            parameters.set_corrected_value(key, metadata.serializer(values[key]), metadata.value_type)
+    if not values:
+        return
+    try:
+        from streamlit.runtime.state.session_state_proxy import get_session_state
 
+        safe = get_session_state()
+        with safe.query_params() as parameters:
+            widget_state = safe._state._new_widget_state
+            for key, binding in list(parameters._bindings_by_param.items()):
+                if parameters.has_param(key) or key not in values:
+                    continue
+                metadata = widget_state.widget_metadata.get(binding.widget_id)
+                if metadata is None or values[key] == metadata.deserializer(None):
+                    continue
+                parameters.set_corrected_value(key, metadata.serializer(values[key]), metadata.value_type)
+    except (ImportError, AttributeError):  # Streamlit changed its internals: the repair stops, the app goes on
+        return

@@ -1,4 +1,4 @@
-"""Where a CLI command gets its graph: a file, a sample name, a FalkorDB graph, or the generated service graph."""
+"""Where a CLI command gets its graph: a file, a sample name, a FalkorDB graph, or a generated graph (core.registry.GENERATORS)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from core.errors import LoadError, ParameterError
-from core.generate import service_graph
+from core.generate import generator_parameters, service_graph
 from core.graph import Graph
 from core.io.falkordb_source import (
     DEFAULT_HOPS,
@@ -20,6 +20,7 @@ from core.io.falkordb_source import (
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import format_names, load_graph_file
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
+from core.registry import GENERATORS
 from core.samples import Sample, default_sample, get_sample, sample_names
 
 
@@ -69,6 +70,11 @@ def add_graph_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--noise-edges", type=non_negative, default=80,
                        help="random depends_on edges between services (default 80)")
     group.add_argument("--seed", type=int, default=7, help="random seed of the noise edges (default 7)")
+    group.add_argument("--generator", choices=GENERATORS.names(), default="services",
+                       help="the graph generated without --graph (default services: --services, --noise-edges, --seed)")
+    group.add_argument("--generator-option", action="append", default=[], metavar="NAME=VALUE",
+                       help="a parameter of the generator, repeatable, e.g. --generator transport --generator-option "
+                            "lines=3 (names and defaults: the dashboard's Generator source, or core.generate)")
     add_loader_options(parser)
 
 
@@ -145,14 +151,35 @@ def load_database(url: str, arguments: argparse.Namespace) -> Graph:
 def graph_from_arguments(arguments: argparse.Namespace) -> Graph:
     if arguments.graph is not None:  # an empty --graph "" is refused, not read as "no graph given"
         return load_file_or_sample(arguments.graph, arguments)
-    return service_graph(arguments.services, arguments.noise_edges, arguments.seed)
+    if arguments.generator == "services" and not arguments.generator_option:
+        return service_graph(arguments.services, arguments.noise_edges, arguments.seed)
+    return GENERATORS.get(arguments.generator)(**generator_options(arguments.generator, arguments.generator_option))
+
+
+def generator_options(name: str, options: list[str]) -> dict[str, int | float]:
+    """`NAME=VALUE` options as the generator's keyword arguments, each of its parameter's type (int or float)."""
+    known = generator_parameters(GENERATORS.get(name))
+    values: dict[str, int | float] = {}
+    for option in options:
+        key, equals, text = option.partition("=")
+        key = key.strip().replace("-", "_")
+        if not equals or key not in known:
+            raise ParameterError(f"{option!r} is not a parameter of the {name} generator", "--generator-option",
+                                 f"use NAME=VALUE with NAME one of: {', '.join(known)}")
+        kind = type(known[key])
+        try:
+            values[key] = kind(text)
+        except ValueError:
+            raise ParameterError(f"{key}={text!r} is not a {'whole number' if kind is int else 'number'}",
+                                 "--generator-option", f"give {key} as a number like {known[key]}") from None
+    return values
 
 
 def named_sample(arguments: argparse.Namespace) -> Sample | None:
     """The sample whose catalogue entry gives the default seeds and question: the one --graph names (when no
     file of that name exists), or the default sample for the generated service graph."""
-    if arguments.graph is None:
-        return default_sample()
+    if arguments.graph is None:  # the default sample is the service graph's; other generators have no catalogue entry
+        return default_sample() if getattr(arguments, "generator", "services") == "services" else None
     if arguments.graph in sample_names() and not Path(arguments.graph).exists():
         return get_sample(arguments.graph)
     return None
@@ -165,4 +192,7 @@ def graph_parameters(arguments: argparse.Namespace) -> dict:
                 "cypher_seeds": arguments.cypher_seeds}
     if arguments.graph:
         return {"graph": arguments.graph, "format": arguments.format}
+    if arguments.generator != "services" or arguments.generator_option:
+        return {"generator": arguments.generator,
+                "generator_options": generator_options(arguments.generator, arguments.generator_option)}
     return {"services": arguments.services, "noise_edges": arguments.noise_edges, "seed": arguments.seed}

@@ -91,11 +91,12 @@ def parse_query(text: str, seeds: tuple[str, ...]) -> Query:
 
 def _typed(template: QueryTemplate, key: str, value: str) -> object:
     """A parameter's value as its solver takes it: a whole number, a list of nodes (a+b+c) or text."""
-    default = template.defaults().get(key)
-    if template.collects_seeds and key == template.node_parameters[-1]:
+    kind = template.parameter_kind(key)  # what the template declares the parameter holds
+    if kind == "nodes":
         return tuple(part for part in value.split("+") if part)
-    if isinstance(default, bool) or not isinstance(default, int):
+    if kind != "number":
         return value
+    default = template.defaults().get(key)
     try:
         number = int(value)
     except ValueError:

@@ -67,14 +67,15 @@ ENTITY = QueryTemplate("t1_entity", "CKG T1: entity", entity, "What is {concept}
                        node_parameters=("concept",), family="learning")
 PREREQUISITES = QueryTemplate("t2_prerequisites", "CKG T2: direct prerequisites", prerequisites,
                               "What are the prerequisites for {concept}?", ("concept", "relation"),
-                              node_parameters=("concept",), family="learning")
+                              node_parameters=("concept",), family="learning", relation_parameters=("relation",))
 PREREQUISITE_PATH = QueryTemplate("t3_prerequisite_path", "CKG T3: prerequisite chain", prerequisite_path,
                                   "What is the prerequisite chain from {start} to {concept}?",
                                   ("start", "concept", "relation"), node_parameters=("start", "concept"),
-                                  family="learning")
+                                  family="learning", relation_parameters=("relation",))
 TAXONOMY_MEMBERS = QueryTemplate("t4_taxonomy_members", "CKG T4: all concepts of a taxonomy", taxonomy_members,
                                  "List all {taxonomy} concepts in this knowledge graph", ("taxonomy",),
                                  family="learning")
 RELATION_BETWEEN = QueryTemplate("t5_relation", "CKG T5: relation between two concepts", relation_between,
                                  "How does {first} relate to {second}?", ("first", "second", "relation"),
-                                 node_parameters=("first", "second"), family="learning")
+                                 node_parameters=("first", "second"), family="learning",
+                                 relation_parameters=("relation",))

@@ -28,7 +28,9 @@ class QueryTemplate:
     `node_parameters` are filled from seeds in order (the last takes every remaining seed when
     `collects_seeds`) and are written with the node's label, when it has one, by `Query.question_on`.
     `family` groups templates: "services" (dependency and ownership graphs), "general", "learning"
-    (the CKG query types T1-T5 on learning graphs).
+    (the CKG query types T1-T5 on learning graphs). `relation_parameters` name a relation of the
+    graph and `type_parameters` a node type: `parameter_kind` says what each parameter holds, so a
+    form can offer the graph's relations or types instead of guessing from the parameter's name.
     """
 
     name: str
@@ -39,6 +41,29 @@ class QueryTemplate:
     node_parameters: tuple[str, ...] = ()
     family: str = "general"
     collects_seeds: bool = False
+    relation_parameters: tuple[str, ...] = ()
+    type_parameters: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        declared = (*self.node_parameters, *self.relation_parameters, *self.type_parameters)
+        unknown = [name for name in declared if name not in self.parameters]
+        if unknown or len(set(declared)) != len(declared):
+            raise ValueError(f"query template {self.name!r}: node, relation and type parameters must be distinct "
+                             f"parameters of {self.parameters}, not {declared}")
+
+    def parameter_kind(self, parameter: str) -> str:
+        """What the parameter holds: "nodes" (every remaining seed), "node", "relation", "type", "number" or "text"."""
+        if parameter not in self.parameters:
+            raise ParameterError(f"query {self.name} has no parameter {parameter!r}", "query parameter",
+                                 f"use: {', '.join(self.parameters)}")
+        if parameter in self.node_parameters:
+            return "nodes" if self.collects_seeds and parameter == self.node_parameters[-1] else "node"
+        if parameter in self.relation_parameters:
+            return "relation"
+        if parameter in self.type_parameters:
+            return "type"
+        default = self.defaults().get(parameter)
+        return "number" if isinstance(default, int) and not isinstance(default, bool) else "text"
 
     def defaults(self) -> dict[str, object]:
         """The solver's default arguments."""

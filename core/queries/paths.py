@@ -51,8 +51,9 @@ def typed_neighbours(graph: Graph, node: str, relation: str, direction: str = "o
 SHORTEST_PATH = QueryTemplate(
     "shortest_path", "Shortest directed path", shortest_path,
     "What is the shortest directed path from {source} to {target}?", ("source", "target", "relation"),
-    node_parameters=("source", "target"))
+    node_parameters=("source", "target"), relation_parameters=("relation",))
 TYPED_NEIGHBOURS = QueryTemplate(
     "typed_neighbours", "Typed neighbours", typed_neighbours,
     "Which nodes of type {node_type} are one {relation} edge away from {node} (direction: {direction})?",
-    ("node", "relation", "direction", "node_type"), node_parameters=("node",))
+    ("node", "relation", "direction", "node_type"), node_parameters=("node",),
+    relation_parameters=("relation",), type_parameters=("node_type",))

@@ -65,20 +65,24 @@ def impact_owners(graph: Graph, failed: str, node_type: str = "service", relatio
 DEPENDENCIES = QueryTemplate(
     "dependencies_within", "Dependencies within k hops", dependencies_within,
     "Which nodes does {start} reach over {relation} edges in at most {hops} hops?",
-    ("start", "hops", "relation"), node_parameters=("start",), family="services")
+    ("start", "hops", "relation"), node_parameters=("start",), family="services",
+    relation_parameters=("relation",))
 IMPACT = QueryTemplate(
     "impact", "Transitive impact of a failure", impact,
     "If {failed} fails, which nodes of type {node_type} are transitively affected through {relation}?",
-    ("failed", "node_type", "relation"), node_parameters=("failed",), family="services")
+    ("failed", "node_type", "relation"), node_parameters=("failed",), family="services",
+    relation_parameters=("relation",), type_parameters=("node_type",))
 OWNERS = QueryTemplate(
     "owners_of", "Owners of nodes", owners_of,
     "Which {relation} targets does each of {nodes} have?", ("nodes", "relation"),
-    node_parameters=("nodes",), family="services", collects_seeds=True)
+    node_parameters=("nodes",), family="services", collects_seeds=True, relation_parameters=("relation",))
 OWNERS_OF_AFFECTED = QueryTemplate(
     "owners_of_affected", "Owners of the affected nodes", owners_of_affected,
     "If {failed} fails, which {owner_relation} targets does each affected node of type {node_type} have?",
-    ("failed", "node_type", "relation", "owner_relation"), node_parameters=("failed",), family="services")
+    ("failed", "node_type", "relation", "owner_relation"), node_parameters=("failed",), family="services",
+    relation_parameters=("relation", "owner_relation"), type_parameters=("node_type",))
 IMPACT_OWNERS = QueryTemplate(
     "impact_owners", "Impact and owners", impact_owners,
     "If {failed} fails, which nodes of type {node_type} are transitively affected, and which teams own them?",
-    ("failed", "node_type", "relation", "owner_relation"), node_parameters=("failed",), family="services")
+    ("failed", "node_type", "relation", "owner_relation"), node_parameters=("failed",), family="services",
+    relation_parameters=("relation", "owner_relation"), type_parameters=("node_type",))

@@ -98,12 +98,8 @@ def _distance(values: dict[str, str], text: str) -> tuple[int, int]:
 
 
 def _fixed_arguments(spec: GenerationSpec) -> dict[str, object]:
-    defaults = spec.template.defaults()
-    arguments: dict[str, object] = {}
-    for key, value in spec.fixed:
-        default = defaults.get(key)
-        arguments[key] = int(value) if isinstance(default, int) and not isinstance(default, bool) else value
-    return arguments
+    """The parameters given in the spec, a number where the template declares one (parameter_kind)."""
+    return {key: int(value) if spec.template.parameter_kind(key) == "number" else value for key, value in spec.fixed}
 
 
 def single_nodes(graph: Graph, spec: GenerationSpec) -> list[tuple[Query, int]]:

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.budget import Cut, cut
-from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
-from core.models import approximate_count
-from core.ordering import rendering_seeds
-from core.placement import evidence_strip, placement
-from core.prefix_tokens import PrefixTokens
-from core.registry import FORMATS, ORDERINGS
-from dashboard import cache
-from dashboard.sidebar import Selection, current, format_label
-from dashboard.views.context_html import Highlight, context_html, legend_html, page_containing, pages_around
-from dashboard.views.evidence_strip import strip_html
+from dashboard.sidebar import Selection, current
+from dashboard.views.context_html import legend_html
+from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
 
 COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under both
@@ -25,50 +17,6 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
     if comparison == "policies":
         return [(selection.formats[0], "raw"), (selection.formats[0], "record")]
     return [(name, selection.policy) for name in selection.formats]
-
-
-def seeds_for(selection: Selection, format_name: str) -> tuple[str, ...]:
-    return rendering_seeds(FORMATS.get(format_name).uses_hops, ORDERINGS.get(selection.ordering),
-                           selection.seeds.node_ids)
-
-
-def accounting_for(selection: Selection, format_name: str) -> PrefixTokens:
-    graph = selection.graph
-    ordering = ORDERINGS.get(selection.ordering)
-    return cache.accounted_rendering(graph.content_key, graph, format_name, selection.ordering, selection.layout,
-                                     seeds_for(selection, format_name),
-                                     selection.query_key if ordering.uses_evidence else "",
-                                     selection.evidence if ordering.uses_evidence else frozenset(), selection.tokenizer,
-                                     selection.query.question_on(graph) if ordering.uses_question else "")
-
-
-def rendering_key(selection: Selection, format_name: str) -> str:
-    """Everything a rendering depends on, as one cache key (the budget and policy are not part of it)."""
-    return "|".join((selection.graph.content_key, format_name, selection.ordering, selection.layout,
-                     repr(seeds_for(selection, format_name)), selection.query_key, selection.tokenizer))
-
-
-def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
-    """Core's metrics of the cut: parse, evidence survival, traversal accuracy on the decoded document."""
-    gold = selection.solution
-    decoded = decode_cut(result, FORMATS.get(format_name))
-    kept = frozenset(result.kept_keys) if result.policy == "sections" else KeptKeys(accounting.record_of_key,
-                                                                                      result.records_kept)
-    return measure_cut(result, selection.query, gold, decoded, kept=kept)
-
-
-def cut_offset(full_text: str, spans: list[tuple[int, int]], result: Cut) -> int:
-    """Characters of the complete text the cut keeps: its whole records (record) or its intact prefix (raw)."""
-    if result.empty:
-        return 0
-    if result.policy == "sections":  # no single cut line: kept and cut units are marked per record
-        return len(full_text)
-    if result.policy == "record":
-        return spans[result.records_kept - 1][1] if result.records_kept else len(result.rendering.preamble)
-    document = result.document
-    while document and not full_text.startswith(document):
-        document = document[:-1]  # a raw cut through a character ends in U+FFFD
-    return len(document)
 
 
 def show() -> None:
@@ -88,81 +36,6 @@ def show() -> None:
     for column, (format_name, policy) in zip(st.columns(len(chosen)), chosen):
         with column:
             draw_panel(selection, format_name, policy, colour, whitespace)
-
-
-def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:
-    accounting = accounting_for(selection, format_name)
-    result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
-    figures = cut_metrics(selection, format_name, accounting, result)
-    st.subheader(f"{format_label(format_name)} · {policy}")
-    # A wrapping row of content-wide metrics: a value is never cut to "1,2…" in a narrow column.
-    row = st.container(horizontal=True, wrap=True, gap="medium")
-    row.metric("Tokens used / budget", f"{approximate_count(figures.budgeted_tokens, selection.approximate)} / "
-               f"{selection.budget:,}", width="content")
-    row.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}", width="content")
-    row.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None,
-               width="content")
-    row.metric("Evidence survival", f"{figures.evidence_survival:.0%}", width="content",
-               help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
-    row.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}", width="content",
-               help="1 when the query on the decoded cut gives the full graph's answer")
-    placed = placement(result, accounting, selection.evidence)
-    row.metric("Dangling edges", f"{placed.dangling_edges:,}", width="content",
-               help="kept edges whose endpoint node record was cut (formats that write nodes apart)")
-    row.metric("Evidence position", "—" if not placed.evidence_positions else
-               f"{placed.evidence_position_first:.0%} · {placed.evidence_position_median:.0%} · "
-               f"{placed.evidence_position_last:.0%}", width="content",
-               help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
-                    f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
-    strip = evidence_strip(result, accounting, selection.evidence)
-    kept_ticks = sum(tick.kept for tick in strip.ticks)
-    st.html(strip_html(strip, f"evidence: {kept_ticks:,} kept (green), {len(strip.ticks) - kept_ticks:,} cut (red) "
-                              f"over {strip.total_tokens:,} tokens"
-                              + ("" if strip.cut_at is None else f"; cut at token {strip.cut_at:,}")))
-    if result.explanation:
-        st.caption(escape_markdown(result.explanation))
-    key = rendering_key(selection, format_name)
-    full_text, spans, _evidence_records = cache.text_layout(key, accounting, selection.evidence)
-    panel_text(selection, format_name, policy, key, result, cut_offset(full_text, spans, result), colour, whitespace)
-    # A callable is only called on click, so a large text is not sent with every rerun.
-    st.download_button("Download the full text", lambda: full_text, file_name=f"{format_name}.txt",
-                       mime="text/plain", key=f"download_{format_name}_{policy}", on_click="ignore")
-
-
-def window_token_ends(key: str, text: str, tokenizer: str, window: tuple[int, int]) -> tuple[int, ...]:
-    """Token ends for the shown page only, tokenized from the line start before it to the line end after it
-    (a newline ends a pre-token, so BPE matches the whole text's there): tokenizing a 24-million-character
-    text for its colours took gigabytes of offsets."""
-    start, end = window
-    low = text.rfind("\n", 0, max(0, start - 1)) + 1
-    high = text.find("\n", end)
-    high = len(text) if high < 0 else high + 1
-    return tuple(low + offset for offset in cache.text_token_ends(f"{key}|{low}:{high}", text[low:high], tokenizer))
-
-
-@st.fragment
-def panel_text(selection: Selection, format_name: str, policy: str, key: str, result: Cut, cut_at: int,
-               colour: bool, whitespace: bool) -> None:
-    """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
-    full_text, spans, evidence_records = cache.text_layout(key, accounting_for(selection, format_name),
-                                                           selection.evidence)
-    pages = pages_around(full_text, cut_at)  # the cut's page starts a few lines above the cut line
-    cut_page = page_containing(pages, cut_at)
-    page = cut_page
-    if len(pages) > 1:
-        # The key holds the cut's page, so moving the budget brings the view back to the cut line.
-        page = st.number_input(f"Page (of {len(pages):,}; the cut is on page {cut_page + 1:,})", 1, len(pages),
-                               cut_page + 1, key=f"page_{format_name}_{policy}_{pages[cut_page][0]}") - 1
-    if result.policy == "sections":
-        kept = set(result.kept_keys)
-        records = result.rendering and accounting_for(selection, format_name).rendering.records
-        highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]
-    else:
-        highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
-    ends = window_token_ends(key, full_text, selection.tokenizer, pages[page]) if colour else ()
-    label = f"cut at {selection.budget:,} tokens ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
-    st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,
-                         window=pages[page], cut_label=label))
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlencode
 
 import pandas as pd
-import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -15,14 +13,18 @@ from core.errors import GraphContextError
 from core.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
 from core.pareto_tables import efficiency_table, pareto_points
 from core.registry import FORMATS
-from dashboard import analysis_cache
+from dashboard.analysis_cache import (
+    SCOPES,
+    anatomy_frame,
+    orderings_sweep,
+    pareto_sweep,
+    selection_markers,
+    survival_sweep,
+)
 from dashboard.analysis_controls import budget_list, show_error
-from dashboard.screens.budget_survival import survival_figure, survival_sweep
-from dashboard.screens.contexts import accounting_for
-from dashboard.screens.orderings import orderings_figure, orderings_sweep
-from dashboard.screens.pareto import pareto_figure, pareto_sweep
-from dashboard.screens.token_anatomy import SCOPES, anatomy_chart, anatomy_frame
+from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, current
+from dashboard.views.charts import anatomy_chart, orderings_figure, pareto_figure, standalone, survival_figure
 from dashboard.views.markdown_text import escape_markdown
 
 REPORT_ACCURACY = "traversal accuracy"
@@ -40,10 +42,9 @@ def current_cuts(selection: Selection) -> list[Cut]:
 
 
 def charts(selection: Selection, budgets: tuple[int, ...]) -> dict[str, go.Figure]:
-    """The analysis pages' charts for the current settings, drawn by the pages' own functions."""
+    """The analysis pages' charts for the current settings, drawn by the same view functions as the pages."""
     frame = sweep_results(selection, budgets)
-    key = analysis_cache.settings_key(selection, "markers", selection.formats, selection.ordering, selection.layout)
-    markers = analysis_cache.markers(key, selection, selection.formats, selection.ordering, selection.layout)
+    markers = selection_markers(selection)
     budget = budgets[len(budgets) // 2]
     points = pareto_points(pareto_sweep(selection, budgets), REPORT_ACCURACY)
     first = selection.formats[0]
@@ -83,27 +84,6 @@ def report(selection: Selection, budgets: tuple[int, ...], url: str) -> str:
                  for title, figure in figures.items()]
     return report_html(f"Graph Context Lab report: {selection.loaded.label}", url, facts, tables, fragments,
                        plotly_script())
-
-
-STREAMLIT_PLACEHOLDER = re.compile(r"#0000(\d\d)")  # Streamlit's template colours, replaced by its front end
-
-
-def standalone(figure: go.Figure) -> go.Figure:
-    """The figure as it draws outside Streamlit: a real template, and Streamlit's placeholder trace colours
-    (#000001, #000002, ... which plotly.js draws black) replaced by the same-position Plotly colours."""
-    copy = go.Figure(figure)
-    copy.update_layout(template="plotly_white")
-    palette = px.colors.qualitative.Plotly
-
-    def real(colour):
-        match = STREAMLIT_PLACEHOLDER.fullmatch(colour) if isinstance(colour, str) else None
-        return palette[(int(match.group(1)) - 1) % len(palette)] if match else colour
-
-    for trace in copy.data:
-        for part in ("line", "marker"):
-            if part in trace and getattr(trace, part).color is not None:
-                getattr(trace, part).color = real(getattr(trace, part).color)
-    return copy
 
 
 def show() -> None:

@@ -7,7 +7,7 @@ import streamlit as st
 from core.budget import cut
 from core.registry import FORMATS
 from dashboard import cache
-from dashboard.screens.contexts import accounting_for
+from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.graph_html import Survival, graph_page_html, legend_html, sandboxed_page
 from dashboard.views.markdown_text import escape_markdown

@@ -11,32 +11,11 @@ from core.errors import GraphContextError
 from core.registry import FORMATS, ORDERINGS
 from core.retriever_gap import retriever_gap
 from core.teaching import orderings_sentence
-from dashboard import analysis_cache
+from dashboard.analysis_cache import orderings_sweep
 from dashboard.analysis_controls import budget_list, show_error
-from dashboard.sidebar import Selection, current, format_label
+from dashboard.sidebar import current, format_label
+from dashboard.views.charts import orderings_figure
 from dashboard.views.markdown_text import escape_markdown
-
-
-def orderings_sweep(selection: Selection, format_name: str, budgets: tuple[int, ...]) -> pd.DataFrame:
-    """One format under every registered ordering and the sidebar's policy, at every budget of the list."""
-    return analysis_cache.sweep(selection, (format_name,), tuple(ORDERINGS.names() + ORDERINGS.ends_names()),
-                                selection.layout, (selection.policy,), budgets)
-
-
-def ordering_label(name: str) -> str:
-    return f"{name} (oracle)" if ORDERINGS.get(name).oracle else name
-
-
-def orderings_figure(frame: pd.DataFrame, format_name: str, policy: str):
-    frame = frame[frame["ordering"].isin(ORDERINGS.names())]  # the +ends variants are on the gap chart
-    curves = frame.assign(ordering=[ordering_label(name) for name in frame["ordering"]])
-    figure = px.line(curves, x="budget", y="evidence_survival", color="ordering", markers=True, log_x=True,
-                     hover_data=["budgeted_tokens", "records_kept", "records_total", "traversal_accuracy",
-                                 "first_dropped_keys"],
-                     title=f"Evidence survival of {format_name} ({policy} policy) under every ordering")
-    figure.update_yaxes(range=[-0.05, 1.05], title="evidence survival")
-    figure.update_layout(legend_title=None)
-    return figure
 
 
 def show() -> None:

@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.models import approximate_count
 from core.registry import MODELS
+from core.sweep import cheapest_lossless
 from core.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from dashboard import cache
 from dashboard.sidebar import current
@@ -28,12 +29,6 @@ LAYERS = {
 }
 
 
-def cheapest_lossless(table: pd.DataFrame) -> str | None:
-    """The format with the fewest tokens among those that round-trip exactly."""
-    exact = table[table["lossless"] & table["round trip"]]
-    return None if exact.empty else str(exact["tokens"].idxmin())
-
-
 def show() -> None:
     selection = current()
     graph = selection.graph
@@ -41,8 +36,9 @@ def show() -> None:
     st.caption(f"{escape_markdown(selection.loaded.label)} · {len(graph.nodes):,} nodes · {len(graph.edges):,} edges · "
                f"graph hash {graph.sha256[:12]} · tokenizer {selection.tokenizer}"
                + (f" · approximate: {escape_markdown(selection.approximation)}" if selection.approximate else ""))
-    table = cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key, selection.query)
-    best = cheapest_lossless(table)
+    summary = cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key, selection.query)
+    best = cheapest_lossless(summary.reset_index())
+    table = summary.drop(columns=["graph_hash", "tokenizer"]).rename(columns=lambda name: name.replace("_", " "))
     if best is not None:
         tokens = approximate_count(int(table.loc[best, "tokens"]), selection.approximate)
         st.markdown(f"Cheapest lossless format: **{best}**, {tokens} tokens for the whole graph "

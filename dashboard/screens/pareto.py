@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.errors import GraphContextError
 from core.pareto_tables import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
-from core.registry import FORMATS
-from dashboard import analysis_cache
+from dashboard.analysis_cache import pareto_sweep
 from dashboard.analysis_controls import budget_list, show_error
-from dashboard.sidebar import Selection, current
+from dashboard.sidebar import current
+from dashboard.url_state import unbound_query_params
+from dashboard.views.charts import pareto_figure
 from dashboard.views.markdown_text import escape_markdown
 
 HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
@@ -31,42 +30,6 @@ TABLE_COLUMNS = {  # words instead of snake_case, figures rounded, thousands sep
 }
 
 
-def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
-    """Every registered format under the sidebar's ordering, layout and policy, at every budget of the list."""
-    return analysis_cache.sweep(selection, tuple(FORMATS.names()), (selection.ordering,), selection.layout,
-                                (selection.policy,), budgets)
-
-
-def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int, approximate: bool = False) -> go.Figure:
-    """Formats as points (lossy: crosses), the front as a line through its points in token order.
-
-    `approximate`: the counts only estimate the chosen model's (a stand-in tokenizer), said on the axis.
-    """
-    figure = go.Figure()
-    for optimal, lossless in ((True, True), (True, False), (False, True), (False, False)):
-        part = points[(points["pareto_optimal"] == optimal) & (points["lossless"] == lossless)]
-        if part.empty:
-            continue
-        figure.add_scatter(
-            # Names on hover only: at one budget many formats share a point, and printed labels clump.
-            x=part["tokens"], y=part["accuracy"], mode="markers",
-            customdata=part[["format", "dominated_by"]].values, name=("front" if optimal else "dominated")
-            + ("" if lossless else ", lossy"),
-            marker={"size": 12, "symbol": "circle" if lossless else "x",
-                    "color": "#16a34a" if optimal else "#9ca3af"},
-            hovertemplate="%{customdata[0]}<br>%{x:,.0f} tokens<br>" + accuracy + " %{y:.3f}"
-                          "<br>dominated by: %{customdata[1]}<extra></extra>")
-    front = points[points["pareto_optimal"]].sort_values("tokens")
-    figure.add_scatter(x=front["tokens"], y=front["accuracy"], mode="lines", name="non-dominated front",
-                       line={"color": "#16a34a", "dash": "dash"}, hoverinfo="skip")
-    figure.update_layout(title=f"Tokens used against {accuracy} at a budget of {budget:,} tokens",
-                         xaxis_title="budgeted tokens used" + (" (≈ approximate)" if approximate else ""), yaxis_title=accuracy, legend_title=None,
-                         clickmode="event+select")
-    figure.update_yaxes(range=[-0.05, 1.05], tickformat=".0%" if accuracy == "evidence survival" else ".1f")
-    figure.update_xaxes(tickformat=",d")
-    return figure
-
-
 def open_on_contexts(budget: int, limit: int) -> None:
     """Chart click: show the clicked format's cut at this budget on the Contexts page (runs before the rerun)."""
     chosen = st.session_state.get("pareto_chart")
@@ -75,14 +38,6 @@ def open_on_contexts(budget: int, limit: int) -> None:
         st.session_state["formats"] = [str(points[0]["customdata"][0])]
         st.session_state["budget"] = min(budget, limit)
         st.session_state[OPEN_REQUEST] = True
-
-
-def unbound_query_params() -> dict[str, str]:
-    """The URL parameters no widget is bound to (switch_page may only carry those; bound widgets write theirs back)."""
-    from streamlit.runtime.state.session_state_proxy import get_session_state  # internal API
-
-    with get_session_state().query_params() as params:
-        return {key: value for key, value in st.query_params.to_dict().items() if not params.is_bound(key)}
 
 
 def show() -> None:

@@ -34,8 +34,8 @@ from core.suite_aggregates import (
 )
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
-from dashboard.screens.pareto import unbound_query_params
 from dashboard.sidebar import Selection, current, format_label
+from dashboard.url_state import unbound_query_params
 from dashboard.views.markdown_text import escape_markdown
 
 SOURCES = ("bundled", "upload", "generate")

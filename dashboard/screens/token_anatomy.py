@@ -2,43 +2,18 @@
 
 from __future__ import annotations
 
-import pandas as pd
-import plotly.express as px
 import streamlit as st
 
-from core.registry import FORMATS
-from core.token_anatomy import CATEGORIES, anatomy_table
-from dashboard import analysis_cache
+from dashboard.analysis_cache import SCOPES, anatomy_frame
 from dashboard.analysis_controls import tokenizers_to_show
-from dashboard.sidebar import Selection, current
+from dashboard.sidebar import current
+from dashboard.views.charts import anatomy_chart
 from dashboard.views.markdown_text import escape_markdown
 
-SCOPES = ("complete text", "cut at the budget")
-COLOURS = dict(zip(CATEGORIES, ("#9ca3af", "#2563eb", "#7c3aed", "#16a34a", "#f59e0b", "#dc2626")))
 RULE = ("Each character is given a category from the renderer's atom spans (property keys, punctuation and "
         "whitespace are structure). A token that straddles two categories is counted once, in the category "
         "holding most of its bytes (a tie goes to its first byte's), so the categories sum exactly to the "
         "token count. The grammar (the instructions a model needs to read the format) counts with the preamble.")
-
-
-def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool) -> pd.DataFrame:
-    """core.format_anatomies.format_anatomies for every registered format, as a table."""
-    formats = tuple(FORMATS.names())
-    budget = selection.budget if scope == SCOPES[1] else None
-    key = analysis_cache.settings_key(selection, "anatomy", selection.ordering, selection.layout, tokenizer, budget,
-                                      selection.policy, marker)
-    anatomies = analysis_cache.anatomies(key, selection, formats, selection.ordering, selection.layout, tokenizer,
-                                         budget, selection.policy, marker)
-    return pd.DataFrame(anatomy_table(anatomies)).set_index("format")
-
-
-def anatomy_chart(table: pd.DataFrame, tokenizer: str):
-    long = table[list(CATEGORIES)].reset_index().melt(id_vars="format", var_name="category", value_name="tokens")
-    figure = px.bar(long, x="format", y="tokens", color="category", color_discrete_map=COLOURS,
-                    category_orders={"category": list(CATEGORIES), "format": list(table.index)},
-                    title=f"Where the tokens go ({tokenizer})")
-    figure.update_layout(xaxis_title=None, legend_title=None, barmode="stack")
-    return figure
 
 
 def show() -> None:

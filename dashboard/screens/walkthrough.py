@@ -13,11 +13,10 @@ from core.samples import default_sample
 from core.seeds import Seeds
 from core.teaching import comparison_sentence
 from dashboard import cache
-from dashboard.screens.contexts import draw_panel
 from dashboard.sidebar import current
+from dashboard.views.context_panel import draw_panel
 
 QUESTION = "db-identity fails: which services and teams are affected?"
-TIGHT_SHARE = 4  # the tight budget is a quarter of the complete rendering
 
 
 @dataclass(frozen=True)
@@ -70,7 +69,7 @@ def show() -> None:
     sample = default_sample()
     first = FORMATS.names()[0]
     sample_graph = cache.sample_graph(sample.name)
-    tight = cache.full_token_counts(sample_graph.content_key, sample_graph, selection.tokenizer)[first] // TIGHT_SHARE
+    tight = cache.walkthrough_budget(sample_graph.content_key, sample_graph, first, selection.tokenizer)
     st.markdown(f"On the **{sample.title}**: *{QUESTION}* Each step sets the sidebar (seeds from the question, "
                 f"the {FORMATS.get(first).title} format, a tight budget of {tight:,} tokens) and the panel below "
                 "shows what survives. The Contexts and Graph pages show the same state.")

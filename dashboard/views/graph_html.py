@@ -1,22 +1,28 @@
-"""The Graph page's picture: a self-contained pyvis page built from an allowlist of escaped node and edge fields.
+"""The Graph page's picture: a self-contained vis-network page built from an allowlist of escaped node and edge fields.
 
-Safety rules (CONVENTIONS.md, pyvis): never `from_nx` on user data; labels are truncated and
-stripped of control characters; titles are HTML-escaped and never contain `href` (which would make
-pyvis show every tooltip as HTML); the heading is empty; every resource is inline, and the two
-Bootstrap tags pyvis adds from a CDN are removed.
+The page comes from this module's own small template (`PAGE`): the vis-network script and stylesheet
+are read from the files the installed pyvis package ships, and inlined, so the page loads nothing from
+the network. Graph text reaches the page only as JSON inside the script (`script_json`), with every
+character that could end the script or look like markup or an attribute written as a JSON escape.
+
+Safety rules (CONVENTIONS.md, pyvis): nodes are built from an allowlist of fields, never from every
+attribute; labels are truncated and stripped of control characters; titles are HTML-escaped and
+never contain `href`; there is no heading and no CDN tag.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from string import Template
 from typing import Literal
-
-from pyvis.network import Network
 
 from core.graph import Graph
 from core.graph_view import GraphView
@@ -34,11 +40,7 @@ EDGE_STYLES: dict[Survival, tuple[str, bool]] = {  # colour, dashed
 LABEL_LIMIT = 32
 TITLE_FIELD_LIMIT = 120
 
-_BOOTSTRAP_TAGS = re.compile(r"<link[^>]*bootstrap[^>]*>|<script[^>]*bootstrap[^>]*>\s*</script>", re.S)
-_COMMENTS = re.compile(r"<!--.*?-->", re.S)
-_EMPTY_HEADINGS = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
 _HREF = re.compile("href", re.I)
-_DATA_SETS = re.compile(r"(new vis\.DataSet\()(.*?)(\);)", re.S)
 
 
 @dataclass(frozen=True)
@@ -85,47 +87,84 @@ def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
                     survival: Mapping[str, Survival], evidence: frozenset[str] | set[str],
                     positions: Mapping[str, tuple[float, float]] | None = None, height: int = 620) -> str:
     """The complete HTML page for the view; `positions` fixes the layout and turns physics off."""
-    network = Network(height=f"{height}px", width="100%", directed=True, cdn_resources="in_line", heading="")
     shapes = type_shapes(graph)
+    nodes = []
     for node_id in view.node_ids:
         node = graph.node_by_id[node_id]
         hop = hops.get(node_id, math.inf)
         key = f"n:{node_id}"
-        options = dict(label=clean_label(node_caption(node)), title=safe_title(_node_lines(node, hop)),
-                       color=tier_colour(hop), shape=shapes[node.type],
-                       borderWidth=3 if key in evidence else 1)
+        options = dict(id=node_id, label=clean_label(node_caption(node)), title=safe_title(_node_lines(node, hop)),
+                       color=tier_colour(hop), shape=shapes[node.type], borderWidth=3 if key in evidence else 1)
         if hop == 0:  # the seeds stand out: larger, outlined, bold label
             options.update(size=SEED_SIZE, borderWidth=4, font={"size": 18, "bold": True},
                            color={"background": tier_colour(hop), "border": "#111827"})
         if positions is not None:
             x, y = positions[node_id]
             options.update(x=x, y=y, physics=False)
-        network.add_node(node_id, **options)
+        nodes.append(options)
+    edges = []
     for key, edge in view.edges:
         state = survival.get(key, "absent")
         colour, dashed = EDGE_STYLES[state]
-        network.add_edge(edge.source, edge.target, color=colour, dashes=dashed,
-                         width=3 if key in evidence else 1,
-                         title=safe_title([f"{edge.source} -[{edge.relation}]-> {edge.target}", state]))
-    if positions is not None:
-        network.toggle_physics(False)
-    return offline_page(_inert_data(network.generate_html()))
+        edges.append({"from": edge.source, "to": edge.target, "arrows": "to", "color": colour, "dashes": dashed,
+                      "width": 3 if key in evidence else 1,
+                      "title": safe_title([f"{edge.source} -[{edge.relation}]-> {edge.target}", state])})
+    return network_page(nodes, edges, physics=positions is None, height=height)
 
 
-def offline_page(page: str) -> str:
-    """pyvis's in-line page without its CDN Bootstrap tags, commented-out links and empty headings."""
-    page = _BOOTSTRAP_TAGS.sub("", page)
-    page = _COMMENTS.sub("", page)
-    return _EMPTY_HEADINGS.sub("", page)
+# vis-network options: the defaults pyvis used, physics only while the layout is not fixed.
+def network_options(physics: bool) -> dict:
+    return {"configure": {"enabled": False},
+            "edges": {"color": {"inherit": True}, "smooth": {"enabled": True, "type": "dynamic"}},
+            "interaction": {"dragNodes": True, "hideEdgesOnDrag": False, "hideNodesOnDrag": False},
+            "physics": {"enabled": physics, "stabilization": {"enabled": True, "fit": True, "iterations": 1000,
+                                                              "onlyDynamicEdges": False, "updateInterval": 50}}}
 
 
-def _inert_data(page: str) -> str:
-    """Write `=` in the node and edge data as the JSON escape \\u003d (the same character to JavaScript).
+# The page: no heading, no external resource; $-placeholders are filled by network_page only.
+PAGE = Template("""<!doctype html>
+<html><head><meta charset="utf-8"><title>Graph picture</title>
+<style>$stylesheet</style>
+<style>html, body { margin: 0 } #network { box-sizing: border-box; width: 100%; height: ${height}px; border: 1px solid lightgray; background: #ffffff }</style>
+<script>$library</script>
+</head><body><div id="network"></div>
+<script>
+var nodes = new vis.DataSet($nodes);
+var edges = new vis.DataSet($edges);
+var network = new vis.Network(document.getElementById("network"), {nodes: nodes, edges: edges}, $options);
+</script>
+</body></html>
+""")
 
-    pyvis's `tojson` already escapes `<`, `>` and `&`; with `=` escaped too, no attribute-like text
-    such as `onerror=` from a label appears anywhere in the page, not even inside a string.
-    """
-    return _DATA_SETS.sub(lambda match: match.group(1) + match.group(2).replace("=", "\\u003d") + match.group(3), page)
+# Characters written as JSON escapes inside the script: `<` and `>` (no `</script>` or tag can form), `&`
+# (no entity), `=` (no attribute-like text such as `onerror=` appears anywhere in the page, even in a
+# string) and the two JavaScript line terminators. Outside strings JSON never contains any of them.
+_SCRIPT_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "=": "\\u003d",
+                                 "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(value: object) -> str:
+    """`value` as JSON that is inert inside an HTML <script>: the same value to JavaScript, no markup to HTML."""
+    return json.dumps(value, sort_keys=True).translate(_SCRIPT_ESCAPES)
+
+
+def network_page(nodes: list[dict], edges: list[dict], *, physics: bool, height: int) -> str:
+    """The vis-network page for these node and edge records (vis-network's own field names)."""
+    library, stylesheet = vis_network_files()
+    return PAGE.substitute(stylesheet=stylesheet, library=library, height=int(height), nodes=script_json(nodes),
+                           edges=script_json(edges), options=script_json(network_options(physics)))
+
+
+@lru_cache(maxsize=1)
+def vis_network_files() -> tuple[str, str]:
+    """vis-network's minified script and stylesheet from the installed pyvis package (newest version it ships)."""
+    folders = [folder for folder in files("pyvis").joinpath("lib").iterdir() if folder.name.startswith("vis-")]
+    if not folders:
+        raise RuntimeError("the installed pyvis package ships no lib/vis-*/ folder with vis-network; reinstall the "
+                           "locked version (requirements.lock)")
+    newest = max(folders, key=lambda folder: tuple(int(part) for part in re.findall(r"\d+", folder.name)))
+    return (newest.joinpath("vis-network.min.js").read_text(encoding="utf-8"),
+            newest.joinpath("vis-network.css").read_text(encoding="utf-8"))
 
 
 def _node_lines(node, hop: float) -> list[str]:

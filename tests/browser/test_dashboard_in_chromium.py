@@ -93,6 +93,8 @@ def test_the_adversarial_sample_shows_text_and_runs_nothing(dashboard_url, guard
             assert drawn.evaluate("() => window.origin") == "null"  # an opaque origin: no way into the app
             assert drawn.evaluate("() => { try { return !!window.top.document.body; } catch (e) { return false; } }") \
                 is False
+            # the escaped JSON reads back as the very text: the hostile label is data in vis-network, not markup
+            assert "<img src=x onerror=alert(1)>" in drawn.evaluate("() => nodes.get().map(node => node.label)")
         assert page.locator("img[src=x]").count() == 0
         shot(page, f"adversarial-{title.lower()}")
     guard.assert_clean()

@@ -90,3 +90,14 @@ def test_a_scale_free_graph_has_one_new_node_per_edges_per_node_edges(edges, per
 def test_impossible_sizes_are_parameter_errors(call):
     with pytest.raises(ParameterError):
         call()
+
+
+def test_every_public_generator_is_registered_with_its_numeric_parameters():
+    from core.generate import GRAPH_GENERATOR_LIST, generator_parameters
+    from core.registry import GENERATORS
+
+    assert GENERATORS.names() == ["services", "learning", "transport", "scale_free"]
+    assert [GENERATORS.get(name) for name in GENERATORS] == [function for _, function in GRAPH_GENERATOR_LIST]
+    assert generator_parameters(GENERATORS.get("services")) == {"services": 40, "noise_edges": 80, "seed": 7}
+    assert generator_parameters(GENERATORS.get("transport"))["interchange_share"] == 0.25
+    assert GENERATORS.get("learning")(concepts=5) == learning_graph(concepts=5)

@@ -7,7 +7,7 @@ from itertools import accumulate
 
 from core.budget import cut
 from core.graph import Edge, Graph, Node
-from core.placement import edge_key_endpoints, evidence_strip, placement
+from core.placement import cut_offset, edge_key_endpoints, evidence_strip, placement
 from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, TOKENIZERS
 from core.sections import Sections
@@ -106,3 +106,35 @@ def test_kept_evidence_offsets_are_the_record_starts_of_the_kept_evidence_in_ord
         figures = placement(result, ACCOUNTING, evidence)
         expected = sorted(starts[index] for index in (0, 3, 6) if index < result.records_kept)
         assert figures.evidence_positions == tuple(offset / max(result.tokens, 1) for offset in expected)
+
+
+def test_the_cut_line_falls_after_the_kept_records_or_the_intact_raw_prefix():
+    full = ACCOUNTING.rendering
+    for kept in range(len(full.records) + 1):
+        budget = int(ACCOUNTING.counts[kept]) if kept else 1
+        result = cut(ACCOUNTING, JSONL, "record", budget, count_grammar=False)
+        if result.empty:
+            assert cut_offset(full, result) == 0
+            continue
+        # the document is the kept records plus the closing the format needs to parse
+        assert result.records_kept == kept
+        assert cut_offset(full, result) == len(full.prefix_text(kept)) - len(full.closings[kept])
+    raw = cut(ACCOUNTING, JSONL, "raw", 9, count_grammar=False)
+    assert full.text.startswith(raw.document) and cut_offset(full, raw) == len(raw.document)
+    whole = cut(ACCOUNTING, JSONL, "sections", 10_000)
+    assert cut_offset(full, whole) == len(full.text)
+
+
+def test_a_raw_cut_through_a_character_stops_before_it():
+    graph = Graph.build([Node("🦜" * 20, "t")], [])
+    units = graph_units(graph)
+    accounting = prefix_tokens(JSONL.render(graph, units), O200K, source=(graph, units))
+    text, split = accounting.rendering.text, 0
+    for budget in range(1, int(accounting.counts[-1])):
+        result = cut(accounting, JSONL, "raw", budget, count_grammar=False)
+        offset = cut_offset(accounting.rendering, result)
+        document = result.document
+        assert document[:offset] == text[:offset]  # the cut line never passes text the cut changed
+        assert offset == len(document) or document[offset] != text[offset]  # and stops as late as it can
+        split += document.endswith("\ufffd")
+    assert split  # some budget does end inside a character (o200k_base splits 🦜 into three tokens)

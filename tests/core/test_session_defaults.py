@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from core.budget import cut
@@ -16,6 +18,8 @@ from core.session_defaults import (
     complete_tokens,
     graph_defaults,
     inspected_budget,
+    parameter_choices,
+    parameter_presets,
     sweep_budgets,
 )
 from core.units import graph_units
@@ -86,3 +90,29 @@ def test_budget_text_reads_back():
     from core.budget_list import parse_budgets
 
     assert parse_budgets(budget_text((10, 200, 3000))) == (10, 200, 3000)
+
+
+def test_parameter_presets_follow_the_declared_kinds():
+    from core.registry import QUERIES
+
+    sample = get_sample("online-boutique")
+    graph = load_sample(sample.name)
+    defaults = graph_defaults(graph, sample)
+    impact = parameter_presets(graph, QUERIES.get("impact"), defaults.seeds, defaults)
+    assert impact == {"failed": "cartservice", "node_type": defaults.query_arguments["node_type"], "relation": "calls"}
+    # another template: nodes from the seeds in order, a relation the graph lacks falls back to its most common
+    owners = parameter_presets(graph, QUERIES.get("owners_of"), ("cartservice", "frontend", "ghost"), defaults)
+    relations = Counter(edge.relation for edge in graph.edges)
+    assert owners == {"nodes": ("cartservice", "frontend"), "relation": relations.most_common(1)[0][0]}
+    assert parameter_presets(graph, QUERIES.get("dependencies_within"), (), defaults)["hops"] == 3
+
+
+def test_parameter_choices_are_the_graphs_ids_relations_and_types():
+    from core.registry import QUERIES
+
+    graph = load_sample("online-boutique")
+    impact = QUERIES.get("impact")
+    assert parameter_choices(graph, impact, "failed") == [node.id for node in graph.nodes]
+    assert parameter_choices(graph, impact, "relation") == sorted({edge.relation for edge in graph.edges})
+    assert parameter_choices(graph, impact, "node_type") == sorted({node.type for node in graph.nodes})
+    assert parameter_choices(graph, QUERIES.get("dependencies_within"), "hops") == []

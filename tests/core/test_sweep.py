@@ -15,7 +15,7 @@ from core.queries import DEPENDENCIES, IMPACT_OWNERS, query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.registry import QUERIES as QUERIES_BY_NAME
 from core.seeds import seeds_from_question
-from core.sweep import COLUMNS, accounted_rendering, rendering_summary, sweep
+from core.sweep import COLUMNS, accounted_rendering, cheapest_lossless, rendering_summary, sweep
 
 GRAPH = service_graph(12, 14, 7)
 QUERIES = [query(IMPACT_OWNERS, failed="db-identity"), query(DEPENDENCIES, start="svc-web", hops=2)]
@@ -191,3 +191,27 @@ def test_any_worker_count_gives_the_same_rows_in_the_same_order():
     pooled = sweep(GRAPH, QUERIES, **arguments, workers=2, progress=lambda done, total, label: calls.append(done))
     assert_frame_equal(pooled, sweep(GRAPH, QUERIES, **arguments, workers=1))
     assert calls == sorted(calls) and calls[-1] == len(pooled)
+
+
+def test_the_cheapest_lossless_format_is_the_exact_one_with_the_fewest_tokens():
+    summary = rendering_summary(GRAPH, QUERIES)
+    exact = summary[summary["lossless"] & summary["round_trip"]]
+    best = cheapest_lossless(summary)
+    assert best in set(exact["format"]) and FORMATS.get(best).lossless
+    assert int(exact.set_index("format").loc[best, "tokens"]) == exact["tokens"].min()
+    only = summary["format"] == summary[~summary["lossless"]].sort_values("tokens")["format"].iloc[0]
+    assert cheapest_lossless(summary.assign(lossless=only)) is None  # lossless in name, but no exact round trip
+    assert cheapest_lossless(summary.assign(lossless=only, round_trip=only)) == summary[only]["format"].iloc[0]
+    assert cheapest_lossless(summary.assign(lossless=False)) is None
+
+
+def test_a_format_that_prints_hop_levels_is_cached_per_seed_set_even_in_canonical_order():
+    local_ids, canonical = FORMATS.get("local_ids"), ORDERINGS.get("canonical")
+    assert local_ids.uses_hops and not canonical.uses_seeds
+    cache = TokenCache()
+    tokenizer = TOKENIZERS.get("o200k_base")
+    texts = [accounted_rendering(GRAPH, local_ids, canonical, "nodes_then_edges", OrderingInputs(seeds=seeds),
+                                 tokenizer, cache=cache).rendering.text for seeds in (("svc-web",), ("db-identity",))]
+    uncached = accounted_rendering(GRAPH, local_ids, canonical, "nodes_then_edges",
+                                   OrderingInputs(seeds=("db-identity",)), tokenizer, cache=None).rendering.text
+    assert texts[0] != texts[1] == uncached and len(cache) == 2

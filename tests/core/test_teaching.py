@@ -34,3 +34,14 @@ def test_the_comparison_says_ahead_or_behind_from_the_figures():
 def test_several_leaders_keep_in_the_plural():
     rows = [("canonical", 100, 0.5), ("hop_tiers", 100, 0.5), ("bfs_from_seeds", 100, 0.2)]
     assert "canonical, hop_tiers keep the most (evidence survival 50%)" in orderings_sentence(frame(rows))
+
+
+def test_the_tight_budget_is_a_quarter_of_the_complete_texts_exact_tokens():
+    from core.generate import service_graph
+    from core.registry import FORMATS, TOKENIZERS
+    from core.teaching import tight_budget
+    from core.units import graph_units
+
+    graph = service_graph(6, 4, 3)
+    text = FORMATS.get("csv").render(graph, graph_units(graph)).text
+    assert tight_budget(graph, "csv", "cl100k_base") == TOKENIZERS.get("cl100k_base").count(text) // 4 > 0

@@ -6,7 +6,6 @@ import io
 import json
 import re
 import zipfile
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -17,32 +16,18 @@ from core.budget_sweep import budget_sweep, effective_layout
 from core.exports import SEED_FIELDS, context_name
 from core.format_anatomies import format_anatomies
 from core.format_markers import format_markers
-from core.hops import hop_units
-from core.ordering import OrderingInputs, order_units
+from core.ordering import inputs_for
 from core.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
-from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
 from core.seeds import Seeds
 from core.session_defaults import complete_tokens, sweep_budgets
+from core.sweep import accounted_rendering
 from core.token_anatomy import CATEGORIES, anatomy_table
+from tests.dashboard.conftest import on_page, started
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto", "exports")
 SAMPLE = default_sample()
-
-
-def started(**query_params) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=300)
-    for key, value in query_params.items():
-        app.query_params[key] = value
-    return app.run()
-
-
-def on_page(app: AppTest, page: str) -> AppTest:
-    app.switch_page(f"screens/{page}.py").run()
-    assert not app.exception, [item.value for item in app.exception]
-    return app
 
 
 def core_anatomy(budget=None, policy="record", marker=False, tokenizer="o200k_base", ordering=None, layout=None,
@@ -191,9 +176,9 @@ def test_exports_parse_back_and_equal_core():
     for name in chosen["formats"]:
         format_ = FORMATS.get(name)
         arranged = effective_layout(name, chosen["layout"])
-        ordered = order_units(graph, hop_units(graph, SAMPLE.seeds), ORDERINGS.get("hop_tiers"), arranged,
-                              OrderingInputs(seeds=tuple(SAMPLE.seeds)))
-        accounting = prefix_tokens(format_.render(graph, ordered), TOKENIZERS.get("o200k_base"))
+        hop_tiers = ORDERINGS.get("hop_tiers")
+        accounting = accounted_rendering(graph, format_, hop_tiers, arranged, inputs_for(hop_tiers, SAMPLE.seeds),
+                                         TOKENIZERS.get("o200k_base"), cache=None)
         for policy in POLICIES:
             result = cut(accounting, format_, policy, 700)
             assert archive.read(context_name(result)).decode("utf-8") == result.text
@@ -203,17 +188,6 @@ def test_exports_parse_back_and_equal_core():
     assert page.count("<table") == 3 and page.count("plotly-graph-div") == 4
     # Streamlit's template paints traces #000001, #000002...: plotly.js alone draws those black.
     assert not re.search(r'"color":"#0000[0-9]{2}"', page) and '"color":"#636EFA"' in page
-
-
-def test_a_chart_outside_streamlit_gets_real_colours_in_trace_order():
-    import plotly.express as px
-
-    from dashboard.screens.exports import standalone
-
-    frame = pd.DataFrame({"budget": [1, 2, 1, 2], "share": [0.1, 0.2, 0.3, 0.4], "ordering": ["a", "a", "b", "b"]})
-    figure = px.line(frame, x="budget", y="share", color="ordering", template="streamlit")
-    assert [trace.line.color for trace in figure.data] == ["#000001", "#000002"]
-    assert [trace.line.color for trace in standalone(figure).data] == list(px.colors.qualitative.Plotly[:2])
 
 
 def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():

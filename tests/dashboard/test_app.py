@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from core.budget import cut
 from core.errors import LoadError
-from core.hops import hop_units
 from core.io import load_graph
-from core.metrics import decode_cut, measure_cut
-from core.ordering import OrderingInputs, layouts_for, order_units
-from core.prefix_tokens import prefix_tokens
-from core.registry import FORMATS, ORDERINGS, QUERIES, TOKENIZERS
+from core.registry import FORMATS, QUERIES, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
+from core.sweep import sweep
+from core.units import graph_units
 from dashboard.views.graph_html import inner_page
+from tests.dashboard.conftest import metric, on_page, started, unescaped
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 PAGES = ("overview", "contexts", "graph", "walkthrough")
 PANEL_METRICS = ("Tokens used / budget", "Records kept / total", "Parses", "Evidence survival", "Traversal accuracy")
 BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
@@ -27,50 +22,15 @@ BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
                   b'<graphml><graph edgedefault="directed"><node id="&lol2;"/></graph></graphml>')
 
 
-def started(**query_params) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=180)
-    for key, value in query_params.items():
-        app.query_params[key] = value
-    return app.run()
-
-
-def on_page(app: AppTest, page: str) -> AppTest:
-    app.switch_page(f"screens/{page}.py").run()
-    assert not app.exception, [item.value for item in app.exception]
-    return app
-
-
-def unescaped(markdown: str) -> str:
-    return re.sub(r"\\(.)", r"\1", markdown)
-
-
-def metric(app: AppTest, label: str) -> list[str]:
-    return [item.value for item in app.metric if item.label == label]
-
-
-def core_cut(sample: str, format_name: str, ordering: str, layout: str, policy: str, budget: int):
-    """The same cut computed by core alone, from the sample's seeds and query."""
-    graph = load_sample(sample)
-    chosen = default_sample() if sample == default_sample().name else None
-    seeds = chosen.seeds if chosen else ()
-    query = chosen.default_query()
-    evidence = query.solve(graph).evidence
-    format_ = FORMATS.get(format_name)
-    arranged = layout if layout in layouts_for(format_) else "nodes_then_edges"
-    ordered = order_units(graph, hop_units(graph, seeds), ORDERINGS.get(ordering), arranged,
-                          OrderingInputs(seeds=tuple(seeds), evidence=evidence))
-    accounting = prefix_tokens(format_.render(graph, ordered), TOKENIZERS.get("o200k_base"))
-    return cut(accounting, format_, policy, budget)
-
-
-def expected_figures(sample: str, format_name: str, result, budget: int) -> tuple[str, ...]:
-    """What a panel must show: core's cut and core's metrics of it, formatted."""
-    graph = load_sample(sample)
-    query = default_sample().default_query()
-    figures = measure_cut(result, query, query.solve(graph), decode_cut(result, FORMATS.get(format_name)))
-    return (f"{figures.budgeted_tokens:,} / {budget:,}", f"{figures.records_kept:,} / {figures.records_total:,}",
-            "yes" if figures.parse_ok else "no", f"{figures.evidence_survival:.0%}",
-            f"{figures.traversal_accuracy:.0f}")
+def expected_figures(format_name: str, ordering: str, policy: str, budget: int) -> tuple[str, ...]:
+    """What a Contexts panel must show, from core's sweep of the default sample (its seeds and query) alone:
+    the sweep reads its metrics from the kept unit keys, the page from the decoded cut."""
+    sample = default_sample()
+    row = sweep(load_sample(sample.name), [sample.default_query()], seeds=sample.seeds, formats=[format_name],
+                orderings=[ordering], layouts=["nodes_then_edges"], policies=[policy], budgets=[budget],
+                cache=None).iloc[0]
+    return (f"{row.budgeted_tokens:,} / {budget:,}", f"{row.records_kept:,} / {row.records_total:,}",
+            "yes" if row.parse_ok else "no", f"{row.evidence_survival:.0%}", f"{row.traversal_accuracy:.0f}")
 
 
 @pytest.mark.parametrize("sample", sample_names())
@@ -82,22 +42,17 @@ def test_every_page_runs_on_every_sample(sample):
     assert not app.error
 
 
-def test_the_overview_shows_core_figures_and_marks_the_cheapest_lossless_format():
-    from core.benchmark import measure_format
-
+def test_the_overview_shows_exact_counts_and_marks_the_cheapest_lossless_format():
     app = started()
     table = app.dataframe[0].value
     graph = load_sample(default_sample().name)
-    query = default_sample().default_query()
-    gold = {query.name: query.solve(graph).answer}
     tokenizer = TOKENIZERS.get("o200k_base")
-    for name in FORMATS:
-        figures = measure_format(graph, FORMATS.get(name), tokenizer, {query.name: query}, gold)
-        assert table.loc[name, "tokens"] == figures.tokens
-        assert table.loc[name, "round trip"] == figures.round_trip_equal
-        assert table.loc[name, "traversal accuracy"] == figures.traversal_accuracy
-    exact = table[table["lossless"] & table["round trip"]]
-    assert f"**{exact['tokens'].idxmin()}**" in app.markdown[0].value
+    counts = {name: tokenizer.count(FORMATS.get(name).render(graph, graph_units(graph)).text) for name in FORMATS}
+    assert table["tokens"].to_dict() == counts  # the tokenizer's own count of each complete text
+    lossless = [name for name in FORMATS if FORMATS.get(name).lossless]
+    assert table.loc[lossless, "round trip"].all() and table["lossless"].to_dict() == {
+        name: name in lossless for name in FORMATS}
+    assert f"**{min(lossless, key=counts.get)}**" in app.markdown[0].value
 
 
 def test_switching_the_tokenizer_changes_the_counts():
@@ -108,7 +63,6 @@ def test_switching_the_tokenizer_changes_the_counts():
 
 
 def test_contexts_show_core_figures_after_every_change():
-    sample = default_sample().name
     app = on_page(started(), "contexts")
     first, second = FORMATS.names()[:2]
 
@@ -116,8 +70,7 @@ def test_contexts_show_core_figures_after_every_change():
         shown = list(zip(*(metric(app, label) for label in PANEL_METRICS)))
         assert len(shown) == len(formats)
         for panel, format_name in zip(shown, formats):
-            result = core_cut(sample, format_name, ordering, "nodes_then_edges", policy, budget)
-            assert panel == expected_figures(sample, format_name, result, budget), format_name
+            assert panel == expected_figures(format_name, ordering, policy, budget), format_name
 
     app.sidebar.slider(key="budget_slider").set_value(700).run()
     check([first, second], "canonical", "record", 700)
@@ -137,15 +90,13 @@ def test_contexts_show_core_figures_after_every_change():
 
 
 def test_one_format_under_both_policies_shows_core_figures():
-    sample = default_sample().name
     app = on_page(started(budget="900"), "contexts")
     app.button_group(key="compare").set_value("policies").run()
     first = FORMATS.names()[0]
     shown = list(zip(*(metric(app, label) for label in PANEL_METRICS)))
     assert [subheader.value for subheader in app.subheader] == [f"{first} · raw", f"{first} · record"]
     for panel, policy in zip(shown, ("raw", "record")):
-        result = core_cut(sample, first, "canonical", "nodes_then_edges", policy, 900)
-        assert panel == expected_figures(sample, first, result, 900)
+        assert panel == expected_figures(first, "canonical", policy, 900)
 
 
 def test_url_parameters_set_the_widgets():

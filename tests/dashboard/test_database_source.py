@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.generate import service_graph
 from core.io.falkordb_source import DatabaseSource, read_database
 from tests.core.io.test_falkordb_source import load_into
+from tests.dashboard.conftest import started, unescaped
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 pytestmark = pytest.mark.timeout(300)
 
 
@@ -24,9 +21,7 @@ def stored(falkordb_server):
 
 
 def database_app(server, **fields) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=180)
-    app.query_params["source"] = "database"
-    app.run()
+    app = started(source="database")
     app.sidebar.text_input(key="database_host").set_value(server.host)
     app.sidebar.number_input(key="database_port").set_value(server.port)
     for key, value in fields.items():
@@ -37,7 +32,7 @@ def database_app(server, **fields) -> AppTest:
 
 
 def caption_counts(app: AppTest) -> str:
-    return re.sub(r"\\(.)", r"\1", app.caption[0].value)
+    return unescaped(app.caption[0].value)
 
 
 def test_reading_a_graph_shows_its_counts_and_keeps_it_across_reruns(falkordb_server, stored):
@@ -60,7 +55,7 @@ def test_a_failed_read_shows_core_s_message_and_keeps_the_previous_graph(falkord
     before = caption_counts(app)
     app.sidebar.button(key="database_read").click().run()
     assert not app.exception and app.error
-    assert "there is no graph named 'nosuch'" in re.sub(r"\\(.)", r"\1", app.error[0].value)
+    assert "there is no graph named 'nosuch'" in unescaped(app.error[0].value)
     assert caption_counts(app) == before
 
 

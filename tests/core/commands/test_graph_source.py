@@ -48,3 +48,25 @@ def test_without_a_graph_the_service_graph_is_generated_as_before(tmp_path):
     assert main(["benchmark", "--services", "6", "--noise-edges", "2", "--output", str(output)]) == 0
     parameters = json.loads(output.read_text(encoding="utf-8"))["parameters"]
     assert (parameters["services"], parameters["noise_edges"], parameters["seed"]) == (6, 2, 7)
+
+
+def test_any_registered_generator_makes_the_graph_with_its_options(tmp_path, capsys):
+    output = tmp_path / "report.json"
+    assert main(["benchmark", "--generator", "transport", "--generator-option", "lines=2",
+                 "--generator-option", "stations-per-line=3", "--output", str(output)]) == 0
+    report = json.loads(output.read_text(encoding="utf-8"))
+    expected = transport_graph(lines=2, stations_per_line=3)
+    assert report["graph_hash"] == expected.sha256
+    assert report["parameters"]["generator"] == "transport"
+    assert report["parameters"]["generator_options"] == {"lines": 2, "stations_per_line": 3}
+
+
+def test_an_unknown_or_bad_generator_option_is_refused_with_the_names_to_use(tmp_path, capsys):
+    output = tmp_path / "report.json"
+    assert main(["benchmark", "--generator", "transport", "--generator-option", "trains=3",
+                 "--output", str(output)]) != 0
+    error = capsys.readouterr().err
+    assert "'trains=3' is not a parameter of the transport generator" in error and "stations_per_line" in error
+    assert main(["benchmark", "--generator", "learning", "--generator-option", "concepts=many",
+                 "--output", str(output)]) != 0
+    assert "concepts='many' is not a whole number" in capsys.readouterr().err

@@ -8,7 +8,16 @@ import pytest
 
 from core.errors import ParameterError
 from core.graph import Graph, Node
-from core.queries import DEPENDENCIES, IMPACT_OWNERS, OWNERS, SHORTEST_PATH, TEMPLATES, query, query_from_seeds
+from core.queries import (
+    DEPENDENCIES,
+    IMPACT_OWNERS,
+    OWNERS,
+    SHORTEST_PATH,
+    TEMPLATES,
+    QueryTemplate,
+    query,
+    query_from_seeds,
+)
 from core.registry import QUERIES
 
 
@@ -51,3 +60,26 @@ def test_the_readme_documents_every_query_template():
     readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
     for name in QUERIES:
         assert f"`{name}`" in readme, f"README.md does not describe the {name} query"
+
+
+def test_every_template_declares_what_each_parameter_holds():
+    kinds = {name: {parameter: QUERIES.get(name).parameter_kind(parameter) for parameter in QUERIES.get(name).parameters}
+             for name in QUERIES}
+    assert kinds["impact"] == {"failed": "node", "node_type": "type", "relation": "relation"}
+    assert kinds["owners_of"] == {"nodes": "nodes", "relation": "relation"}
+    assert kinds["dependencies_within"]["hops"] == "number"
+    assert kinds["typed_neighbours"]["direction"] == "text" and kinds["t4_taxonomy_members"] == {"taxonomy": "text"}
+    for template in TEMPLATES:  # a relation or a type is declared, never guessed from the name
+        for parameter in template.parameters:
+            if parameter.endswith("relation"):
+                assert kinds[template.name][parameter] == "relation", (template.name, parameter)
+            if parameter.endswith("type"):
+                assert kinds[template.name][parameter] == "type", (template.name, parameter)
+
+
+def test_a_template_declaring_a_kind_for_a_missing_parameter_is_refused():
+    with pytest.raises(ValueError, match=r"relation_parameters|distinct"):
+        QueryTemplate("broken", "Broken", DEPENDENCIES.solve, "{start}", ("start",), node_parameters=("start",),
+                      relation_parameters=("relation",))
+    with pytest.raises(ParameterError):
+        DEPENDENCIES.parameter_kind("begin")

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from core.advisor import AdviceSettings, advise
 from core.samples import default_sample, load_sample
-
-
-def unescaped(markdown: str) -> str:
-    return re.sub(r"\\(.)", r"\1", markdown)
-
-
-APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
+from tests.dashboard.conftest import app_test, on_page, unescaped
 
 
 def test_the_page_shows_the_advice_core_computes():
-    app = AppTest.from_file(APP, default_timeout=300)
-    app.query_params.update({"budget": "1024", "budgets": "512,1024", "advisor_formats": ["csv", "jsonl"],
+    app = app_test(**{"budget": "1024", "budgets": "512,1024", "advisor_formats": ["csv", "jsonl"],
                              "advisor_orderings": ["hop_tiers", "question_bm25", "question_bm25+ends"],
-                             "advisor_policies": ["record"]})
-    app.run()
-    app.switch_page("screens/advisor.py").run()
-    assert not app.exception, [item.value for item in app.exception]
+                      "advisor_policies": ["record"]})
+    on_page(app.run(), "advisor")
     sample = default_sample()
     expected = advise(load_sample(sample.name), [sample.default_query()],
                       AdviceSettings(budgets=(512, 1024), budget=1024, formats=("csv", "jsonl"),

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from core.budget import cut
-from core.hops import hop_units
-from core.ordering import inputs_for, order_units
+from core.ordering import inputs_for
 from core.placement import evidence_strip, placement
-from core.prefix_tokens import prefix_tokens
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample
-
-APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
+from core.sweep import accounted_rendering
+from tests.dashboard.conftest import metric, on_page, started
 
 
 def core_placement(format_name: str, ordering: str, policy: str, budget: int):
@@ -22,26 +16,21 @@ def core_placement(format_name: str, ordering: str, policy: str, budget: int):
     graph = load_sample(sample.name)
     query = sample.default_query()
     evidence = query.solve(graph).evidence
-    units = hop_units(graph, sample.seeds)
     ordering_ = ORDERINGS.get(ordering)
     inputs = inputs_for(ordering_, sample.seeds, evidence=evidence, question=query.question_on(graph))
     format_ = FORMATS.get(format_name)
-    accounting = prefix_tokens(format_.render(graph, order_units(graph, units, ordering_, "nodes_then_edges", inputs)),
-                               TOKENIZERS.get("o200k_base"), source=(graph, units))
+    accounting = accounted_rendering(graph, format_, ordering_, "nodes_then_edges", inputs, TOKENIZERS.get("o200k_base"),
+                                     cache=None)
     result = cut(accounting, format_, policy, budget)
     return placement(result, accounting, evidence), evidence_strip(result, accounting, evidence)
 
 
 def test_the_panels_show_core_dangling_edges_evidence_positions_and_the_strip():
-    app = AppTest.from_file(APP, default_timeout=180)
-    app.query_params.update({"budget": "900", "formats": FORMATS.names()[0], "ordering": "question_bm25",
-                             "policy": "sections"})
-    app.run()
-    app.switch_page("screens/contexts.py").run()
-    assert not app.exception, [item.value for item in app.exception]
+    app = on_page(started(budget="900", formats=FORMATS.names()[0], ordering="question_bm25", policy="sections"),
+                  "contexts")
     figures, strip = core_placement(FORMATS.names()[0], "question_bm25", "sections", 900)
-    assert [item.value for item in app.metric if item.label == "Dangling edges"] == [f"{figures.dangling_edges:,}"]
-    position = [item.value for item in app.metric if item.label == "Evidence position"]
+    assert metric(app, "Dangling edges") == [f"{figures.dangling_edges:,}"]
+    position = metric(app, "Evidence position")
     expected = "—" if not figures.evidence_positions else (
         f"{figures.evidence_position_first:.0%} · {figures.evidence_position_median:.0%} · "
         f"{figures.evidence_position_last:.0%}")
@@ -51,10 +40,6 @@ def test_the_panels_show_core_dangling_edges_evidence_positions_and_the_strip():
 
 
 def test_every_page_runs_with_the_sections_policy_and_a_retriever_ordering():
-    app = AppTest.from_file(APP, default_timeout=300)
-    app.query_params.update({"budget": "700", "budgets": "512", "ordering": "personalized_pagerank+ends",
-                             "policy": "sections"})
-    app.run()
+    app = started(budget="700", budgets="512", ordering="personalized_pagerank+ends", policy="sections")
     for page in ("contexts", "graph", "token_anatomy", "budget_survival", "orderings", "pareto", "exports"):
-        app.switch_page(f"screens/{page}.py").run()
-        assert not app.exception, (page, [item.value for item in app.exception])
+        on_page(app, page)

@@ -2,36 +2,28 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from streamlit.testing.v1 import AppTest
 
-import dashboard.cache
+import core.sweep
 from core.registry import FORMATS
-
-APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
+from tests.dashboard.conftest import on_page, started
 
 
 def counted_renderings(monkeypatch) -> list[str]:
-    """Format names of the renderings the dashboard tokenizes from now on."""
+    """Format names of the renderings the dashboard tokenizes from now on (through core's accounted_rendering)."""
     names: list[str] = []
-    original = dashboard.cache.prefix_tokens
+    original = core.sweep.prefix_tokens
 
     def counting(rendering, *arguments, **options):
         names.append(rendering.format_name)
         return original(rendering, *arguments, **options)
 
-    monkeypatch.setattr(dashboard.cache, "prefix_tokens", counting)
+    monkeypatch.setattr(core.sweep, "prefix_tokens", counting)
     return names
 
 
 def contexts(ordering: str) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=180)
-    app.query_params.update(sample="online-boutique", ordering=ordering, formats=["pretty_json", "csv"])
-    app.run()
-    app.switch_page("screens/contexts.py").run()
-    assert not app.exception, [item.value for item in app.exception]
-    return app
+    return on_page(started(sample="online-boutique", ordering=ordering, formats=["pretty_json", "csv"]), "contexts")
 
 
 def another_seed(app: AppTest) -> None:
@@ -58,8 +50,8 @@ def test_seeds_recount_under_hop_tiers(monkeypatch):
 def test_the_shown_pages_token_ends_equal_the_whole_texts():
     from core.registry import TOKENIZERS
     from core.token_spans import token_ends
-    from dashboard.screens.contexts import window_token_ends
     from dashboard.views.context_html import page_bounds
+    from dashboard.views.context_panel import window_token_ends
 
     text = "".join(f'{{"id": "svc-{index:04}", "type": "service", "label": "Service № {index}"}},\n'
                    for index in range(600))

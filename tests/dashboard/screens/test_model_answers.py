@@ -13,15 +13,13 @@ from core.evaluate.store import RunStore
 from core.evaluate.summary import summarise
 from core.samples import sample_names
 from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
+from tests.dashboard.conftest import on_page, started
 
-APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
 KEY = "sk-page-test-9d2e-never-stored"
 
 
 def page(tmp_path: Path, budgets: str = "300, 900, 5000") -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=180).run()
-    app.switch_page("screens/model_answers.py").run()
-    assert not app.exception, [item.value for item in app.exception]
+    app = on_page(started(), "model_answers")
     app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite"))
     app.text_input(key="answers_budgets").set_value(budgets).run()
     assert not app.exception, [item.value for item in app.exception]
@@ -95,11 +93,7 @@ def test_bad_settings_show_a_clear_error_and_no_run_button(tmp_path, widget, val
 
 @pytest.mark.parametrize("sample", sample_names())
 def test_the_page_plans_a_run_on_every_sample(sample, tmp_path):
-    app = AppTest.from_file(APP, default_timeout=180)
-    app.query_params["sample"] = sample
-    app.run()
-    app.switch_page("screens/model_answers.py").run()
-    assert not app.exception, [item.value for item in app.exception]
+    app = on_page(started(sample=sample), "model_answers")
     app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite")).run()
     planned = [item.value for item in app.markdown if "trial(s)** for the question" in item.value]
     assert len(planned) == 1 and not app.error

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -12,20 +10,14 @@ from core.questions import load_questions
 from core.samples import get_sample, samples
 from core.suite import run_suite, settings_for
 from core.suite_aggregates import aggregate, breakdown, pareto_across_budgets
+from tests.dashboard.conftest import on_page, started
 
-APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
 WITH_SETS = [sample.name for sample in samples() if sample.queries_file]
 BUDGETS = "256, 1024, 4096"
 
 
 def page(**query_params) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=300)
-    for key, value in {"budgets": BUDGETS, **query_params}.items():
-        app.query_params[key] = value
-    app.run()
-    app.switch_page("screens/question_set.py").run()
-    assert not app.exception, [item.value for item in app.exception]
-    return app
+    return on_page(started(**{"budgets": BUDGETS, **query_params}), "question_set")
 
 
 def core_result(app: AppTest, questions):

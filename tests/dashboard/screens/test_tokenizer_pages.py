@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core.registry import MODELS, TOKENIZERS
 from core.samples import default_sample, load_sample
 from core.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
-
-APP = str(Path(__file__).resolve().parents[3] / "dashboard" / "app.py")
-
-
-def started(**query_params) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=240)
-    for key, value in query_params.items():
-        app.query_params[key] = value
-    return app.run()
+from tests.dashboard.conftest import started
 
 
 def test_the_sidebar_offers_every_tokenizer_and_model_and_overview_compares_them_all():
@@ -63,7 +52,8 @@ def test_token_anatomy_and_contexts_work_with_every_tokenizer(name):
 def test_a_stand_in_count_is_marked_approximate_on_contexts_and_in_the_charts():
     import pandas as pd
 
-    from dashboard.screens.pareto import pareto_figure
+    from dashboard.views.charts import pareto_figure
+
 
     app = started()
     app.sidebar.selectbox(key="model").set_value("claude").run()

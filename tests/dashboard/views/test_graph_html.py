@@ -1,14 +1,23 @@
-"""The Graph page's pyvis HTML is offline and never lets graph text become markup."""
+"""The Graph page's vis-network HTML is offline and never lets graph text become markup."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given
+from hypothesis import strategies as st
 
 from core.graph import Edge, Graph, Node
 from core.graph_view import layout_positions, select_view
-from dashboard.views.graph_html import clean_label, graph_page_html, legend_html, safe_title
+from dashboard.views.graph_html import (
+    clean_label,
+    graph_page_html,
+    legend_html,
+    safe_title,
+    script_json,
+    vis_network_files,
+)
 from tests.strategies import graphs
 
 HOSTILE = "<img src=x onerror=alert(1)></script><script>alert(2)</script>"
@@ -96,3 +105,20 @@ def test_labels_stand_beside_ids_and_the_seeds_stand_out():
     assert '"label": "Tensorrt \\u00b7 12"' in data or '"label": "Tensorrt · 12"' in data
     assert '"label": "4"' in data
     assert data.count('"size": 32') == 1  # only the seed is drawn larger
+
+
+@given(st.recursive(st.text() | st.integers() | st.booleans() | st.none(),
+                    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(), children, max_size=3),
+                    max_leaves=8))
+def test_script_json_is_the_same_value_and_never_markup(value):
+    written = script_json(value)
+    assert json.loads(written) == value
+    assert not set(written) & {"<", ">", "&", "=", "\u2028", "\u2029"}
+
+
+def test_the_page_inlines_the_vis_network_files_pyvis_ships():
+    library, stylesheet = vis_network_files()
+    assert "vis-network" in library[:400] and ".vis-network" in stylesheet
+    page = benign_page()
+    assert library in page and stylesheet in page
+    assert page.count("new vis.Network(") == 1 and page.count("new vis.DataSet(") == 2
