@@ -65,6 +65,8 @@ def freeze_properties(properties: Mapping[str, PropertyValue] | Iterable[tuple[s
 
 def properties_json(properties: Properties) -> str:
     """Compact JSON object text of properties; the canonical tie-breaker and a common encoding."""
+    if not properties:  # most units have none: every edge sort asks
+        return "{}"
     return json.dumps(dict(properties), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -242,6 +244,8 @@ def _checked_node(node: Node) -> Node:
     if not isinstance(node.id, str) or not isinstance(node.type, str):
         raise GraphError(f"node {node.id!r} has a non-text id or type", f"node {node.id!r}",
                          "use text ids and types")
+    if node.id.isascii() and node.type.isascii() and node.properties == ():
+        return node  # nothing to check or freeze (the common case: decoders build many of these)
     where = f"node {node.id!r}"
     check_text(node.id, "node id", where)
     check_text(node.type, "node type", where)
@@ -253,6 +257,8 @@ def _checked_edge(edge: Edge) -> Edge:
     if not all(isinstance(part, str) for part in parts):
         raise GraphError(f"edge {parts!r} has a non-text endpoint or relation", f"edge {parts!r}",
                          "use text ids and relations")
+    if edge.source.isascii() and edge.relation.isascii() and edge.target.isascii() and edge.properties == ():
+        return edge  # nothing to check or freeze (the common case)
     where = f"edge {edge.source!r} -[{edge.relation!r}]-> {edge.target!r}"
     for part, field_name in zip(parts, ("edge source", "relation", "edge target")):
         check_text(part, field_name, where)

@@ -43,7 +43,8 @@ class _GraphKeys:
 _GRAPH_KEYS: list[tuple[Graph, _GraphKeys]] = []  # the last few graphs (holding one keeps its id unique)
 
 
-def _graph_keys(graph: Graph) -> _GraphKeys:
+def graph_keys(graph: Graph) -> _GraphKeys:
+    """Unit keys, node indices and edge endpoints of a graph, computed once for its last few uses."""
     for seen, keys in _GRAPH_KEYS:
         if seen is graph:
             return keys
@@ -63,7 +64,7 @@ class UnitPositions:
     def __init__(self, graph: Graph, record_of_key: Mapping[str, int]) -> None:
         self.graph = graph
         self.record_of_key = record_of_key
-        keys = _graph_keys(graph)
+        keys = graph_keys(graph)
         self.node_index, self.edge_keys = keys.node_index, keys.edge_keys
         lookup = record_of_key.get
         self.node_record = np.fromiter((lookup(key, NEVER) for key in keys.node_keys), dtype=np.int64,

@@ -25,8 +25,9 @@ from core.budget import POLICIES, Cut, check_policy, cut, grammar_tokens
 from core.coverage import SeedRegion, coverage_tokens, seed_region
 from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
+from core.formats.cut_parse import tail_verdict
 from core.graph import Graph
-from core.kept_graph import NEVER, UnitPositions
+from core.kept_graph import NEVER, UnitPositions, graph_keys
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
 from core.placement import PLACEMENT_COLUMNS, placement_columns
@@ -163,26 +164,34 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     total = sum(weights)
     small = workers is None and (len(graph.nodes) + len(graph.edges) < POOL_MIN_UNITS or in_worker_process())
     if requested == 1 or small or len(tasks) <= 1:
-        results, done = [], 0
+        rows: list[tuple] = []
         for task in tasks:
-            def report(count: int, label: str, done: int = done) -> None:
+            def report(count: int, label: str, done: int = len(rows)) -> None:
                 if progress is not None:
                     progress(done + count, total, label)
 
-            results.append(_format_rows(plan, task, cache, report))
-            done += len(results[-1])
+            rows += _format_rows(plan, task, cache, report)
     else:
         for _, renderings in tasks:  # order once here, before the workers fork, rather than once per worker
             for layout, ordering_name, group in renderings:
                 _ordered(plan, ORDERINGS.get(ordering_name), layout, group)
+        graph_keys(graph)  # unit keys and endpoints, shared by every rendering: inherited by the workers
+        # One pool task per (format, layout): finer than a format, so the two workers end together;
+        # a worker builds a format's record memo once per layout it renders (one rendering's work).
+        pooled = [(name, tuple(rendering for rendering in renderings if rendering[0] == layout))
+                  for name, renderings in tasks for layout in dict.fromkeys(rendering[0] for rendering in renderings)]
+        pooled_weights = [per_cut * sum(len(group) for _, _, group in renderings) for _, renderings in pooled]
 
         def finished(done: int, _: int, index: int) -> None:
             if progress is not None:
-                progress(done, total, tasks[index][0])
+                progress(done, total, pooled[index][0])
 
-        results = run_tasks(_pooled_rows, tasks, workers=requested, progress=finished, weights=weights,
-                            initializer=_adopt_plan, initargs=(plan,))
-    frame = pd.DataFrame([row for rows in results for row in rows], columns=COLUMNS)
+        parts = run_tasks(_pooled_rows, pooled, workers=requested, progress=finished, weights=pooled_weights,
+                          initializer=_adopt_plan, initargs=(plan,),
+                          costs=[weight * _cost_factor(FORMATS.get(name)) for (name, _), weight
+                                 in zip(pooled, pooled_weights)])
+        rows = [row for part in parts for row in part]
+    frame = pd.DataFrame(rows, columns=COLUMNS)
     frame.insert(0, "graph_hash", graph.sha256)
     frame.insert(1, "tokenizer", tokenizer)
     frame.insert(2, "hops", hops)
@@ -196,6 +205,12 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
         "sections": sections.describe(),
         "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions}
     return frame
+
+
+def _cost_factor(format_: Format) -> int:
+    """A rough estimate of a format's cost per row, only for the order pool tasks start in (costliest first):
+    a lossy format decodes every cut, a format without a tail check decodes its raw cuts whole."""
+    return 3 if not format_.lossless else 1 if format_.tail_start is not None else 2
 
 
 METRIC_SOURCES = ("kept", "decoded")
@@ -263,19 +278,19 @@ def _adopt_plan(plan: _Plan) -> None:
     _WORKER_PLAN[:] = [plan]
 
 
-def _pooled_rows(task: tuple) -> list[dict]:
+def _pooled_rows(task: tuple) -> list[tuple]:
     return _format_rows(_WORKER_PLAN[0], task, DEFAULT_CACHE, None)
 
 
 def _format_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
-                 report: Callable[[int, str], None] | None) -> list[dict]:
-    """Every row of one format: each of its (layout, ordering, queries) renderings in turn."""
+                 report: Callable[[int, str], None] | None) -> list[tuple]:
+    """Every row of one format (as a tuple in COLUMNS order): each of its (layout, ordering, queries) renderings."""
     format_name, renderings = task
-    rows: list[dict] = []
+    rows: list[tuple] = []
     for layout, ordering_name, group in renderings:
         label = f"{format_name} / {ordering_name} / {layout}"
         for row in _rendering_rows(plan, format_name, layout, ordering_name, group, cache):
-            rows.append(row)
+            rows.append(tuple(row[column] for column in COLUMNS))
             if report is not None:
                 report(len(rows), label)
     return rows
@@ -330,6 +345,8 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
             if reading is None:
                 if plan.metrics_from == "kept":
                     reading = kept_cut(result, format_, positions, accounting.prefix_text)
+                    if reading is None and identity is not None and identity[0] == "raw":
+                        reading = _tail_reading(result, format_, positions, accounting)
                 if reading is None:
                     reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
@@ -383,6 +400,28 @@ def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
     if result.document == accounting.prefix_text(result.records_kept):
         return ("prefix", result.records_kept)
     return ("raw", result.document)
+
+
+def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
+                  accounting: PrefixTokens) -> DecodedCut | None:
+    """A raw cut ending inside a record, read from its partial last statement (`core.formats.cut_parse`).
+
+    The error its tail raises is the error the whole cut raises; a tail that holds nothing leaves the
+    graph of the whole records. None when only decoding the whole cut can tell.
+    """
+    if format_.tail_start is None:
+        return None
+    kept = result.records_kept
+    records = accounting.prefix_text(kept)
+    records = records[:len(records) - len(accounting.rendering.closings[kept])]
+    if not result.document.startswith(records):
+        return None
+    verdict = tail_verdict(format_, accounting.rendering, kept, len(records), result.document)
+    if verdict is None:
+        return None
+    if verdict.error:
+        return DecodedCut(None, verdict.error)
+    return DecodedCut(positions.kept(kept)) if positions is not None else None
 
 
 DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format

@@ -21,6 +21,7 @@ the initializer's arguments included); elsewhere they are spawned.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -58,14 +59,19 @@ def check_workers(workers: int | None) -> int:
 
 def run_tasks(function: Callable[[Task], Result], tasks: Sequence[Task], *, workers: int | None = None,
               progress: TaskProgress | None = None, weights: Sequence[int] | None = None,
-              initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> list[Result]:
-    """function(task) for every task, in a pool of `workers` processes; results in the order of `tasks`."""
+              initializer: Callable[..., None] | None = None, initargs: tuple = (),
+              costs: Sequence[float] | None = None) -> list[Result]:
+    """function(task) for every task, in a pool of `workers` processes; results in the order of `tasks`.
+
+    `costs` (default: the weights) estimate each task's time; the pool starts the costliest first.
+    """
     count = min(check_workers(workers), len(tasks))
     weights = list(weights) if weights is not None else [1] * len(tasks)
     if len(weights) != len(tasks):
         raise ParameterError(f"{len(weights)} weights for {len(tasks)} tasks", "weights", "give one weight per task")
-    total, done = sum(weights), 0
+    total = sum(weights)
     if count <= 1:
+        done = 0
         if initializer is not None:
             initializer(*initargs)
         results = []
@@ -76,22 +82,40 @@ def run_tasks(function: Callable[[Task], Result], tasks: Sequence[Task], *, work
                 progress(done, total, index)
         return results
     found: list = [None] * len(tasks)
-    with ProcessPoolExecutor(max_workers=count, mp_context=_context(), initializer=initializer,
-                             initargs=initargs) as pool:
-        pending = {pool.submit(function, task): index for index, task in enumerate(tasks)}
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in sorted(finished, key=pending.__getitem__):
-                    index = pending.pop(future)
-                    found[index] = future.result()
-                    done += weights[index]
-                    if progress is not None:
-                        progress(done, total, index)
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)  # the first failure ends the run; no task is left running
-            raise
+    # Heaviest first (longest processing time first): a heavy task started last would leave the
+    # other workers idle at the end. Results still come back in the order of `tasks`.
+    estimates = list(costs) if costs is not None else weights
+    order = sorted(range(len(tasks)), key=lambda index: -estimates[index])
+    # Objects that exist now are frozen out of the garbage collector: a forked worker inherits them
+    # copy-on-write, and a collection walking them would write to (and so copy) every page they sit on.
+    gc.collect()
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(max_workers=count, mp_context=_context(), initializer=initializer,
+                                 initargs=initargs) as pool:
+            pending = {pool.submit(function, tasks[index]): index for index in order}
+            _collect(pool, pending, found, weights, total, progress)
+    finally:
+        gc.unfreeze()
     return found
+
+
+def _collect(pool: ProcessPoolExecutor, pending: dict, found: list, weights: list[int], total: int,
+             progress: TaskProgress | None) -> None:
+    """Store each result at its task's index as it finishes, reporting progress in completion order."""
+    done = 0
+    try:
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=pending.__getitem__):
+                index = pending.pop(future)
+                found[index] = future.result()
+                done += weights[index]
+                if progress is not None:
+                    progress(done, total, index)
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)  # the first failure ends the run; no task is left running
+        raise
 
 
 def _context():

@@ -148,3 +148,14 @@ class Format:
     lost: str = ""  # for a lossy format: what it drops
     interleaves: bool = True  # False when nodes and edges sit in separate sections
     uses_hops: bool = False  # True when the text shows units' hop levels from the seeds (so seeds change it)
+    # For a decoder that reads the text statement by statement after its preamble (each line or page
+    # alone, blank lines skipped): tail_start(rendering, kept, records_end) is the offset in a raw cut's
+    # document from which its last, partial statement reads; what precedes it is whole statements that
+    # parse. A raw cut then parses exactly as the preamble, blank lines in place of the whole statements
+    # and that tail do (`core.formats.cut_parse`). None: only decoding the whole cut tells.
+    tail_start: Callable[[Rendering, int, int], int] | None = field(default=None, repr=False)
+
+
+def after_whole_records(rendering: Rendering, kept: int, records_end: int) -> int:
+    """tail_start of a format whose every record is whole statements (lines or pages) of its own."""
+    return records_end

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -119,5 +119,6 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=after_whole_records,  # each line (page) reads alone
     example="[service] svc-api | depends_on: svc-auth, db-identity | owned_by: team-core",
 )

@@ -17,6 +17,8 @@ def escape_atom(value: str) -> str:
 
 def split_fields(line: str, line_number: int) -> list[str]:
     """Split a line on unescaped `|` and unescape each field; a bad escape is a FormatError."""
+    if "\\" not in line:  # no escape at all (most lines): every `|` separates, nothing to unescape
+        return line.split("|")
     fields: list[str] = []
     current: list[str] = []
     index = 0

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, record_memo, without_closing
+from core.formats.base import (
+    AtomKind,
+    Format,
+    Record,
+    RecordText,
+    Rendering,
+    after_whole_records,
+    record_memo,
+    without_closing,
+)
 from core.formats.decoding import decoded_graph, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
 from core.graph import Edge, Graph, Node
@@ -85,5 +94,6 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=after_whole_records,  # each line (page) reads alone
     example='{"k":"e","s":"svc-api","r":"depends_on","t":"svc-auth"}',
 )

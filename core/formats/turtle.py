@@ -155,6 +155,23 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     return Rendering(NAME, PREAMBLE, tuple(records), closings)
 
 
+def _statement_start(rendering: Rendering, kept: int, records_end: int) -> int:
+    """Where the statement the last whole record belongs to begins (after the " ." ending the one before).
+
+    A raw cut ends inside that statement or just after it, in the next one; the statements before
+    are complete and name nothing the tail needs (blank nodes are written `[]`, fresh each time).
+    """
+    start = records_end
+    for index in range(kept - 1, -1, -1):
+        text = rendering.records[index].text
+        start -= len(text)
+        if text.startswith(_END + "\n"):
+            return start + len(_END)
+        if text.startswith("\n"):
+            return start
+    return start
+
+
 # ---------------------------------------------------------------------------------------------- decoding
 
 def _local(term: object, prefix: str, where: str) -> str:
@@ -289,5 +306,6 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=_statement_start,
     example="n:svc-api a t:service ; r:depends_on n:svc-auth ; r:owned_by n:team-core .",
 )

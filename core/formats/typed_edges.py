@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, RecordText, Rendering, record_memo, without_closing
+from core.formats.base import AtomKind, Format, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
 from core.graph import Edge, Graph, Node, properties_json
@@ -82,5 +82,6 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=after_whole_records,  # each line (page) reads alone
     example="E|svc-api|depends_on|svc-auth",
 )

@@ -25,7 +25,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import count, product
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, RecordText, Rendering, memo_table, record_memo, without_closing
+from core.formats.base import (
+    AtomKind,
+    Format,
+    RecordText,
+    Rendering,
+    after_whole_records,
+    memo_table,
+    record_memo,
+    without_closing,
+)
 from core.formats.decoding import decoded_graph
 from core.formats.escaping import escape_atom, split_fields
 from core.formats.quoting import read_properties
@@ -205,5 +214,6 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=after_whole_records,  # each line (page) reads alone
     example="E|svc-api|D|svc-auth (after REL: D=depends_on|B=owned_by)",
 )

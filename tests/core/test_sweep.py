@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pandas.testing import assert_frame_equal
 
 from core.budget import cut
 from core.errors import ParameterError, UnknownNameError
@@ -179,9 +180,14 @@ def test_cuts_that_hold_the_same_text_are_read_once(monkeypatch):
     # record: the complete prefix once (shared by the raw cuts that are the complete text), 300 once; raw 300 once
     assert sorted(decoded) == [300, 300, 100_000] and len(frame) == 12
     decoded.clear()
-    sweep(GRAPH, QUERIES, formats=["jsonl"], orderings=["canonical"], layouts=["interleaved"],
+    sweep(GRAPH, QUERIES, formats=["csv"], orderings=["canonical"], layouts=["interleaved"],
           budgets=[100_000, 200_000, 300], cache=None, workers=1)
     assert decoded == [300]  # only the raw cut that ends inside a record is decoded
+    decoded.clear()
+    kept = sweep(GRAPH, QUERIES, formats=["jsonl"], orderings=["canonical"], layouts=["interleaved"],
+                 budgets=[100_000, 200_000, 300], cache=None, workers=1)
+    assert decoded == []  # jsonl's partial last line alone says whether that raw cut parses
+    assert_frame_equal(kept, frame)
 
 
 def test_any_worker_count_gives_the_same_rows_in_the_same_order():
