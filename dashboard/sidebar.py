@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from core.analysis import parse_budgets
 from core.budget import ALL_POLICIES
+from core.budget_list import PAGE_BUDGETS, parse_budgets
 from core.errors import GraphContextError
 from core.glossary import glossary_markdown
 from core.graph import Graph
@@ -280,7 +280,7 @@ def _budget_list(sidebar, totals: dict[str, int], changed: bool) -> tuple[int, .
                                    "Pareto and Exports pages). The default spans this graph's complete texts, from "
                                    "a quarter of the smallest to the largest.")
     try:
-        return parse_budgets(text)
+        return parse_budgets(text, most=PAGE_BUDGETS)
     except GraphContextError as error:
         sidebar.error(escape_markdown(str(error)))
         return default

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import pandas as pd
-from tqdm import tqdm
 
 from core.budget import POLICIES
 from core.commands.graph_source import (
@@ -24,10 +22,12 @@ from core.commands.graph_source import (
     non_negative,
     positive,
 )
-from core.commands.sweep import _python, _records, budgets, names, verdict_lines
+from core.commands.progress import CountBar
+from core.commands.sweep import _records, budgets, names, verdict_lines
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.engine import ENGINES
 from core.errors import ParameterError
+from core.exports import plain_value
 from core.graph import Graph
 from core.hops import DIRECTIONS
 from core.io.spreadsheet import spreadsheet_csv
@@ -68,7 +68,7 @@ def write_output(path: Path, result: SuiteResult, table: pd.DataFrame) -> None:
                     "pareto_across_budgets": _records(pareto_across_budgets(rows)), "rows": _records(rows)}
         path.write_text(json.dumps(document, ensure_ascii=False) + "\n", encoding="utf-8")
     else:
-        cells = (["" if value is None else value for value in map(_python, row)] for row in rows.itertuples(index=False))
+        cells = (["" if value is None else value for value in map(plain_value, row)] for row in rows.itertuples(index=False))
         path.write_text(spreadsheet_csv(list(rows.columns), cells), encoding="utf-8", newline="")
 
 
@@ -92,7 +92,7 @@ def aggregate_lines(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _budget(value: object) -> str:
+def _budget(value: float) -> str:
     return "never" if pd.isna(value) else f"{int(value):,}"
 
 
@@ -157,12 +157,11 @@ def run_one(graph: Graph, questions: QuestionSet, arguments: argparse.Namespace,
                             policies=arguments.policies, budgets=arguments.budgets, seedings=arguments.seedings,
                             tokenizer=tokenizer, hops=arguments.hops, direction=arguments.direction,
                             shuffle_seed=arguments.shuffle_seed, count_grammar=not arguments.no_grammar)
-    bar = None if arguments.no_progress else tqdm(total=0, unit="task", desc=f"suite ({tokenizer})", file=sys.stderr)
+    bar = None if arguments.no_progress else CountBar(f"suite ({tokenizer})", "task")
 
-    def progress(done: int, total: int, _: str) -> None:
+    def progress(done: int, total: int, _: str) -> None:  # the task's label would flicker: count only
         if bar is not None:
-            bar.total = total
-            bar.update(done - bar.n)
+            bar(done, total)
     try:
         return run_suite(graph, questions, settings, engine=arguments.engine, workers=arguments.workers,
                          ray_address=arguments.ray_address, progress=progress)

@@ -251,7 +251,7 @@ def test_a_typed_question_drives_the_query_it_evaluates():
 
 
 def test_the_walkthrough_states_the_figures_it_computed():
-    from core.analysis import budget_sweep
+    from core.budget_sweep import budget_sweep
     from core.seeds import Seeds
     from core.teaching import comparison_sentence
     from core.units import graph_units
