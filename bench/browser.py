@@ -102,7 +102,7 @@ def first_open(page, url: str) -> float:
 
 
 def budget_changes(page, repeats: int) -> list[float]:
-    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"] input[type=range]').first
+    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type=range]').first
     slider.focus()
     return [timed(page, lambda: slider.press("ArrowRight")) for _ in range(repeats)]
 

@@ -272,21 +272,20 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
     advice = advise_rows(sweep_rows(graph, queries, seed_ids, settings), settings)
     best, runner_up = advice.best, advice.runner_up
     if len(queries) == 1:
-        def with_budget(choice: Choice | None) -> Choice | None:
-            if choice is None or choice.policy != "record":
+        def with_budget(choice: Choice) -> Choice:
+            if choice.policy != "record":
                 return choice
             return _replace(choice, evidence_budget=evidence_budget(graph, queries[0], seed_ids, choice,
                                                                     advice.tokenizer))
-        best, runner_up = with_budget(best), with_budget(runner_up)
+        best, runner_up = with_budget(best), None if runner_up is None else with_budget(runner_up)
     note = ""
-    if settings.model:
-        def with_cost(choice: Choice | None) -> Choice | None:
-            if choice is None:
-                return None
+    model = settings.model
+    if model:
+        def with_cost(choice: Choice) -> Choice:
             return _replace(choice, cost=choice_cost(graph, queries, seed_ids, choice, advice.tokenizer,
-                                                     advice.budget, settings.model, settings.output_tokens))
-        best, runner_up = with_cost(best), with_cost(runner_up)
-        note = f"{settings.model}: {price_source().describe()}"
+                                                     advice.budget, model, settings.output_tokens))
+        best, runner_up = with_cost(best), None if runner_up is None else with_cost(runner_up)
+        note = f"{model}: {price_source().describe()}"
     return _replace(advice, best=best, runner_up=runner_up, reason=reason(best, runner_up, advice.budget,
                                                                           advice.questions), price_note=note)
 

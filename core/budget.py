@@ -125,7 +125,7 @@ def token_marker(kept: int, total: int) -> str:
 def check_policy(policy: str) -> Policy:
     if policy not in ALL_POLICIES:
         raise ParameterError(f"unknown budget policy {policy!r}", "policy", f"use one of: {', '.join(ALL_POLICIES)}")
-    return policy  # type: ignore[return-value]
+    return policy
 
 
 def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, count_grammar: bool = True,

@@ -129,8 +129,9 @@ def question_cost(cut: Cut, format_: Format, tokenizer: Tokenizer, schema: Answe
     per_input = prices.input_per_million / 1_000_000
     output_dollars = output_tokens * prices.output_per_million / 1_000_000
     dollars = total * per_input + output_dollars
-    cached = prices.cached_input_per_million is not None and cacheable >= MINIMUM_CACHED_PREFIX
-    dollars_cached = dollars if not cached else (
-        cacheable * prices.cached_input_per_million / 1_000_000 + (total - cacheable) * per_input + output_dollars)
+    cached_price = prices.cached_input_per_million
+    cached = cached_price is not None and cacheable >= MINIMUM_CACHED_PREFIX
+    dollars_cached = dollars if cached_price is None or not cached else (
+        cacheable * cached_price / 1_000_000 + (total - cacheable) * per_input + output_dollars)
     return QuestionCost(format_.name, frame, question_tokens, grammar, preamble, context, output_tokens, cacheable,
                         cached, dollars, dollars_cached)

@@ -53,7 +53,7 @@ def _set_shared(function, shared) -> None:
 
 
 def _call(task):
-    return _WORKER_SHARED["function"](_WORKER_SHARED["shared"], task)  # type: ignore[operator]
+    return _WORKER_SHARED["function"](_WORKER_SHARED["shared"], task)
 
 
 def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:

@@ -54,7 +54,7 @@ def result_records(frame: pd.DataFrame) -> list[dict]:
         record.update(run_id=identifier, graph_hash=row["graph_hash"], format=row["format"],
                       ordering=row["ordering"], budget_tokens=int(row["budget"]), tokenizer=row["tokenizer"],
                       parse_success=bool(row["parse_ok"]))
-        record.update({name: _plain(row[name]) for name in CUT_FIELDS})
+        record.update({name: plain_value(row[name]) for name in CUT_FIELDS})
         records.append(record)
     return records
 
@@ -63,8 +63,9 @@ def results_json(frame: pd.DataFrame) -> str:
     return json.dumps(result_records(frame), ensure_ascii=False, indent=1)
 
 
-def _plain(value):
-    """A JSON-ready value: numpy and pandas scalars as Python ones, missing values as None."""
+def plain_value(value):
+    """A JSON-ready value: numpy and pandas scalars as Python ones, missing values as None (also the CLI's
+    JSON and CSV cells)."""
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return None
     return value.item() if hasattr(value, "item") else value

@@ -127,7 +127,7 @@ def learning_graph(concepts: int = 60, max_prerequisites: int = 3, seed: int = 7
     codes = [code for code, _ in LEARNING_TAXONOMIES]
     nodes = [Node(str(number), codes[(number - 1) * len(codes) // max(concepts, 1)], (("label", labels[number - 1]),))
              for number in range(1, concepts + 1)]
-    edges = []
+    edges: list[Edge] = []
     for number in range(2, concepts + 1):
         count = rng.randint(1, min(max_prerequisites, number - 1))
         edges.extend(Edge(str(number), "depends_on", str(prerequisite))

@@ -138,7 +138,7 @@ class Graph:
     nodes: tuple[Node, ...]
     edges: tuple[Edge, ...]
     schema: Schema | None = None
-    _node_index: dict = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _node_index: dict[str, Node] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def build(cls, nodes: Iterable[Node], edges: Iterable[Edge], schema: Schema | None = None, *,
@@ -170,9 +170,11 @@ class Graph:
 
     @property
     def node_by_id(self) -> dict[str, Node]:
-        if self._node_index is None:
-            object.__setattr__(self, "_node_index", {node.id: node for node in self.nodes})
-        return self._node_index
+        index = self._node_index
+        if index is None:
+            index = {node.id: node for node in self.nodes}
+            object.__setattr__(self, "_node_index", index)
+        return index
 
     @cached_property
     def canonical_text(self) -> str:

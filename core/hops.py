@@ -23,7 +23,7 @@ def check_direction(direction: str) -> Direction:
     if direction not in DIRECTIONS:
         raise ParameterError(f"unknown direction {direction!r}", "direction",
                              f"use one of: {', '.join(DIRECTIONS)}")
-    return direction  # type: ignore[return-value]
+    return direction
 
 
 def neighbours(graph: Graph, direction: Direction) -> dict[str, list[str]]:

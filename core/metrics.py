@@ -48,7 +48,7 @@ def decode_cut(cut: Cut, format_: Format) -> DecodedCut:
         return DecodedCut(None, str(error))
 
 
-def kept_cut(cut: Cut, format_: Format, positions: UnitPositions,
+def kept_cut(cut: Cut, format_: Format, positions: UnitPositions | None,
              prefix_text: Callable[[int], str] | None = None) -> DecodedCut | None:
     """What decoding the cut would give, read from its kept units; None when only decoding can tell.
 
@@ -58,7 +58,7 @@ def kept_cut(cut: Cut, format_: Format, positions: UnitPositions,
     """
     if cut.empty:
         return DecodedCut(None, cut.explanation or "the cut is empty")
-    if not format_.lossless or cut.rendering is None:
+    if not format_.lossless or cut.rendering is None or positions is None:  # positions: of a lossless rendering
         return None
     if cut.policy == "sections":  # a complete rendering of the kept units alone
         return DecodedCut(UnitPositions(positions.graph, dict.fromkeys(cut.kept_keys, 0)).kept(1))
@@ -142,7 +142,7 @@ class KeptKeys(Mapping[str, int]):
         self._kept = kept
 
     def __contains__(self, key: object) -> bool:
-        position = self._record_of_key.get(key)  # type: ignore[arg-type]
+        position = self._record_of_key.get(key) if isinstance(key, str) else None
         return position is not None and position < self._kept
 
     def __getitem__(self, key: str) -> int:

@@ -247,7 +247,7 @@ ORDERING_LIST: tuple[Ordering, ...] = (CANONICAL, SHUFFLED, EVIDENCE_FIRST, BFS_
 def check_layout(layout: str) -> Layout:
     if layout not in LAYOUTS:
         raise ParameterError(f"unknown layout {layout!r}", "layout", f"use one of: {', '.join(LAYOUTS)}")
-    return layout  # type: ignore[return-value]
+    return layout
 
 
 def layouts_for(format_: Format) -> tuple[Layout, ...]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -48,7 +49,7 @@ def _endpoint_keys(key: str) -> tuple[str, str]:
     return f"n:{source}", f"n:{target}"
 
 
-def _median(ordered: list[float]) -> float:
+def _median(ordered: Sequence[float]) -> float:
     """np.median of an already sorted list, without its per-call overhead (same arithmetic: (a + b) / 2)."""
     middle = len(ordered) // 2
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
@@ -118,7 +119,7 @@ def placement(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str] | set
     """Dangling edges, kept-evidence positions and marker tokens of one cut of this accounted rendering."""
     if cut.empty:
         return Placement(0, (), math.nan, math.nan, math.nan, math.nan, 0, 0)
-    if cut.policy == "sections":  # its own rendering of the kept units, every record kept
+    if cut.policy == "sections" and cut.rendering is not None:  # its own rendering of the kept units, all kept
         accounting = prefix_tokens(cut.rendering, accounting.tokenizer)
         kept = accounting.records
     else:

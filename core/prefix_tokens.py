@@ -24,12 +24,12 @@ is then re-encoded at its record boundary.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+from cachetools import LRUCache
 
 from core.formats.base import Rendering
 from core.tokens import Tokenizer, tokenizable
@@ -273,29 +273,28 @@ class TokenCache:
 
     def __init__(self, max_bytes: int = 50_000_000) -> None:
         self.max_bytes = max_bytes
-        self._entries: OrderedDict[Hashable, PrefixTokens] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
+        # cachetools sizes each entry by its rendering's bytes and evicts the least recently used past max_bytes.
+        self._entries: LRUCache[Hashable, PrefixTokens] = LRUCache(max_bytes, getsizeof=_rendering_bytes)
+        self._lock = threading.Lock()  # cachetools' caches are not thread-safe
 
     def get_or_build(self, key: Hashable, build: Callable[[], PrefixTokens]) -> PrefixTokens:
         with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                return self._entries[key]
+            known = self._entries.get(key)  # a hit makes the entry the most recent
+        if known is not None:
+            return known
         built = build()
         with self._lock:
-            if key not in self._entries and built.text_bytes <= self.max_bytes:
+            if key not in self._entries and built.text_bytes <= self.max_bytes:  # a larger one is not kept
                 self._entries[key] = built
-                self._bytes += built.text_bytes
-                while self._bytes > self.max_bytes:
-                    _, dropped = self._entries.popitem(last=False)
-                    self._bytes -= dropped.text_bytes
         return built
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-            self._bytes = 0
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def _rendering_bytes(accounting: PrefixTokens) -> int:
+    return accounting.text_bytes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from types import ModuleType
 from typing import Generic, TypeVar
 
 from core.errors import UnknownNameError
@@ -28,12 +29,14 @@ from core.formats import (
     untyped_pairs,
     yaml_format,
 )
+from core.formats.base import Format
 from core.graph import Graph
 from core.models import MODEL_LIST
 from core.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
 from core.queries import TEMPLATES
 from core.questions.generation import GENERATOR_LIST
 from core.tokenizers import TOKENIZER_LIST
+from core.tokens import Tokenizer
 
 T = TypeVar("T")
 
@@ -85,12 +88,12 @@ class Registry(Generic[T]):
         return len(self._entries)
 
 
-def _formats(*modules) -> Iterator[tuple[str, object]]:
+def _formats(*modules: ModuleType) -> Iterator[tuple[str, Format]]:
     for module in modules:
         yield module.FORMAT.name, module.FORMAT
 
 
-FORMATS = Registry("format", _formats(
+FORMATS: Registry[Format] = Registry("format", _formats(
     pretty_json,
     compact_json,
     jsonl,
@@ -116,7 +119,7 @@ FORMATS = Registry("format", _formats(
 
 # Tokenizers of the models people deploy (core.tokenizers.families); each loads its vocabulary file
 # from an installed package on first use, so registering one costs nothing.
-TOKENIZERS = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
+TOKENIZERS: Registry[Tokenizer] = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
 
 # Model families and the tokenizer that counts for each (core.models); a stand-in is marked approximate.
 MODELS = Registry("model", [(model.name, model) for model in MODEL_LIST])

@@ -17,13 +17,13 @@ Results are cached by graph content (a sweep orders the same graph once per form
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
 import bm25s
 import networkx as nx
 import numpy as np
+from cachetools import LRUCache
 
 from core.errors import ParameterError
 from core.graph import Graph
@@ -33,17 +33,14 @@ from core.units import Unit
 
 DAMPING = 0.85
 T = TypeVar("T")
-_CACHE: OrderedDict[Hashable, object] = OrderedDict()
 _CACHE_SIZE = 32
+_CACHE: LRUCache[Hashable, object] = LRUCache(maxsize=_CACHE_SIZE)
 
 
 def _cached(key: Hashable, build: Callable[[], T]) -> T:
     if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]  # type: ignore[return-value]
+        return _CACHE[key]  # type: ignore[return-value]  # the key says what was built; a hit is the most recent
     value = _CACHE[key] = build()
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
     return value
 
 

@@ -114,8 +114,8 @@ def choose_sections(graph: Graph, format_: Format, ordered: Sequence[Unit], toke
     `allowed` is what the document (and suffix) may take of the budget; `suffix(nodes_kept, edges_kept)`
     is text appended after the document (the marker line), counted in the total.
     """
-    nodes = [unit for unit in ordered if unit.is_node]
-    edges = [unit for unit in ordered if not unit.is_node]
+    nodes: list[Unit] = [unit for unit in ordered if unit.is_node]
+    edges: list[Unit] = [unit for unit in ordered if not unit.is_node]
     position = {unit.key: index for index, unit in enumerate(ordered)}
     counts: dict[tuple[int, int], int] = {}
 

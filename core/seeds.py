@@ -74,7 +74,7 @@ def seeds_from_question(graph: Graph, question: str, *, name_properties: tuple[s
                         match_ids: bool = True) -> Seeds:
     """Seeds named in a question. A question that names no node raises a ParameterError."""
     lowered, origin = _lowered_with_origin(question)
-    found = []
+    found: list[tuple[int, int, list[tuple[str, MatchedBy]]]] = []
     for name, owners in _names(graph, name_properties, match_ids).items():
         if name in lowered:
             found.extend((start, start + len(name), owners) for start in _whole_word_starts(lowered, name))
@@ -105,8 +105,7 @@ def _names(graph: Graph, name_properties: tuple[str, ...], match_ids: bool
     for node in graph.nodes:  # nodes are sorted by id, so each list is too
         candidates: list[tuple[str, MatchedBy]] = [(node.id, "id")] if match_ids else []
         properties = dict(node.properties)
-        candidates += [(properties[key], "label") for key in name_properties
-                       if isinstance(properties.get(key), str)]
+        candidates += [(value, "label") for key in name_properties if isinstance(value := properties.get(key), str)]
         for name, matched_by in candidates:
             key = name.lower()
             if key.strip():

@@ -101,9 +101,10 @@ def _budgets(budgets: Iterable[int]) -> tuple[int, ...]:
 def full_recall_budget(accounting: PrefixTokens, candidates: Iterable[str], extra: int) -> int | None:
     """The smallest budget at which the record policy keeps every candidate in this rendering."""
     positions = [accounting.record_of_key.get(key) for key in candidates]
-    if any(position is None for position in positions):
+    rendered = [position for position in positions if position is not None]
+    if len(rendered) < len(positions):
         return None  # a candidate is not rendered at all (a radius below k)
-    needed = max(positions, default=-1) + 1
+    needed = max(rendered, default=-1) + 1
     return int(accounting.counts[:needed + 1].max()) + extra
 
 
@@ -350,7 +351,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                 if plan.metrics_from == "kept":
                     reading = (kept_cut(result, format_, positions, accounting.prefix_text) if format_.lossless
                                else _image_cut(result, positions, accounting))
-                    if reading is None and identity[0] == "raw":
+                    if reading is None and identity is not None and identity[0] == "raw":
                         reading = _tail_reading(result, format_, positions, accounting)
                 if reading is None:
                     reading = _decoded(result, format_, identity, decoded, plan.documents)
@@ -371,9 +372,10 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                 if identity is None:
                     answered = answers(query, gold, reading)
                 else:
-                    answered = accurate.get((identity, name))
-                    if answered is None:
-                        answered = accurate[identity, name] = answers(query, gold, reading)
+                    known = accurate.get((identity, name))
+                    if known is None:
+                        known = accurate[identity, name] = answers(query, gold, reading)
+                    answered = known
                 evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
                                  else int(np.searchsorted(evidence_positions[name], kept)))
                 metrics = cut_metrics(result, reading, answered, evidence_kept, len(gold.evidence), candidates_kept,

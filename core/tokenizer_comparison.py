@@ -32,6 +32,17 @@ def tokens_per_format(graph: Graph, tokenizers: Sequence[str] | None = None,
     return table
 
 
+def tokens_side_by_side(graph: Graph, tokenizers: Sequence[str], formats: Sequence[str] | None = None
+                        ) -> pd.DataFrame:
+    """`tokens_per_format`, plus the second tokenizer's difference from and ratio to the first."""
+    table = tokens_per_format(graph, tokenizers, formats)
+    if len(tokenizers) > 1:
+        first, second = tokenizers[0], tokenizers[1]
+        table[f"{second} - {first}"] = table[second] - table[first]
+        table[f"{second} / {first}"] = table[second] / table[first].where(table[first] > 0)
+    return table
+
+
 def format_ranks(table: pd.DataFrame) -> pd.DataFrame:
     """Per tokenizer (column), each format's place by tokens: 1 is the cheapest; ties share a place."""
     return table.rank(axis=0, method="min").astype(int)

@@ -11,21 +11,35 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
+
+NormalForm = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
 
 @runtime_checkable
 class Tokenizer(Protocol):
     """Exact token counts for one vocabulary, loaded offline from a package's files."""
 
-    name: str  # registry name, e.g. "llama3"
-    family: str  # what it is, e.g. "Llama 3 byte-level BPE"
-    source: str  # the package and file its vocabulary comes from
-    licence: str  # the vocabulary's licence (and the package's, when they differ)
-    approximate: bool  # True when the count only estimates the model's own tokenizer
-    normalization: str | None  # Unicode normal form applied before encoding ("NFC"), or None
+    # Read-only properties rather than plain attributes, so that frozen dataclasses satisfy the protocol.
+    @property
+    def name(self) -> str: ...  # registry name, e.g. "llama3"
+
+    @property
+    def family(self) -> str: ...  # what it is, e.g. "Llama 3 byte-level BPE"
+
+    @property
+    def source(self) -> str: ...  # the package and file its vocabulary comes from
+
+    @property
+    def licence(self) -> str: ...  # the vocabulary's licence (and the package's, when they differ)
+
+    @property
+    def approximate(self) -> bool: ...  # True when the count only estimates the model's own tokenizer
+
+    @property
+    def normalization(self) -> NormalForm | None: ...  # Unicode normal form applied before encoding ("NFC"), or None
 
     def encode(self, text: str) -> list[int]: ...
 
@@ -46,6 +60,8 @@ class Tokenizer(Protocol):
     @property
     def version(self) -> str: ...
 
+    def __hash__(self) -> int: ...  # tokenizers key the lru_cache'd measurements
+
 
 def tokenizable(text: str) -> str:
     """The text an engine actually encodes: lone surrogates become U+FFFD, one character each."""
@@ -56,7 +72,7 @@ def tokenizable(text: str) -> str:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def prepared(text: str, normalization: str | None) -> str:
+def prepared(text: str, normalization: NormalForm | None) -> str:
     """`tokenizable(text)`, then normalized when the tokenizer normalizes (a no-op on ASCII)."""
     text = tokenizable(text)
     if normalization and not text.isascii() and not unicodedata.is_normalized(normalization, text):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 from core.graph import Edge, Graph, Node
 
@@ -30,15 +31,35 @@ def edge_key(edge: Edge, occurrence: int = 0) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Unit:
-    key: str
-    node: Node | None = None
-    edge: Edge | None = None
-    hop: float = UNREACHABLE
+class NodeUnit:
+    """A node as a unit. `is_node` and `edge` are class constants so that `if unit.is_node:` narrows a `Unit`
+    to this class for the type checker, and `unit.node` needs no None check after it."""
 
-    @property
-    def is_node(self) -> bool:
-        return self.node is not None
+    key: str
+    node: Node
+    hop: float = UNREACHABLE
+    is_node: ClassVar[Literal[True]] = True
+    edge: ClassVar[None] = None
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeUnit:
+    """An edge as a unit; the counterpart of `NodeUnit`."""
+
+    key: str
+    edge: Edge
+    hop: float = UNREACHABLE
+    is_node: ClassVar[Literal[False]] = False
+    node: ClassVar[None] = None
+
+
+# What can survive or be cut: exactly one of the two. Narrow with `unit.is_node` (or isinstance).
+Unit = NodeUnit | EdgeUnit
+
+
+def unit_edges(units: Iterable[Unit]) -> list[Edge]:
+    """The edges of the edge units among `units`, in their order."""
+    return [unit.edge for unit in units if not unit.is_node]
 
 
 def edge_keys(graph: Graph) -> Iterator[tuple[str, Edge]]:
@@ -50,16 +71,16 @@ def edge_keys(graph: Graph) -> Iterator[tuple[str, Edge]]:
         seen[triple] += 1
 
 
-def graph_units(graph: Graph, hops: dict[str, float] | None = None) -> tuple[Unit, ...]:
+def graph_units(graph: Graph, hops: Mapping[str, float] | None = None) -> tuple[Unit, ...]:
     """All units in canonical order: nodes by id, then edges in canonical order.
 
     With `hops` (node id -> distance from the seeds), node units get their distance and edge units
     the larger of their endpoints' distances; without, every unit is unreachable.
     """
     hops = hops or {}
-    node_units = [Unit(node_key(node.id), node=node, hop=hops.get(node.id, UNREACHABLE))
-                  for node in graph.nodes]
-    edge_units = [Unit(key, edge=edge,
-                       hop=max(hops.get(edge.source, UNREACHABLE), hops.get(edge.target, UNREACHABLE)))
-                  for key, edge in edge_keys(graph)]
+    node_units: list[Unit] = [NodeUnit(node_key(node.id), node=node, hop=hops.get(node.id, UNREACHABLE))
+                              for node in graph.nodes]
+    edge_units: list[Unit] = [EdgeUnit(key, edge=edge,
+                                       hop=max(hops.get(edge.source, UNREACHABLE), hops.get(edge.target, UNREACHABLE)))
+                              for key, edge in edge_keys(graph)]
     return tuple(node_units + edge_units)

@@ -12,8 +12,10 @@ from collections import OrderedDict
 import pandas as pd
 import streamlit as st
 
-from core.analysis import budget_sweep, format_anatomies, format_markers
 from core.budget import POLICIES
+from core.budget_sweep import budget_sweep
+from core.format_anatomies import format_anatomies
+from core.format_markers import format_markers
 from core.registry import FORMATS, ORDERINGS
 from core.token_anatomy import Anatomy, anatomy_table
 from dashboard.sidebar import Selection
@@ -40,7 +42,7 @@ def settings_key(selection: Selection, *parts: object) -> tuple:
 
 def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, ...], layout: str,
           policies: tuple[str, ...], budgets: tuple[int, ...]) -> pd.DataFrame:
-    """core.analysis.budget_sweep for these settings, computed once, with a progress bar while it runs."""
+    """core.budget_sweep.budget_sweep for these settings, computed once, with a progress bar while it runs."""
     key = settings_key(selection, "sweep", formats, orderings, layout, policies, budgets)
     store = _store()
     with store.lock:
@@ -95,7 +97,7 @@ def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame
 
 
 def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool) -> pd.DataFrame:
-    """core.analysis.format_anatomies for every registered format, as a table."""
+    """core.format_anatomies.format_anatomies for every registered format, as a table."""
     formats = tuple(FORMATS.names())
     budget = selection.budget if scope == SCOPES[1] else None
     key = settings_key(selection, "anatomy", selection.ordering, selection.layout, tokenizer, budget,
@@ -106,6 +108,6 @@ def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool
 
 
 def selection_markers(selection: Selection) -> pd.DataFrame:
-    """D_k(S) and full-text tokens of the chosen formats under the chosen ordering and layout (core.analysis)."""
+    """D_k(S) and full-text tokens of the chosen formats under the chosen ordering and layout (core.format_markers)."""
     key = settings_key(selection, "markers", selection.formats, selection.ordering, selection.layout)
     return markers(key, selection, selection.formats, selection.ordering, selection.layout)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import sidebar, sources, url_state
+from dashboard import run_marker, sidebar, sources, url_state
 from dashboard.views.markdown_text import escape_markdown
 
 st.set_page_config(page_title="Graph Context Lab", page_icon="🕸️", layout="wide")
@@ -38,10 +38,14 @@ PAGES = {
 }
 
 # The sidebar draws before the navigation exists, so no page can be opened before every sidebar widget is
-# bound to the URL (a click during the first run would otherwise drop their URL parameters).
-sidebar.store(sidebar.draw())
+# bound to the URL (a click during the first run would otherwise drop their URL parameters). Only the
+# budget controls wait for the page: the pages that depend on the budget draw them in a fragment.
+selection = sidebar.draw()
 url_state.restore_lost_parameters()
 navigation = st.navigation(PAGES)
+sidebar.store(sidebar.place_budget(selection, navigation.url_path))
+url_state.restore_lost_parameters()  # the budget's too, when the sidebar drew it
+run_marker.count_full_run()
 error = sources.source_error()
 if error:
     st.error(f"**This graph source could not be used; the previous graph stays loaded.**\n\n{escape_markdown(error)}",

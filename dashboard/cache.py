@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core import session_defaults
-from core.analysis import effective_layout
+from core.budget_sweep import effective_layout
 from core.coverage import coverage_curve, seed_region
 from core.graph import Graph
 from core.graph_view import GraphView, layout_positions, select_view

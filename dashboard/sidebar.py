@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from core.analysis import parse_budgets
 from core.budget import ALL_POLICIES
+from core.budget_list import PAGE_BUDGETS, parse_budgets
 from core.errors import GraphContextError
 from core.glossary import glossary_markdown
 from core.graph import Graph
@@ -99,6 +99,7 @@ def format_label(name: str) -> str:
 
 
 BUDGET_SLIDER = "budget_slider"
+BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
@@ -134,7 +135,8 @@ def draw() -> Selection:
                                        "8,000 of 30,000), each filled by the record rule"
                                        ) or "record"
     totals = cache.complete_tokens(graph.content_key, graph, tokenizer)
-    budget, limit = _budget(sidebar, totals, formats, changed)
+    budget, limit = _budget(totals, formats, changed)
+    st.session_state[BUDGET_SLOT] = sidebar.container()  # drawn once the page is known (place_budget)
     budgets = _budget_list(sidebar, totals, changed)
     with sidebar.expander(GLOSSARY_LABEL):  # in the sidebar, so every page where the words appear reaches it
         st.markdown(glossary_markdown())
@@ -214,8 +216,8 @@ def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
         state[QUERY_PARAMETER_PREFIX + parameter] = widget_value(value)
 
 
-def _budget(sidebar, totals: dict[str, int], formats: list[str], changed: bool) -> tuple[int, int]:
-    """Slider and exact number for one budget; the range covers the largest complete rendering.
+def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[int, int]:
+    """The inspected budget and the top of its range (which covers the largest complete rendering).
 
     The budget lives under "budget" (the exact number, bound to the URL): set from the URL when valid,
     else the graph's default (half the cheapest shown format's complete text); a new graph starts at its
@@ -230,17 +232,41 @@ def _budget(sidebar, totals: dict[str, int], formats: list[str], changed: bool) 
         current = default
     elif not isinstance(current, int) or not 0 <= current <= limit:
         current = url_integer("budget", 0, limit, default)
-    # Assigned on every run, so the browser's widgets always show what the pages use (also after a run that
-    # an early page switch interrupted).
+    # Assigned on every full run, so the browser's widgets always show what the pages use (also after a run
+    # that an early page switch interrupted).
     st.session_state["budget"] = st.session_state[BUDGET_SLIDER] = int(current)
+    return int(current), limit
 
-    def from_slider() -> None:
-        st.session_state["budget"] = st.session_state[BUDGET_SLIDER]
 
-    sidebar.slider("Token budget", 0, limit, key=BUDGET_SLIDER, on_change=from_slider)
-    budget = sidebar.number_input("Exact budget", 0, limit, key="budget", bind="query-params",
-                                  help="Type a budget; the slider follows.")
-    return int(budget), limit
+def _slider_to_number() -> None:
+    st.session_state["budget"] = st.session_state[BUDGET_SLIDER]
+
+
+def _number_to_slider() -> None:  # a fragment rerun does not pass through _budget, which aligns them
+    st.session_state[BUDGET_SLIDER] = st.session_state["budget"]
+
+
+def budget_controls(container, limit: int, number_container=None) -> int:
+    """Slider and exact number for the inspected budget, drawn in `container` (the sidebar, or a page's
+    fragment beside what the budget changes; the number in `number_container` if given). Returns the budget."""
+    container.slider("Token budget", 0, limit, key=BUDGET_SLIDER, on_change=_slider_to_number)
+    budget = (number_container or container).number_input("Exact budget", 0, limit, key="budget", bind="query-params",
+                                    on_change=_number_to_slider, help="Type a budget; the slider follows.")
+    return int(budget)
+
+
+PAGES_WITH_OWN_BUDGET = ("contexts", "graph", "token-anatomy")  # the budget is drawn on the page, in a fragment
+OWN_BUDGET_NOTE = ("**Token budget**: set on this page, beside what it changes (a change redraws only that). "
+                   "The URL keeps it as `budget` for every page.")
+
+
+def place_budget(selection: Selection, page_path: str) -> Selection:
+    """Draw the budget controls in the sidebar, unless the page `page_path` draws them itself."""
+    slot = st.session_state.pop(BUDGET_SLOT)
+    if page_path in PAGES_WITH_OWN_BUDGET:
+        slot.caption(OWN_BUDGET_NOTE)
+        return selection
+    return replace(selection, budget=budget_controls(slot, selection.budget_limit))
 
 
 def _budget_list(sidebar, totals: dict[str, int], changed: bool) -> tuple[int, ...]:
@@ -254,7 +280,7 @@ def _budget_list(sidebar, totals: dict[str, int], changed: bool) -> tuple[int, .
                                    "Pareto and Exports pages). The default spans this graph's complete texts, from "
                                    "a quarter of the smallest to the largest.")
     try:
-        return parse_budgets(text)
+        return parse_budgets(text, most=PAGE_BUDGETS)
     except GraphContextError as error:
         sidebar.error(escape_markdown(str(error)))
         return default

@@ -14,6 +14,7 @@ from core.commands.graph_source import (
     graph_parameters,
     named_sample,
 )
+from core.commands.text_table import text_table
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
 from core.models import approximate_count
 from core.registry import TOKENIZERS
@@ -21,26 +22,23 @@ from core.tokenizer_comparison import tokens_per_format, winner_sentence
 
 
 def format_table(figures: list[FormatFigures], approximate: bool = False) -> str:
-    header = (f"{'format':<18} {'lossless':>8} {'bytes':>9} {'chars':>9} {'tokens':>8} {'grammar':>8} "
-              f"{'round trip':>10} {'traversal':>9}")
-    lines = [header, "-" * len(header)]
-    for item in figures:
-        lines.append(f"{item.name:<18} {'yes' if item.lossless else 'LOSSY':>8} {item.utf8_bytes:>9,} "
-                     f"{item.characters:>9,} {approximate_count(item.tokens, approximate):>8} "
-                     f"{approximate_count(item.grammar_tokens, approximate):>8} "
-                     f"{'ok' if item.round_trip_equal else 'FAILS':>10} {item.traversal_accuracy:>9.2f}")
-    return "\n".join(lines)
+    return text_table({
+        "format": [item.name for item in figures],
+        "lossless": ["yes" if item.lossless else "LOSSY" for item in figures],
+        "bytes": [f"{item.utf8_bytes:,}" for item in figures],
+        "chars": [f"{item.characters:,}" for item in figures],
+        "tokens": [approximate_count(item.tokens, approximate) for item in figures],
+        "grammar": [approximate_count(item.grammar_tokens, approximate) for item in figures],
+        "round trip": ["ok" if item.round_trip_equal else "FAILS" for item in figures],
+        "traversal": [f"{item.traversal_accuracy:.2f}" for item in figures]})
 
 
 def tokenizer_table(table, choice: TokenizerChoice) -> str:
     """Tokens per format (rows) under each tokenizer (columns), then the sentence on the cheapest lossless one."""
-    width = max(12, *map(len, table.columns))
-    header = f"{'format':<18} " + " ".join(f"{name:>{width}}" for name in table.columns)
-    lines = [header, "-" * len(header)]
-    for name, row in table.iterrows():
-        lines.append(f"{name:<18} " + " ".join(f"{approximate_count(int(value), choice.approximate):>{width}}"
-                                               for value in row))
-    return "\n".join(lines + [winner_sentence(table)])
+    columns = {"format": [str(name) for name in table.index]}
+    columns |= {str(name): [approximate_count(int(value), choice.approximate) for value in table[name]]
+                for name in table.columns}
+    return text_table(columns) + "\n" + winner_sentence(table)
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -77,7 +75,7 @@ def run(arguments: argparse.Namespace) -> int:
     if len(choice.names) > 1:
         print("tokens of the complete text per tokenizer:")
         print(tokenizer_table(table, choice))
-    elif choice.approximate:
+    elif choice.model is not None and choice.model.approximate:
         print(f"token counts are approximate: {choice.model.note}")
     print(f"report written to {arguments.output}")
     return 0

@@ -16,6 +16,7 @@ from core.commands.graph_source import (
     non_negative,
     positive,
 )
+from core.commands.progress import CountBar
 from core.commands.sweep import (
     DEFAULT_QUERY,
     add_seed_and_query_options,
@@ -25,6 +26,7 @@ from core.commands.sweep import (
     names,
     parse_query,
 )
+from core.commands.text_table import text_table
 from core.errors import ParameterError
 from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
@@ -33,7 +35,6 @@ from core.ordering import LAYOUTS
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
-BAR_WIDTH = 24
 
 if TYPE_CHECKING:
     from core.evaluate.run import Progress
@@ -46,29 +47,31 @@ def price_argument(text: str) -> PriceTable:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def progress_line(progress: Progress, currency: str) -> str:
-    share = progress.done / progress.total if progress.total else 1.0
-    filled = round(share * BAR_WIDTH)
+def progress_note(progress: Progress, currency: str) -> str:
+    """What the progress bar shows beside the count: cached and failed requests, and the cost so far."""
     cost = f"{progress.cost:.4f} {currency}" + (f" (+{progress.cost_unknown} without usage)"
                                                  if progress.cost_unknown else "")
-    return (f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {progress.done}/{progress.total} requests"
-            f" · {progress.cached} cached · {progress.failed} failed · cost {cost}")
+    return f"{progress.cached} cached · {progress.failed} failed · cost {cost}"
 
 
 def summary_table(table) -> str:
-    header = (f"{'format':<16} {'ordering':<15} {'layout':<16} {'policy':<6} {'budget':>7} {'answers':>7} "
-              f"{'failed':>6} {'exact match [95% CI]':>22} {'traversal':>9} {'tokens':>8} {'cost':>10} "
-              f"{'latency ms':>10}")
-    lines = [header, "-" * len(header)]
-    for row in table.itertuples(index=False):
-        exact = ("—" if row.answered == 0
-                 else f"{row.exact_match:.2f} [{row.exact_match_low:.2f}–{row.exact_match_high:.2f}]")
-        traversal = "—" if row.traversal_accuracy is None else f"{row.traversal_accuracy:.2f}"
-        latency = "—" if row.latency_ms_median is None else f"{row.latency_ms_median:,.0f}"
-        lines.append(f"{row.format:<16} {row.ordering:<15} {row.layout:<16} {row.policy:<6} {row.budget_tokens:>7,} "
-                     f"{row.answered:>7} {row.failed:>6} {exact:>22} {traversal:>9} {row.measured_tokens:>8,.0f} "
-                     f"{row.cost:>10.4f} {latency:>10}")
-    return "\n".join(lines)
+    rows = list(table.itertuples(index=False))
+    return text_table({
+        "format": [row.format for row in rows],
+        "ordering": [row.ordering for row in rows],
+        "layout": [row.layout for row in rows],
+        "policy": [row.policy for row in rows],
+        "budget": [f"{row.budget_tokens:,}" for row in rows],
+        "answers": [str(row.answered) for row in rows],
+        "failed": [str(row.failed) for row in rows],
+        "exact match [95% CI]": ["—" if row.answered == 0 else
+                                 f"{row.exact_match:.2f} [{row.exact_match_low:.2f}–{row.exact_match_high:.2f}]"
+                                 for row in rows],
+        "traversal": ["—" if row.traversal_accuracy is None else f"{row.traversal_accuracy:.2f}" for row in rows],
+        "tokens": [f"{row.measured_tokens:,.0f}" for row in rows],
+        "cost": [f"{row.cost:.4f}" for row in rows],
+        "latency ms": ["—" if row.latency_ms_median is None else f"{row.latency_ms_median:,.0f}" for row in rows]},
+        left=("format", "ordering", "layout", "policy"))
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -101,10 +104,13 @@ def run(arguments: argparse.Namespace) -> int:
           f"{len(contexts)} contexts x {arguments.trials} trial(s) to {endpoint.model} at {endpoint.base_url}",
           file=sys.stderr)
     with RunStore(arguments.store) as store:
-        run_id, progress = evaluate(graph, contexts, settings, store, extra_settings=extra,
-                                    progress=lambda counts: print(progress_line(counts, prices.currency), end="",
-                                                                  file=sys.stderr, flush=True))
-        print(file=sys.stderr)
+        bar = CountBar("evaluate", "request")
+        try:
+            run_id, progress = evaluate(graph, contexts, settings, store, extra_settings=extra,
+                                        progress=lambda counts: bar(counts.done, counts.total,
+                                                                    progress_note(counts, prices.currency)))
+        finally:
+            bar.close()
         table = summarise(store.results(run_id), prices)
     print(f"run {run_id}: {progress.done} requests, {progress.sent} sent, {progress.cached} cached, "
           f"{progress.failed} failed; stored in {arguments.store}")

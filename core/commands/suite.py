@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import pandas as pd
-from tqdm import tqdm
 
 from core.budget import POLICIES
 from core.commands.graph_source import (
@@ -24,10 +22,13 @@ from core.commands.graph_source import (
     non_negative,
     positive,
 )
-from core.commands.sweep import _python, _records, budgets, names, verdict_lines
+from core.commands.progress import CountBar
+from core.commands.sweep import _records, budgets, names, verdict_lines
+from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.engine import ENGINES
 from core.errors import ParameterError
+from core.exports import plain_value
 from core.graph import Graph
 from core.hops import DIRECTIONS
 from core.io.spreadsheet import spreadsheet_csv
@@ -68,7 +69,7 @@ def write_output(path: Path, result: SuiteResult, table: pd.DataFrame) -> None:
                     "pareto_across_budgets": _records(pareto_across_budgets(rows)), "rows": _records(rows)}
         path.write_text(json.dumps(document, ensure_ascii=False) + "\n", encoding="utf-8")
     else:
-        cells = (["" if value is None else value for value in map(_python, row)] for row in rows.itertuples(index=False))
+        cells = (["" if value is None else value for value in map(plain_value, row)] for row in rows.itertuples(index=False))
         path.write_text(spreadsheet_csv(list(rows.columns), cells), encoding="utf-8", newline="")
 
 
@@ -80,19 +81,20 @@ def aggregate_lines(table: pd.DataFrame) -> list[str]:
     """One line per (seeding, format, ordering, layout, policy): accuracy % at each budget, 90%/100% budgets."""
     budget_list = sorted(table["budget"].unique())
     reached = smallest_budgets(table).set_index(["seeding", "format", "ordering", "layout", "policy"])
-    header = (f"{'seeding':<11} {'format':<16} {'ordering':<15} {'layout':<16} {'policy':<6} {'n':>4} "
-              + " ".join(f"{budget:>6}" for budget in budget_list) + f" {'B@90%':>7} {'B@100%':>7}")
-    lines = [header, "-" * len(header)]
-    for key, curve in table.groupby(["seeding", "format", "ordering", "layout", "policy"], sort=False):
+    keys = ["seeding", "format", "ordering", "layout", "policy"]
+    columns: dict[str, list[str]] = {name: [] for name in [*keys, "n", *map(str, budget_list), "B@90%", "B@100%"]}
+    for key, curve in table.groupby(keys, sort=False):
         accuracy = dict(zip(curve["budget"], curve["traversal_accuracy"]))
         found = reached.loc[key]
-        lines.append(f"{key[0]:<11} {key[1]:<16} {key[2]:<15} {key[3]:<16} {key[4]:<6} {int(curve['questions'].max()):>4} "
-                     + " ".join(f"{_percent(accuracy.get(budget, float('nan'))):>6}" for budget in budget_list)
-                     + f" {_budget(found['budget_90']):>7} {_budget(found['budget_100']):>7}")
-    return lines
+        cells = [*map(str, key), str(int(curve["questions"].max())),
+                 *(_percent(accuracy.get(budget, float("nan"))) for budget in budget_list),
+                 _budget(found["budget_90"]), _budget(found["budget_100"])]
+        for name, cell in zip(columns, cells):
+            columns[name].append(cell)
+    return text_table(columns, left=keys).split("\n")
 
 
-def _budget(value: object) -> str:
+def _budget(value: float) -> str:
     return "never" if pd.isna(value) else f"{int(value):,}"
 
 
@@ -103,14 +105,16 @@ def breakdown_lines(rows: pd.DataFrame, column: str, title: str) -> list[str]:
                   & (rows["policy"] == first["policy"])]
     table = breakdown(chosen, column)
     budget_list = sorted(table["budget"].unique())
-    lines = [(f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
-              "accuracy % at each budget, n questions):"),
-             f"{'seeding':<11} {'format':<16} {title:<18} {'n':>4} " + " ".join(f"{b:>6}" for b in budget_list)]
+    columns: dict[str, list[str]] = {name: [] for name in ["seeding", "format", title, "n", *map(str, budget_list)]}
     for key, part in table.groupby(["seeding", "format", column], sort=False, dropna=False):
         accuracy = dict(zip(part["budget"], part["traversal_accuracy"]))
-        lines.append(f"{key[0]:<11} {key[1]:<16} {key[2]!s:<18} {int(part['questions'].max()):>4} "
-                     + " ".join(f"{_percent(accuracy.get(budget, float('nan'))):>6}" for budget in budget_list))
-    return lines
+        cells = [*map(str, key), str(int(part["questions"].max())),
+                 *(_percent(accuracy.get(budget, float("nan"))) for budget in budget_list)]
+        for name, cell in zip(columns, cells):
+            columns[name].append(cell)
+    heading = (f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
+               "accuracy % at each budget, n questions):")
+    return [heading, *text_table(columns, left=("seeding", "format", title)).split("\n")]
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -157,12 +161,11 @@ def run_one(graph: Graph, questions: QuestionSet, arguments: argparse.Namespace,
                             policies=arguments.policies, budgets=arguments.budgets, seedings=arguments.seedings,
                             tokenizer=tokenizer, hops=arguments.hops, direction=arguments.direction,
                             shuffle_seed=arguments.shuffle_seed, count_grammar=not arguments.no_grammar)
-    bar = None if arguments.no_progress else tqdm(total=0, unit="task", desc=f"suite ({tokenizer})", file=sys.stderr)
+    bar = None if arguments.no_progress else CountBar(f"suite ({tokenizer})", "task")
 
-    def progress(done: int, total: int, _: str) -> None:
+    def progress(done: int, total: int, _: str) -> None:  # the task's label would flicker: count only
         if bar is not None:
-            bar.total = total
-            bar.update(done - bar.n)
+            bar(done, total)
     try:
         return run_suite(graph, questions, settings, engine=arguments.engine, workers=arguments.workers,
                          ray_address=arguments.ray_address, progress=progress)

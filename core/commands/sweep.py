@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 
 from core.budget import ALL_POLICIES, POLICIES
+from core.budget_list import parse_budgets
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -19,8 +18,11 @@ from core.commands.graph_source import (
     named_sample,
     non_negative,
 )
+from core.commands.progress import CountBar
+from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
+from core.exports import plain_value
 from core.graph import Graph
 from core.hops import DIRECTIONS
 from core.io.spreadsheet import spreadsheet_csv
@@ -51,16 +53,11 @@ def names(kind: str, registry_names: list[str] | tuple[str, ...]):
 
 
 def budgets(text: str) -> list[int]:
-    values = []
-    for part in text.split(","):
-        try:
-            value = int(part.strip().replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{part.strip()!r} is not a whole number of tokens") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"budget {value} is negative; give 0 or more tokens")
-        values.append(value)
-    return values
+    """An argparse type: a budget list in core.budget_list's grammar (`512,1024` or `512 1024`)."""
+    try:
+        return list(parse_budgets(text))
+    except ParameterError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def section_shares(text: str) -> Sections:
@@ -139,54 +136,31 @@ def choose_seeds(graph: Graph, arguments: argparse.Namespace) -> Seeds | None:
     return None
 
 
-class ProgressBar:
-    """A one-line progress bar on stderr, redrawn at most ten times a second."""
-
-    def __init__(self, stream=sys.stderr, width: int = 30) -> None:
-        self.stream, self.width, self._shown = stream, width, 0.0
-
-    def __call__(self, done: int, total: int, label: str) -> None:
-        now = time.monotonic()
-        if done < total and now - self._shown < 0.1:
-            return
-        self._shown = now
-        filled = self.width * done // max(total, 1)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} cuts  {label[:40]:<40}")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def write_results(path: Path, frame: pd.DataFrame, summary: pd.DataFrame, verdicts: pd.DataFrame) -> None:
     if path.suffix.lower() == ".json":
         document = {"parameters": frame.attrs.get("parameters", {}), "summary": _records(summary),
                     "pareto_across_budgets": _records(verdicts), "rows": _records(frame)}
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     else:  # a CSV for spreadsheets: formula-like cells are neutralised
-        rows = (["" if value is None else value for value in map(_python, row)]
+        rows = (["" if value is None else value for value in map(plain_value, row)]
                 for row in frame.itertuples(index=False))
         path.write_text(spreadsheet_csv(list(frame.columns), rows), encoding="utf-8", newline="")
 
 
-def _python(value: object) -> object:
-    """A plain Python value: None for a missing one, numbers and booleans without numpy types."""
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
-        return None
-    return value.item() if hasattr(value, "item") else value
-
-
 def _records(frame: pd.DataFrame) -> list[dict]:
-    return [{key: _python(value) for key, value in row.items()} for row in frame.to_dict("records")]
+    return [{key: plain_value(value) for key, value in row.items()} for row in frame.to_dict("records")]
 
 
 def summary_table(summary: pd.DataFrame) -> str:
-    header = f"{'format':<18} {'lossless':>8} {'bytes':>9} {'tokens':>8} {'grammar':>8} {'round trip':>10} {'traversal':>9}"
-    lines = [header, "-" * len(header)]
-    for row in summary.itertuples():
-        lines.append(f"{row.format:<18} {'yes' if row.lossless else 'LOSSY':>8} {row.bytes:>9,} {row.tokens:>8,} "
-                     f"{row.grammar_tokens:>8,} {'ok' if row.round_trip else 'FAILS':>10} "
-                     f"{row.traversal_accuracy:>9.2f}")
-    return "\n".join(lines)
+    rows = list(summary.itertuples())
+    return text_table({
+        "format": [row.format for row in rows],
+        "lossless": ["yes" if row.lossless else "LOSSY" for row in rows],
+        "bytes": [f"{row.bytes:,}" for row in rows],
+        "tokens": [f"{row.tokens:,}" for row in rows],
+        "grammar": [f"{row.grammar_tokens:,}" for row in rows],
+        "round trip": ["ok" if row.round_trip else "FAILS" for row in rows],
+        "traversal": [f"{row.traversal_accuracy:.2f}" for row in rows]})
 
 
 def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
@@ -225,19 +199,23 @@ def run(arguments: argparse.Namespace) -> int:
     check_writable(arguments.output, "--output")  # before the sweep, not after it
     graph = graph_from_arguments(arguments)
     seeds, queries = seeds_and_queries(graph, arguments)
-    progress = None if arguments.no_progress else ProgressBar()
+    progress = None if arguments.no_progress else CountBar("sweep", "cut")
     choice = chosen_tokenizers(arguments)
     options = dict(seeds=seeds, formats=arguments.formats, orderings=arguments.orderings, layouts=arguments.layouts,
                    policies=arguments.policies, budgets=arguments.budgets, hops=arguments.hops,
                    direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
                    count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
                    workers=arguments.workers, verify=arguments.verify_decode, sections=arguments.sections)
-    if len(choice.names) == 1:
-        frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
-        verdicts = dominance_across_budgets(frame)
-    else:  # one frame with a tokenizer column; formats compete only within a tokenizer
-        frame = sweep_over_tokenizers(graph, queries, choice.names, **options)
-        verdicts = pareto_per_tokenizer(frame)
+    try:
+        if len(choice.names) == 1:
+            frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
+            verdicts = dominance_across_budgets(frame)
+        else:  # one frame with a tokenizer column; formats compete only within a tokenizer
+            frame = sweep_over_tokenizers(graph, queries, choice.names, **options)
+            verdicts = pareto_per_tokenizer(frame)
+    finally:
+        if progress is not None:
+            progress.close()
     frame.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
     frame.attrs["parameters"].update(choice.parameters())
     summary = pd.concat([rendering_summary(graph, queries, formats=arguments.formats, tokenizer=name)

@@ -107,7 +107,8 @@ class ReaderServer:
 
     @property
     def url(self) -> str:
-        return f"http://{self._http.server_address[0]}:{self.port}/v1"
+        host = self._http.server_address[0]
+        return f"http://{host if isinstance(host, str) else host.decode()}:{self.port}/v1"
 
     @property
     def requests_received(self) -> int:

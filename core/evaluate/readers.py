@@ -180,7 +180,7 @@ def first_k(request: ReadRequest, k: int = DEFAULT_K) -> str:
     for edge in graph.edges:
         if edge.source in targets and edge.target not in targets[edge.source]:
             targets[edge.source].append(edge.target)
-    answer = {}
+    answer: dict[str, object] = {}
     for field in schema.fields:
         if field.kind == "mapping":
             answer[field.name] = targets

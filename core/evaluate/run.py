@@ -155,6 +155,7 @@ def evaluate(graph: Graph, contexts: Iterable[Context], settings: RunSettings, s
     counts = Progress(total=len(by_key))
     for key in store.answered_keys(set(by_key)):
         row = store.answer(key)
+        assert row is not None, "answered_keys lists only keys the store holds an answer for"
         _record(store, by_key.pop(key), row["content"], True)
         counts.done += 1
         counts.cached += 1

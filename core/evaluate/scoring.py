@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from core.evaluate.answers import AnswerField, AnswerSchema
 
@@ -143,7 +144,7 @@ def parse_answer(schema: AnswerSchema, text: str) -> dict:
     return normalise_answer(schema, parse_json_object(text))
 
 
-def _items(kind: str, value: object) -> set:
+def _items(kind: str, value: Any) -> set:  # a normalised answer field: `kind` says its JSON shape
     if kind == "mapping":
         return {(key, item) for key, items in value.items() for item in items}
     if kind == "value":

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, TypeVar, cast
+
+from cachetools import LRUCache
 
 from core.graph import Graph
 from core.units import Unit
@@ -89,9 +90,9 @@ class RecordText:
         return Record("".join(self._parts), tuple(unit_keys), tuple(self._atoms))
 
 
-_MEMOS: OrderedDict[tuple[int, str], tuple[Graph, dict]] = OrderedDict()
-_MEMO_LOCK = threading.Lock()
 MEMOS_KEPT = 2  # a sweep renders one format in every ordering and layout before the next format
+_MEMOS: LRUCache[tuple[int, str], tuple[Graph, dict[Hashable, Record]]] = LRUCache(maxsize=MEMOS_KEPT)
+_MEMO_LOCK = threading.Lock()
 
 
 def record_memo(graph: Graph, format_name: str) -> dict[Hashable, Record]:
@@ -104,15 +105,23 @@ def record_memo(graph: Graph, format_name: str) -> dict[Hashable, Record]:
     """
     key = (id(graph), format_name)
     with _MEMO_LOCK:
-        entry = _MEMOS.get(key)
+        entry = _MEMOS.get(key)  # a hit makes the entry the most recent
         if entry is not None and entry[0] is graph:
-            _MEMOS.move_to_end(key)
             return entry[1]
         memo: dict[Hashable, Record] = {}
         _MEMOS[key] = (graph, memo)  # holding the graph keeps its id from being reused
-        while len(_MEMOS) > MEMOS_KEPT:
-            _MEMOS.popitem(last=False)
         return memo
+
+
+T = TypeVar("T")
+
+
+def memo_table(memo: dict[Hashable, Record], name: str, build: Callable[[], T]) -> T:
+    """A per-graph table a format's records depend on (codes, numbering), kept in the records' memo
+    under a string key no unit key takes (unit keys start with `n:` or `e:`, record keys are tuples)."""
+    if name not in memo:
+        memo[name] = cast(Record, build())
+    return cast(T, memo[name])
 
 
 def nodes_then_edges(units: Sequence[Unit]) -> list[Unit]:

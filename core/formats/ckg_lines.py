@@ -18,7 +18,7 @@ the node id or a target as a compact JSON object.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
@@ -26,7 +26,7 @@ from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
 from core.graph import Edge, Graph, Node
-from core.units import Unit
+from core.units import Unit, unit_edges
 
 NAME = "ckg_lines"
 VERSION_MARKER = "#graph-ckg-v1"
@@ -57,7 +57,7 @@ def _line(node: Node | None, source: str, edges: list[Edge], keys: list[str]) ->
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     positions = node_positions(units)
 
-    def carrier(unit: Unit) -> Hashable:
+    def carrier(unit: Unit) -> tuple[bool, str]:
         if unit.is_node:
             return (True, unit.node.id)
         return (unit.edge.source in positions, unit.edge.source)
@@ -69,7 +69,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         record = memo.get((has_node, keys))
         if record is None:
             node = next(unit.node for unit in members if unit.is_node) if has_node else None
-            record = memo[has_node, keys] = _line(node, source, [unit.edge for unit in members if not unit.is_node],
+            record = memo[has_node, keys] = _line(node, source, unit_edges(members),
                                                   list(keys))
         records.append(record)
     return without_closing(NAME, VERSION_MARKER, records)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
 from core.graph import Edge, Graph, Node
@@ -19,7 +19,7 @@ The graph is one JSON object. "n" lists nodes as [id, type]; "e" lists edges as 
 edge array holds its properties."""
 
 
-def _array_record(values: list[tuple[str, str]], properties, key: str, lead: str) -> Record:
+def _array_record(values: list[tuple[str, AtomKind]], properties, key: str, lead: str) -> Record:
     record = RecordText().add(lead + "[")
     for index, (value, kind) in enumerate(values):
         if index:
@@ -39,7 +39,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     for index, unit in enumerate(ordered):
         if unit.is_node:
             node = unit.node
-            values = [(node.id, "node_id"), (node.type, "node_type")]
+            values: list[tuple[str, AtomKind]] = [(node.id, "node_id"), (node.type, "node_type")]
             records.append(_array_record(values, node.properties, unit.key, "," if index else ""))
             closings.append('],"e":[]}')
         else:

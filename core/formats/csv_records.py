@@ -55,7 +55,8 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             continue
         if unit.is_node:
             node = unit.node
-            cells = [("N", None), (node.id, "node_id"), (node.type, "node_type"), ("", None)]
+            cells: list[tuple[str, AtomKind | None]] = [("N", None), (node.id, "node_id"), (node.type, "node_type"),
+                                                        ("", None)]
             properties = node.properties
         else:
             edge = unit.edge

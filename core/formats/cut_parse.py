@@ -50,7 +50,7 @@ def tail_verdict(format_: Format, rendering: Rendering, kept: int, records_end: 
                  document: str) -> TailVerdict | None:
     """The cut's parse verdict from its tail, or None when only decoding the whole cut can tell."""
     padded = tail_document(format_, rendering, kept, records_end, document)
-    if padded is None:
+    if padded is None or format_.tail_start is None:  # tail_document is None without a tail_start too
         return None
     try:
         graph = format_.decode(padded)

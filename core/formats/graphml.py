@@ -106,7 +106,7 @@ def _attribute_span(text: str, name: str) -> tuple[int, int]:
 def _element_atoms(text: str, kinds: dict[str, AtomKind]) -> tuple[Atom, ...]:
     """Atoms of one serialised <node> or <edge>: its id or endpoints, then its data values."""
     names = ("id",) if text.startswith("<node") else ("source", "target")
-    spans = [(*_attribute_span(text, name), "node_id") for name in names]
+    spans: list[tuple[int, int, AtomKind]] = [(*_attribute_span(text, name), "node_id") for name in names]
     for match in _DATA.finditer(text):
         if match.group(2):
             spans.append((match.start(2), match.end(2), kinds.get(match.group(1), "property_value")))
@@ -173,7 +173,9 @@ def _check_elements(root: ElementTree.Element) -> None:
             raise FormatError("an edge has no source or target", f"edge {edge.get('id')!r:.60}",
                               "give every <edge> a source and a target")
         edge_id = edge.get("id")
-        if edge_id is not None and edge_id in edge_ids:
+        if edge_id is None:
+            continue
+        if edge_id in edge_ids:
             raise FormatError(f"edge id {edge_id!r:.60} is repeated", f"edge {edge_id!r:.60}",
                               "give every <edge> its own id")
         edge_ids.add(edge_id)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, memo_table, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
 from core.graph import Edge, Graph, Node, Properties, properties_json
@@ -81,9 +81,7 @@ def _properties_field(properties: Properties, present: bool) -> list[tuple[str, 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     with_properties = graph.has_properties
     memo = record_memo(graph, NAME)  # a row depends on its unit, the graph's numbering and what precedes it
-    if "numbers" not in memo:
-        memo["numbers"] = _numbers(graph)  # type: ignore[assignment]
-    node_ids, edge_ids, degrees = memo["numbers"]  # type: ignore[misc]
+    node_ids, edge_ids, degrees = memo_table(memo, "numbers", lambda: _numbers(graph))
     relationships = f"\n\n{RELATIONSHIPS}\n" + "|".join(_relationship_columns(with_properties))
     records: list[Record] = []
     closings = [relationships]
@@ -93,7 +91,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             record = memo.get((unit.key, ""))
             if record is None:
                 node = unit.node
-                fields = [(node.id, "node_id"), (node.type, "node_type")]
+                fields: list[tuple[str, AtomKind | None]] = [(node.id, "node_id"), (node.type, "node_type")]
                 fields += _properties_field(node.properties, with_properties) + [(str(degrees[node.id]), None)]
                 record = memo[unit.key, ""] = _row("", node_ids[node.id], fields, unit.key)
             records.append(record)

@@ -9,13 +9,16 @@ records equal to the rendering of its own units.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
 from core.units import Unit
 
+K = TypeVar("K", bound=Hashable)
 
-def grouped(units: Sequence[Unit], carrier: Callable[[Unit], Hashable]) -> list[tuple[Hashable, list[Unit]]]:
+
+def grouped(units: Sequence[Unit], carrier: Callable[[Unit], K]) -> list[tuple[K, list[Unit]]]:
     """(carrier key, units in their given order) per carrier, ordered by each group's first unit."""
-    groups: dict[Hashable, list[Unit]] = {}
+    groups: dict[K, list[Unit]] = {}
     for unit in units:
         groups.setdefault(carrier(unit), []).append(unit)
     return list(groups.items())

@@ -13,14 +13,14 @@ properties follow the type or a target as a compact JSON object.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
 from core.graph import Edge, Graph, Node
-from core.units import Unit
+from core.units import Unit, unit_edges
 
 NAME = "incident_text"
 NAMES = Names(extra="-/+@'")
@@ -56,22 +56,23 @@ def _incidence_line(source: str, edges: list[Edge], lead: str, keys: list[str]) 
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    def carrier(unit: Unit) -> Hashable:
+    def carrier(unit: Unit) -> tuple[str, str]:
         return ("node", unit.node.id) if unit.is_node else ("edges", unit.edge.source)
 
     # A line depends on its units (in their order) and on being the first or not: the orderings and
     # layouts of a sweep often group the same units into the same lines.
     memo = record_memo(graph, NAME)
     records = []
-    for index, ((kind, node_id), members) in enumerate(grouped(units, carrier)):
+    for index, ((_kind, node_id), members) in enumerate(grouped(units, carrier)):
         lead = "\n" if index else ""
         keys = tuple(unit.key for unit in members)
         record = memo.get((keys, lead))
         if record is None:
-            if kind == "node":
-                record = _type_line(members[0].node, lead, members[0].key)
+            first = members[0]
+            if first.is_node:  # a node's own group holds its node unit only
+                record = _type_line(first.node, lead, first.key)
             else:
-                record = _incidence_line(node_id, [unit.edge for unit in members], lead, list(keys))
+                record = _incidence_line(node_id, unit_edges(members), lead, list(keys))
             memo[keys, lead] = record
         records.append(record)
     return without_closing(NAME, "", records)

@@ -12,7 +12,7 @@ def json_scalar(value: PropertyValue) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def add_scalar(record: RecordText, value: PropertyValue, kind: AtomKind) -> None:
+def add_scalar(record: RecordText, value: PropertyValue, kind: AtomKind | None) -> None:
     """Write a JSON scalar; the atom covers a string's content without its quotes."""
     text = json_scalar(value)
     if isinstance(value, str):

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
+from core.formats.base import (
+    AtomKind,
+    Format,
+    Record,
+    RecordText,
+    Rendering,
+    after_whole_records,
+    record_memo,
+    without_closing,
+)
 from core.formats.decoding import decoded_graph, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
 from core.graph import Edge, Graph, Node
@@ -18,7 +27,7 @@ One JSON object per line. {"k":"n","id":...,"t":...} is a node with its type; \
 {"k":"e","s":...,"r":...,"t":...} is an edge: s --r--> t. An optional "p" object holds properties."""
 
 
-def _record(fields: list[tuple[str, str, str | None]], properties, key: str, lead: str) -> Record:
+def _record(fields: list[tuple[str, str, AtomKind | None]], properties, key: str, lead: str) -> Record:
     record = RecordText().add(lead + "{")
     for index, (name, value, kind) in enumerate(fields):
         record.add(f'{"," if index else ""}"{name}":')
@@ -44,11 +53,12 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
 def _unit_record(unit: Unit, lead: str) -> Record:
     if unit.is_node:
         node = unit.node
-        fields = [("k", "n", None), ("id", node.id, "node_id"), ("t", node.type, "node_type")]
-        return _record(fields, node.properties, unit.key, lead)
+        node_fields: list[tuple[str, str, AtomKind | None]] = [("k", "n", None), ("id", node.id, "node_id"),
+                                                              ("t", node.type, "node_type")]
+        return _record(node_fields, node.properties, unit.key, lead)
     edge = unit.edge
-    fields = [("k", "e", None), ("s", edge.source, "node_id"), ("r", edge.relation, "relation"),
-              ("t", edge.target, "node_id")]
+    fields: list[tuple[str, str, AtomKind | None]] = [("k", "e", None), ("s", edge.source, "node_id"), ("r", edge.relation, "relation"),
+                                                      ("t", edge.target, "node_id")]
     return _record(fields, edge.properties, unit.key, lead)
 
 

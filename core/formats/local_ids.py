@@ -35,7 +35,7 @@ import math
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, memo_table, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -87,9 +87,7 @@ def _edge_record(edge: Edge, numbers: dict[str, int], rows: set[str], header: st
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     # A row depends on its unit and its header; an edge line also on which endpoints have rows.
     memo = record_memo(graph, NAME)
-    if "numbers" not in memo:
-        memo["numbers"] = local_ids(graph)  # type: ignore[assignment]
-    numbers: dict[str, int] = memo["numbers"]  # type: ignore[assignment]
+    numbers = memo_table(memo, "numbers", lambda: local_ids(graph))
     node_units = sorted((unit for unit in units if unit.is_node), key=lambda unit: unit.hop)  # stable
     rows = {unit.node.id for unit in node_units}
     records: list[Record] = []
@@ -102,12 +100,13 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             record = memo[unit.key, lead] = _node_record(unit.node, numbers[unit.node.id], lead, unit.key)
         records.append(record)
         group = header
-    for index, unit in enumerate(unit for unit in units if not unit.is_node):
+    for index, edge_unit in enumerate(unit for unit in units if not unit.is_node):
         lead = "" if index else EDGES_HEADER
-        variant = (unit.key, lead, unit.edge.source in rows, unit.edge.target in rows)
+        edge = edge_unit.edge
+        variant = (edge_unit.key, lead, edge.source in rows, edge.target in rows)
         record = memo.get(variant)
         if record is None:
-            record = memo[variant] = _edge_record(unit.edge, numbers, rows, lead, unit.key)
+            record = memo[variant] = _edge_record(edge, numbers, rows, lead, edge_unit.key)
         records.append(record)
     return without_closing(NAME, VERSION_MARKER, records)
 

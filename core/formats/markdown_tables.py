@@ -75,7 +75,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             record = memo.get((unit.key, ""))
             if record is None:
                 node = unit.node
-                cells = [(node.id, "node_id"), (node.type, "node_type")]
+                cells: list[tuple[str, AtomKind | None]] = [(node.id, "node_id"), (node.type, "node_type")]
                 cells += [_properties_cell(node.properties)] if extra else []
                 record = memo[unit.key, ""] = _row(cells, unit.key, "")
             records.append(record)
@@ -149,7 +149,7 @@ def _table(lines: list[tuple[int, str]], start: int, columns: list[str]) -> tupl
     if names not in (columns, columns + [PROPERTIES_COLUMN]):
         raise FormatError(f"expected the header | {' | '.join(columns)} |, found {head[:60]!r}", f"line {number}",
                           "start the table with its header row", line=number)
-    separator = split_row(*reversed(lines[start + 1])) if start + 1 < len(lines) else []
+    separator = split_row(lines[start + 1][1], lines[start + 1][0]) if start + 1 < len(lines) else []
     if len(separator) != len(names) or not all(set(cell) <= set(":-") and "-" in cell for cell in separator):
         raise FormatError("the header is not followed by a |---| separator row", f"line {number + 1}",
                           "write |---|---| under the header", line=number + 1)

@@ -41,15 +41,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties, frozen, json_text
-from core.graph import Edge, Graph, Node, Properties, RelationReading, default_reading
-from core.units import Unit
+from core.graph import Edge, Graph, Node, Properties, PropertyValue, RelationReading, default_reading
+from core.units import Unit, unit_edges
 
 NAME = "semantic_text"
 VERSION_MARKER = "#semantic-datasheet-v1"
@@ -237,7 +237,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     allowed = _Allowed(graph)
     positions = node_positions(units)
 
-    def carrier(unit: Unit) -> Hashable:
+    def carrier(unit: Unit) -> tuple[str, str]:
         if unit.is_node:
             return ("page", unit.node.id)
         ends = [end for end in (unit.edge.source, unit.edge.target) if end in positions]
@@ -250,7 +250,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         memo_key = (kind, node_id, tuple(keys))
         record = memo.get(memo_key)
         if record is None:
-            edges = [unit.edge for unit in members if not unit.is_node]
+            edges = unit_edges(members)
             if kind == "page":
                 node = next(unit.node for unit in members if unit.is_node)
                 record = _page(graph, node, edges, phrases, allowed, keys)
@@ -347,7 +347,7 @@ def _read_sentence(cursor: Cursor, subject: str, page_id: str, legend: dict[str,
         edges.append(Edge(source, relation, target, properties))
 
 
-def _read_property(cursor: Cursor) -> tuple[str, object]:
+def _read_property(cursor: Cursor) -> tuple[str, PropertyValue]:
     cursor.expect("- ", "write - key: value")
     key = cursor.name(KEYS, "a property key")
     cursor.expect(": ", "write - key: value")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from core.units import Unit
+from core.units import EdgeUnit, NodeUnit, Unit
 
 KEY_ESCAPE = "~"
 
@@ -23,18 +23,17 @@ KEY_ESCAPE = "~"
 @dataclass
 class SubjectGroup:
     subject: str
-    node: Unit | None = None
-    relations: dict[str, list[Unit]] = field(default_factory=dict)
+    node: NodeUnit | None = None
+    relations: dict[str, list[EdgeUnit]] = field(default_factory=dict)
 
 
 def subject_groups(units: Sequence[Unit]) -> list[SubjectGroup]:
     groups: dict[str, SubjectGroup] = {}
     for unit in units:
-        subject = unit.node.id if unit.is_node else unit.edge.source
-        group = groups.setdefault(subject, SubjectGroup(subject))
         if unit.is_node:
-            group.node = unit
+            groups.setdefault(unit.node.id, SubjectGroup(unit.node.id)).node = unit
         else:
+            group = groups.setdefault(unit.edge.source, SubjectGroup(unit.edge.source))
             group.relations.setdefault(unit.edge.relation, []).append(unit)
     return list(groups.values())
 

@@ -51,7 +51,7 @@ def cell(value: str | None) -> str:
 
 
 def header(section: str, count: int, with_properties: bool) -> str:
-    fields = NODE_FIELDS if section == "nodes" else EDGE_FIELDS
+    fields: tuple[str, ...] = NODE_FIELDS if section == "nodes" else EDGE_FIELDS
     fields += (PROPERTIES_FIELD,) if with_properties else ()
     return f"{section}[{count}]{{{','.join(fields)}}}:"
 
@@ -92,7 +92,8 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             record = memo.get((unit.key, lead))
             if record is None:
                 edge = unit.edge
-                cells = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+                cells: list[tuple[str, AtomKind]] = [(edge.source, "node_id"), (edge.relation, "relation"),
+                                                     (edge.target, "node_id")]
                 record = memo[unit.key, lead] = _row(lead, cells, edge.properties, with_properties, unit.key)
             records.append(record)
             closings.append("")
@@ -142,6 +143,16 @@ def _texts(row: dict, fields: tuple[str, ...], where: str) -> list[str]:
     return [expect_string(row[field], f"{where}.{field}") for field in fields]
 
 
+def _node(row: dict, where: str) -> Node:
+    node_id, node_type = _texts(row, NODE_FIELDS, where)
+    return Node(node_id, node_type, _properties(row, f"{where}.properties"))
+
+
+def _edge(row: dict, where: str) -> Edge:
+    source, relation, target = _texts(row, EDGE_FIELDS, where)
+    return Edge(source, relation, target, _properties(row, f"{where}.properties"))
+
+
 def decode(text: str) -> Graph:
     try:
         document = toon_format.loads(text, strict=False)
@@ -153,9 +164,9 @@ def decode(text: str) -> Graph:
         raise FormatError(f"the document has the keys {sorted(document)!r:.80}", "document",
                           "write a nodes table and an edges table")
     declared = _declared_lengths(text)
-    nodes = [Node(*_texts(row, NODE_FIELDS, f"nodes[{index}]"), _properties(row, f"nodes[{index}].properties"))
+    nodes = [_node(row, f"nodes[{index}]")
              for index, row in enumerate(_rows(document, "nodes", NODE_FIELDS, declared.get("nodes")))]
-    edges = [Edge(*_texts(row, EDGE_FIELDS, f"edges[{index}]"), _properties(row, f"edges[{index}].properties"))
+    edges = [_edge(row, f"edges[{index}]")
              for index, row in enumerate(_rows(document, "edges", EDGE_FIELDS, declared.get("edges")))]
     return decoded_graph(nodes, edges)
 

@@ -212,6 +212,17 @@ def _shown(term: object) -> str:
     return repr(str(term))[:80]
 
 
+# rdflib's BadSyntax keeps its reason in a private field; its public text reads
+# 'at line N of <>:\nBad syntax (REASON) at ^ in: ...', from which the reason is taken.
+_BAD_SYNTAX = re.compile(r"Bad syntax \((.+?)\) at \^", re.DOTALL)
+
+
+def syntax_reason(message: str) -> str:
+    """The reason in an rdflib parse error's message (BadSyntax's own words), else its first line."""
+    found = _BAD_SYNTAX.search(message)
+    return found.group(1) if found else message.split("\n")[0]
+
+
 def _parse(text: str) -> rdflib.Graph:
     graph = rdflib.Graph()
     try:
@@ -219,7 +230,7 @@ def _parse(text: str) -> rdflib.Graph:
     except Exception as error:  # rdflib raises many kinds; every one means the text is not our Turtle
         line = getattr(error, "lines", None)
         line = line + 1 if isinstance(line, int) else None
-        why = getattr(error, "_why", None) or str(error).split("\n")[0]
+        why = syntax_reason(str(error))
         raise FormatError(f"invalid Turtle: {why[:120]}", f"line {line}" if line else "document",
                           "check the prefixes, names, quotes and the ' .' that ends each statement",
                           line=line) from None
@@ -230,7 +241,7 @@ class _Statement:
     """A reified edge: its rdf:subject, rdf:predicate, rdf:object and properties."""
 
     def __init__(self) -> None:
-        self.parts: dict[URIRef, list] = {}
+        self.parts: dict[rdflib.term.Node, list] = {}  # predicate -> objects; rdflib types predicates as Node
 
     def edge(self, where: str) -> Edge:
         properties: dict[str, PropertyValue] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, RecordText, Rendering, after_whole_records, record_memo, without_closing
+from core.formats.base import AtomKind, Format, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
 from core.graph import Edge, Graph, Node, properties_json
@@ -21,7 +21,7 @@ E|source|relation|target is an edge: source --relation--> target. In a field, \\
 holds the properties as a JSON object."""
 
 
-def _line(prefix: str, atoms: list[tuple[str, str]], properties, key: str):
+def _line(prefix: str, atoms: list[tuple[str, AtomKind]], properties, key: str):
     record = RecordText().add("\n" + prefix)
     for value, kind in atoms:
         record.add("|").add(escape_atom(value), kind)
@@ -35,7 +35,7 @@ def _unit_line(unit: Unit):
         node = unit.node
         return _line("N", [(node.id, "node_id"), (node.type, "node_type")], node.properties, unit.key)
     edge = unit.edge
-    atoms = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+    atoms: list[tuple[str, AtomKind]] = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
     return _line("E", atoms, edge.properties, unit.key)
 
 

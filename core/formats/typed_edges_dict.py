@@ -25,7 +25,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import count, product
 
 from core.errors import FormatError
-from core.formats.base import Format, RecordText, Rendering, after_whole_records, record_memo, without_closing
+from core.formats.base import (
+    AtomKind,
+    Format,
+    RecordText,
+    Rendering,
+    after_whole_records,
+    memo_table,
+    record_memo,
+    without_closing,
+)
 from core.formats.decoding import decoded_graph
 from core.formats.escaping import escape_atom, split_fields
 from core.formats.quoting import read_properties
@@ -97,7 +106,7 @@ def _table_line(label: str, codes: dict[str, str]) -> str:
     return f"{label} {entries}" if entries else label
 
 
-def _line(prefix: str, atoms: Iterable[tuple[str, str]], properties, key: str):
+def _line(prefix: str, atoms: Iterable[tuple[str, AtomKind]], properties, key: str):
     record = RecordText().add("\n" + prefix)
     for value, kind in atoms:
         record.add("|").add(value, kind)
@@ -108,9 +117,7 @@ def _line(prefix: str, atoms: Iterable[tuple[str, str]], properties, key: str):
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     memo = record_memo(graph, NAME)  # a line depends on its unit and the graph's codes only
-    if "codes" not in memo:
-        memo["codes"] = (relation_codes(graph), type_codes(graph))  # type: ignore[assignment]
-    relations, types = memo["codes"]  # type: ignore[misc]
+    relations, types = memo_table(memo, "codes", lambda: (relation_codes(graph), type_codes(graph)))
     preamble = "\n".join([VERSION_MARKER, _table_line(RELATION_TABLE, relations), _table_line(TYPE_TABLE, types)])
     records = []
     for unit in units:
@@ -120,7 +127,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             continue
         if unit.is_node:
             node = unit.node
-            atoms = [(escape_atom(node.id), "node_id"), (types[node.type], "node_type")]
+            atoms: list[tuple[str, AtomKind]] = [(escape_atom(node.id), "node_id"), (types[node.type], "node_type")]
             records.append(memo.setdefault(unit.key, _line("N", atoms, node.properties, unit.key)))
         else:
             edge = unit.edge

@@ -141,7 +141,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         for relation_index, (relation, edges) in enumerate(group.relations.items()):
             name = escape_key(relation, RESERVED)
             first_key = group.node is None and relation_index == 0
-            before = {} if first_key else {"type": _PLACEHOLDER}
+            before: dict[str, object] = {} if first_key else {"type": _PLACEHOLDER}
             for edge_index, unit in enumerate(edges):
                 known = memo.get((unit.key, edge_index > 0, first_key))
                 if known is not None:

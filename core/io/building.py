@@ -25,7 +25,8 @@ def build_graph(nodes: Iterable[Node], edges: Iterable[Edge], source: str, optio
         raise LoadError(error.what, f"{source}: {error.where}" if error.where else source, error.fix) from None
 
 
-def frozen_properties(properties: Mapping[str, PropertyValue], source: str, where: str) -> Properties:
+def frozen_properties(properties: Mapping[str, PropertyValue] | Iterable[tuple[str, PropertyValue]], source: str,
+                      where: str) -> Properties:
     try:
         return freeze_properties(properties, where)
     except GraphError as error:
@@ -35,7 +36,7 @@ def frozen_properties(properties: Mapping[str, PropertyValue], source: str, wher
 def property_value(value: object) -> PropertyValue:
     """A scalar as it is; null, lists and objects as their compact JSON text (the model holds scalars only)."""
     if isinstance(value, (str, bool, int)) or (isinstance(value, float) and math.isfinite(value)):
-        return value  # type: ignore[return-value]
+        return value
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=str)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from collections.abc import Sequence
 
 from core.errors import LoadError
 from core.io.limits import DEFAULT_LIMITS, Limits
@@ -57,7 +58,7 @@ def _unterminated_quote(text: str, source: str) -> LoadError | None:
                      'close the quote, or double a quote that is part of the value ("")')
 
 
-def _header(header: list[str] | None, source: str, required: tuple[str, ...]) -> list[str]:
+def _header(header: Sequence[str] | None, source: str, required: tuple[str, ...]) -> list[str]:
     if header is None:
         raise LoadError("the file is empty", source, f"start with a header line naming the columns {','.join(required)}")
     missing = [column for column in required if column not in header]

@@ -21,7 +21,7 @@ import io
 import networkx as nx
 
 from core.errors import GraphError, LoadError
-from core.graph import Graph
+from core.graph import Graph, Node
 from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.graphml import _NOT_XML
 from core.io.limits import DEFAULT_LIMITS, Limits
@@ -118,6 +118,6 @@ def _refuse_unwritable(graph: Graph) -> None:
                     raise GraphError(f"the {kind} property {key!r} holds values of several types "
                                      f"({known.__name__} and {type(value).__name__})", "GEXF export",
                                      "give the property one type, or export as node-link JSON")
-            if kind == "node" and dict(item.properties).get("label") == item.id:
+            if isinstance(item, Node) and dict(item.properties).get("label") == item.id:
                 raise GraphError(f"node {item.id!r} has a label that repeats its id, which reads back as no label",
                                  "GEXF export", "drop that label, or export as node-link JSON")

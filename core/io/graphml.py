@@ -207,11 +207,10 @@ class _GraphReader:
         return Node(node_id, self.options.default_node_type if label is None else label, properties)
 
     def _add_edge(self, element: _Element, directed_default: bool) -> None:
-        ends = [element.attributes.get(name) for name in ("source", "target")]
-        if None in ends:
+        source, target = element.attributes.get("source"), element.attributes.get("target")
+        if source is None or target is None:
             raise LoadError("an <edge> lacks its source or target", f"{self.source}, line {element.line}",
                             'write <edge source="..." target="...">')
-        source, target = ends
         where = self._where(element, f"edge {source[:80]!r} -> {target[:80]!r}")
         directed = element.attributes.get("directed", "true" if directed_default else "false")
         if directed not in ("true", "false"):
@@ -261,6 +260,9 @@ class _GraphReader:
 
     def _key(self, data: _Element, domain: str, where: str) -> _Key:
         key_id = data.attributes.get("key")
+        if key_id is None:
+            raise LoadError("a <data> element has no key", f"{self.source}, line {data.line}",
+                            'name its declared key: <data key="...">')
         key = self.keys.get((key_id, domain)) or self.keys.get((key_id, "all"))
         if key is not None:
             return key

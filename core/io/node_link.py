@@ -20,7 +20,7 @@ import json
 import math
 
 from core.errors import LoadError
-from core.graph import Edge, Graph, Node, RelationReading, Schema
+from core.graph import Edge, Graph, Node, PropertyValue, RelationReading, Schema
 from core.io.building import build_graph, check_endpoints, frozen_properties, property_value
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
@@ -124,8 +124,9 @@ def _identifier(value: object, source: str, where: str, member: str) -> str:
     raise LoadError(f"`{member}` is {_kind(value)}", f"{source}, {where}", "write ids as text (or whole numbers)")
 
 
-def _values(record: dict, reserved: tuple[str, ...], label_attribute: str | None) -> list:
-    values = []
+def _values(record: dict, reserved: tuple[str, ...], label_attribute: str | None
+            ) -> list[tuple[str, PropertyValue]]:
+    values: list[tuple[str, PropertyValue]] = []
     for name, value in record.items():
         if name in reserved or name == label_attribute:
             continue

@@ -31,7 +31,7 @@ def typed_neighbours(graph: Graph, node: str, relation: str, direction: str = "o
     With a `node_type` other than "any", only neighbours of that type count, and their node records
     become evidence (a truncated context that lost them cannot tell their type).
     """
-    node_type = None if node_type == ANY_TYPE else node_type
+    wanted_type = None if node_type == ANY_TYPE else node_type
     direction = check_direction(direction)
     nodes = graph.node_by_id  # looked up per neighbour, not built per solve
     found: set[str] = set()
@@ -40,10 +40,10 @@ def typed_neighbours(graph: Graph, node: str, relation: str, direction: str = "o
         if direction not in (wanted, "both"):
             continue
         for neighbour, key in traversal.adjacency(graph, relation, reverse).get(node, ()):
-            if node_type is None or getattr(nodes.get(neighbour), "type", None) == node_type:
+            if wanted_type is None or getattr(nodes.get(neighbour), "type", None) == wanted_type:
                 found.add(neighbour)
                 evidence.add(key)
-                if node_type is not None:
+                if wanted_type is not None:
                     evidence.add(node_key(neighbour))
     return Solution(sorted(found), frozenset(evidence))
 

@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, defaultdict, deque
+from collections import defaultdict, deque
+
+from cachetools import LRUCache
 
 from core.graph import Edge, Graph
 from core.kept_graph import KeptGraph
 from core.units import edge_keys
 
-_RECENT: OrderedDict[int, tuple[Graph, dict]] = OrderedDict()  # id(graph) -> (graph, derived tables)
+_RECENT: LRUCache[int, tuple[Graph, dict]] = LRUCache(maxsize=4)  # id(graph) -> (graph, derived tables)
 _LOCK = threading.Lock()
 
 
 def _tables(graph: Graph) -> dict:
     """Per-graph derived tables, kept for the few most recent graphs (a sweep solves many queries on each)."""
     with _LOCK:
-        entry = _RECENT.get(id(graph))
+        entry = _RECENT.get(id(graph))  # a hit makes the entry the most recent
         if entry is not None and entry[0] is graph:
-            _RECENT.move_to_end(id(graph))
             return entry[1]
         tables: dict = {}
         _RECENT[id(graph)] = (graph, tables)  # holding the graph keeps its id from being reused
-        while len(_RECENT) > 4:
-            _RECENT.popitem(last=False)
         return tables
 
 
@@ -44,7 +43,7 @@ def adjacency(graph: Graph, relation: str | None, reverse: bool) -> dict[str, li
     prefix of a rendering) it is the full graph's adjacency, filtered as it is read.
     """
     if isinstance(graph, KeptGraph):
-        return _KeptAdjacency(adjacency(graph.full, relation, reverse), graph)  # type: ignore[return-value]
+        return _KeptAdjacency(adjacency(graph.full, relation, reverse), graph)
     tables = _tables(graph)
     found = tables.get(("adjacency", relation, reverse))
     if found is None:

@@ -18,7 +18,7 @@ import numpy as np
 import tokenizers
 
 from core.pretoken_boundaries import forced_boundaries, rules_apply
-from core.tokens import prepared
+from core.tokens import NormalForm, prepared
 
 _LOCK = threading.Lock()
 
@@ -47,7 +47,7 @@ class HuggingFaceTokenizer:
     source: str
     licence: str
     load_json: Callable[[], bytes] = field(repr=False, compare=False)
-    normalization: str | None = None
+    normalization: NormalForm | None = None
     approximate: bool = False
 
     @cached_property

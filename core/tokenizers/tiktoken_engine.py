@@ -17,7 +17,7 @@ import tiktoken
 
 from core.errors import GraphContextError
 from core.pretoken_boundaries import forced_boundaries, rules_apply
-from core.tokens import prepared
+from core.tokens import NormalForm, prepared
 
 _LOCK = threading.RLock()  # re-entrant: o200k_harmony loads its ranks through o200k_base's
 
@@ -35,7 +35,7 @@ class TiktokenTokenizer:
     load_ranks: Callable[[], dict[bytes, int]] = field(repr=False, compare=False)
     load_special_tokens: Callable[[], dict[str, int]] = field(default=dict, repr=False, compare=False)
     id_offset: int = 0
-    normalization: str | None = None
+    normalization: NormalForm | None = None
     approximate: bool = False
 
     @cached_property

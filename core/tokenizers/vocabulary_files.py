@@ -49,7 +49,11 @@ def gunzipped(data: bytes) -> bytes:
 
 
 def tiktoken_ranks(data: bytes) -> dict[bytes, int]:
-    """The `.tiktoken` format: one `base64(token) rank` per line (tiktoken's load_tiktoken_bpe format)."""
+    """The `.tiktoken` format: one `base64(token) rank` per line (tiktoken's load_tiktoken_bpe format).
+
+    Not load_tiktoken_bpe itself: it takes a path or URL only (these files sit gzipped inside wheels), and it
+    copies what it reads into a cache folder under the temp dir unless TIKTOKEN_CACHE_DIR is changed globally.
+    """
     ranks = {}
     for line in data.splitlines():
         if line:

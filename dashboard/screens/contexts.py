@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
-from dashboard.sidebar import Selection, current
+from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.context_html import legend_html
 from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
@@ -22,9 +24,8 @@ def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
 def show() -> None:
     selection = current()
     st.title("Contexts")
-    st.caption(f"{escape_markdown(selection.loaded.label)} · budget **{selection.budget:,}** tokens · "
-               f"ordering {selection.ordering} · {selection.tokenizer_label}. Query: "
-               f"*{escape_markdown(selection.query.question)}*")
+    st.caption(f"{escape_markdown(selection.loaded.label)} · ordering {selection.ordering} · "
+               f"{selection.tokenizer_label}. Query: *{escape_markdown(selection.query.question)}*")
     controls = st.columns([2, 1, 1])
     comparison = controls[0].segmented_control("Compare", COMPARISONS, default="formats", key="compare",
                                                bind="query-params", help="formats: the chosen formats side by "
@@ -32,6 +33,14 @@ def show() -> None:
     colour = controls[1].toggle("Colour each token", value=True, key="token_colours", bind="query-params")
     whitespace = controls[2].toggle("Show whitespace", value=False, key="whitespace", bind="query-params")
     st.html(legend_html(colour))
+    at_budget(selection, comparison, colour, whitespace)
+
+
+@st.fragment
+def at_budget(selection: Selection, comparison: str, colour: bool, whitespace: bool) -> None:
+    """The budget controls and the panels they change: moving the budget reruns only this."""
+    slider, number = st.columns([4, 1], vertical_alignment="bottom")
+    selection = replace(selection, budget=budget_controls(slider, selection.budget_limit, number))
     chosen = panels(selection, comparison)
     for column, (format_name, policy) in zip(st.columns(len(chosen)), chosen):
         with column:

@@ -8,10 +8,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.analysis import efficiency_table, pareto_points
 from core.budget import POLICIES, Cut, cut
 from core.errors import GraphContextError
 from core.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
+from core.pareto_tables import efficiency_table, pareto_points
 from core.registry import FORMATS
 from dashboard.analysis_cache import (
     SCOPES,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from core.budget import cut
 from core.registry import FORMATS
 from dashboard import cache
 from dashboard.renderings import accounting_for
-from dashboard.sidebar import Selection, current, format_label
+from dashboard.sidebar import Selection, budget_controls, current, format_label
 from dashboard.views.graph_html import Survival, graph_page_html, legend_html, sandboxed_page
 from dashboard.views.markdown_text import escape_markdown
 
@@ -25,13 +27,21 @@ def edge_survival(selection: Selection, format_name: str) -> dict[str, Survival]
 
 def show() -> None:
     selection = current()
-    graph = selection.graph
     st.title("Graph")
     format_name = st.selectbox("Edges styled by what survives in", selection.formats, format_func=format_label,
                                key="graph_format", bind="query-params")
     st.caption(f"{escape_markdown(selection.loaded.label)} · seeds "
-               f"{escape_markdown(', '.join(selection.seeds.node_ids))} · budget {selection.budget:,} tokens "
-               f"({selection.policy} policy, {selection.ordering} ordering)")
+               f"{escape_markdown(', '.join(selection.seeds.node_ids))} · {selection.policy} policy, "
+               f"{selection.ordering} ordering")
+    at_budget(selection, format_name)
+
+
+@st.fragment
+def at_budget(selection: Selection, format_name: str) -> None:
+    """The budget controls and the picture they restyle: moving the budget reruns only this."""
+    graph = selection.graph
+    slider, number = st.columns([4, 1], vertical_alignment="bottom")
+    selection = replace(selection, budget=budget_controls(slider, selection.budget_limit, number))
     hops = cache.seed_hops(graph.content_key, graph, selection.seeds.node_ids)
     view, positions = cache.graph_view(graph.content_key, graph, repr(selection.seeds.node_ids), hops)
     if not view.complete:

@@ -10,7 +10,8 @@ import plotly.express as px
 import streamlit as st
 
 from core.budget import ALL_POLICIES
-from core.errors import GraphContextError
+from core.budget_list import parse_budgets
+from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
 from core.evaluate.contexts import Context, SweepOptions, sweep_contexts
 from core.evaluate.pricing import PriceTable
@@ -98,13 +99,6 @@ def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
     return reader, endpoint, typed
 
 
-def budgets_from(text: str) -> list[int]:
-    values = [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
-    if not values or not all(value.isdigit() for value in values):
-        raise ValueError("give budgets as whole numbers separated by commas, e.g. 512, 1024, 4096")
-    return sorted({int(value) for value in values})
-
-
 def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, PriceTable, Path] | None:
     columns = st.columns(4)
     formats = columns[0].multiselect("Formats", FORMATS.names(), default=list(selection.formats),
@@ -131,9 +125,9 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
         st.info("Pick at least one format, ordering, layout and policy.")
         return None
     try:
-        budgets = budgets_from(budget_text)
-    except ValueError as error:
-        st.error(str(error))
+        budgets = parse_budgets(budget_text)
+    except ParameterError as error:
+        st.error(escape_markdown(str(error)))
         return None
     options = SweepOptions(tuple(formats), tuple(orderings), tuple(layouts), tuple(policies), tuple(budgets),
                            selection.tokenizer, marker=marker)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.analysis import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
 from core.errors import GraphContextError
+from core.pareto_tables import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
 from dashboard.analysis_cache import pareto_sweep
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from dashboard.analysis_cache import SCOPES, anatomy_frame
 from dashboard.analysis_controls import tokenizers_to_show
-from dashboard.sidebar import current
+from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.charts import anatomy_chart
 from dashboard.views.markdown_text import escape_markdown
 
@@ -31,9 +33,19 @@ def show() -> None:
                                 disabled=scope == SCOPES[0])
     with controls[2]:
         tokenizers = tokenizers_to_show(selection.tokenizer, "anatomy_tokenizers")
+    st.caption(RULE)
+    at_budget(selection, scope, marker, tokenizers)
+
+
+@st.fragment
+def at_budget(selection: Selection, scope: str, marker: bool, tokenizers: tuple[str, ...]) -> None:
+    """The budget controls and the charts of the cut they change: moving the budget reruns only this."""
+    slider, number = st.columns([4, 1], vertical_alignment="bottom")
+    selection = replace(selection, budget=budget_controls(slider, selection.budget_limit, number))
     if scope == SCOPES[1]:
         st.markdown(f"Each format cut at **{selection.budget:,}** tokens under the **{selection.policy}** policy.")
-    st.caption(RULE)
+    else:
+        st.caption("The budget applies when the text shown is the cut at the budget.")
     for column, tokenizer in zip(st.columns(len(tokenizers)), tokenizers):
         with column:
             table = anatomy_frame(selection, tokenizer, scope, marker and scope == SCOPES[1])

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from core.analysis import budget_sweep
+from core.budget_sweep import budget_sweep
 from core.registry import FORMATS, ORDERINGS
 from core.samples import default_sample
 from core.seeds import Seeds

@@ -8,9 +8,9 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 
-from core.analysis import SURVIVAL_METRICS, survival_curves
 from core.budget import POLICIES
 from core.registry import ORDERINGS
+from core.survival_curves import SURVIVAL_METRICS, survival_curves
 from core.token_anatomy import CATEGORIES
 
 PALETTE = px.colors.qualitative.D3

@@ -24,9 +24,14 @@ def settle(page, timeout: float = RUN_TIMEOUT) -> None:
 
 
 def sidebar_budget(page) -> int:
-    """The inspected budget as the sidebar's slider shows it."""
-    text = page.locator('[data-testid="stSidebar"] [data-testid="stSliderThumbValue"]').first.inner_text()
-    return int(text.replace(",", ""))
+    """The inspected budget as its slider shows it (in the sidebar, or on a page that draws it itself)."""
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Token budget").first
+    return int(slider.locator('[data-testid="stSliderThumbValue"]').inner_text().replace(",", ""))
+
+
+def full_runs(page) -> int:
+    """How many full script runs the session has made (dashboard/run_marker.py; fragment reruns do not count)."""
+    return int(page.locator(".full-run-count").first.get_attribute("data-runs"))
 
 
 def chosen(page, label: str) -> list[str]:

@@ -65,7 +65,7 @@ def test_every_page_draws_and_the_budget_moves_the_numbers(dashboard_url, guarde
         shot(page, f"page-{path}")
     go_to(page, "Contexts")
     before = first_metric(page)
-    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"] input[type=range]').first
+    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type=range]').first
     slider.focus()
     for _ in range(25):
         slider.press("ArrowRight")

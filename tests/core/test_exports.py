@@ -8,8 +8,8 @@ import zipfile
 
 import pandas as pd
 
-from core.analysis import budget_sweep
 from core.budget import cut
+from core.budget_sweep import budget_sweep
 from core.exports import (
     MODEL_FIELDS,
     SEED_FIELDS,

@@ -87,7 +87,7 @@ def test_a_sample_whose_seeds_are_missing_falls_back_to_the_first_node():
 
 
 def test_budget_text_reads_back():
-    from core.analysis import parse_budgets
+    from core.budget_list import parse_budgets
 
     assert parse_budgets(budget_text((10, 200, 3000))) == (10, 200, 3000)
 

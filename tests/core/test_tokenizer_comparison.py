@@ -7,12 +7,14 @@ import pandas as pd
 from core.generate import service_graph
 from core.queries import IMPACT_OWNERS, query
 from core.registry import FORMATS, TOKENIZERS
+from core.samples import default_sample, load_sample
 from core.sweep import sweep
 from core.tokenizer_comparison import (
     format_ranks,
     pareto_per_tokenizer,
     sweep_over_tokenizers,
     tokens_per_format,
+    tokens_side_by_side,
     winner_sentence,
 )
 from core.units import graph_units
@@ -63,3 +65,14 @@ def test_pareto_compares_formats_only_within_a_tokenizer():
     verdicts = pareto_per_tokenizer(pd.DataFrame(rows)).set_index(["tokenizer", "format"])
     assert verdicts.loc[("a", "jsonl"), "dominated_by"] == "csv" and not verdicts.loc[("a", "csv"), "dominated"]
     assert verdicts.loc[("b", "csv"), "dominated_by"] == "jsonl" and not verdicts.loc[("b", "jsonl"), "dominated"]
+
+
+SAMPLE_GRAPH = load_sample(default_sample().name)
+
+
+def test_tokenizers_side_by_side_count_each_complete_text_exactly():
+    table = tokens_side_by_side(SAMPLE_GRAPH, ["o200k_base", "cl100k_base"], ["csv", "pretty_json"])
+    text = FORMATS.get("csv").render(SAMPLE_GRAPH, graph_units(SAMPLE_GRAPH)).text
+    assert table.loc["csv", "cl100k_base"] == TOKENIZERS.get("cl100k_base").count(text)
+    assert table.loc["csv", "o200k_base"] == TOKENIZERS.get("o200k_base").count(text)
+    assert table.loc["csv", "cl100k_base - o200k_base"] == table.loc["csv", "cl100k_base"] - table.loc["csv", "o200k_base"]

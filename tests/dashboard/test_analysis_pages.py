@@ -11,19 +11,13 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.analysis import (
-    best_lossless,
-    budget_sweep,
-    dominated_formats,
-    effective_layout,
-    efficiency_table,
-    format_anatomies,
-    format_markers,
-    pareto_points,
-)
 from core.budget import POLICIES, cut
+from core.budget_sweep import budget_sweep, effective_layout
 from core.exports import SEED_FIELDS, context_name
+from core.format_anatomies import format_anatomies
+from core.format_markers import format_markers
 from core.ordering import inputs_for
+from core.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
 from core.seeds import Seeds
@@ -153,7 +147,7 @@ def test_a_clicked_point_opens_its_cut_on_the_contexts_page():
     app.run()
     assert not app.exception
     assert any(item.value == "Contexts" for item in app.title)
-    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.sidebar.slider(key="budget_slider").value == 512
+    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.main.slider(key="budget_slider").value == 512
 
 
 def test_exports_parse_back_and_equal_core():

@@ -72,10 +72,10 @@ def test_contexts_show_core_figures_after_every_change():
         for panel, format_name in zip(shown, formats):
             assert panel == expected_figures(format_name, ordering, policy, budget), format_name
 
-    app.sidebar.slider(key="budget_slider").set_value(700).run()
+    app.main.slider(key="budget_slider").set_value(700).run()
     check([first, second], "canonical", "record", 700)
     before = metric(app, "Tokens used / budget")
-    app.sidebar.slider(key="budget_slider").set_value(1300).run()
+    app.main.slider(key="budget_slider").set_value(1300).run()
     assert metric(app, "Tokens used / budget") != before
     check([first, second], "canonical", "record", 1300)
     app.sidebar.multiselect(key="formats").set_value([second]).run()
@@ -84,8 +84,8 @@ def test_contexts_show_core_figures_after_every_change():
     check([second], "hop_tiers", "record", 1300)
     app.sidebar.button_group(key="policy").set_value("raw").run()
     check([second], "hop_tiers", "raw", 1300)
-    app.sidebar.number_input(key="budget").set_value(321).run()
-    assert app.sidebar.slider(key="budget_slider").value == 321
+    app.main.number_input(key="budget").set_value(321).run()
+    assert app.main.slider(key="budget_slider").value == 321
     check([second], "hop_tiers", "raw", 321)
 
 
@@ -251,7 +251,7 @@ def test_a_typed_question_drives_the_query_it_evaluates():
 
 
 def test_the_walkthrough_states_the_figures_it_computed():
-    from core.analysis import budget_sweep
+    from core.budget_sweep import budget_sweep
     from core.seeds import Seeds
     from core.teaching import comparison_sentence
     from core.units import graph_units

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from core.cli import main
-from core.commands.sweep import write_results
+from core.commands.sweep import budgets, write_results
 
 SMALL = ["--services", "10", "--noise-edges", "8", "--no-progress"]
 
@@ -58,6 +58,8 @@ def test_csv_cells_are_neutralised_for_spreadsheets_and_missing_values_left_blan
     (["--orderings", "random"], "unknown ordering 'random'"),
     (["--budgets", "512,lots"], "'lots' is not a whole number"),
     (["--budgets", "-4"], "negative"),
+    (["--budgets", "0,512"], "budget 0 keeps nothing"),
+    (["--budgets", "512;1024"], "';' does not separate budgets"),
     (["--seeds", "nope"], "not nodes of the graph"),
     (["--question", "what is love?"], "names no node"),
     (["--query", "teleport"], "unknown query 'teleport'"),
@@ -77,6 +79,10 @@ def test_bad_input_exits_non_zero_with_a_clear_message(tmp_path, capsys, argumen
         code = exit_.code
     assert code != 0
     assert message in capsys.readouterr().err
+
+
+def test_budgets_on_the_command_line_follow_the_one_grammar():
+    assert budgets("1024 512,512") == [512, 1024]  # the same reading as the dashboard's budget fields
 
 
 def test_query_parameters_take_numbers_and_lists_of_nodes(tmp_path):

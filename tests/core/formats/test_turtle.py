@@ -88,6 +88,7 @@ def test_literals_keep_their_types():
 
 @pytest.mark.parametrize("text, problem", [
     ("@prefix n: <http://example.org/node/> .\nn:a n:b", "invalid Turtle"),
+    ("@prefix n: <http://example.org/node/> .\nn:a n:b .", r"invalid Turtle: objectList expected \(at line 2\)"),
     ("n:a a t:x .", "invalid Turtle"),
     (turtle.PREAMBLE + "n:a a t:x, t:y .", "two types"),
     (turtle.PREAMBLE + 'n:a a t:x ; p:k "1", "2" .', "two values"),
@@ -119,3 +120,9 @@ def test_uri_refs_from_other_namespaces_are_refused_even_as_predicates():
     graph.add((N.a, URIRef("http://elsewhere/p"), N.b))
     with pytest.raises(FormatError, match="expected a r: name"):
         turtle.decode(graph.serialize(format="turtle"))
+
+
+def test_the_reason_of_an_rdflib_syntax_error_is_read_from_its_public_message():
+    message = 'at line 2 of <>:\nBad syntax (objectList expected) at ^ in:\n"...n:a n:b^ "'
+    assert turtle.syntax_reason(message) == "objectList expected"
+    assert turtle.syntax_reason("Unknown namespace prefix : t\nmore") == "Unknown namespace prefix : t"
