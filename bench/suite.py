@@ -30,13 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pandas as pd
 
+from bench.sweep import machine_ceiling
 from core.questions import load_questions
 from core.registry import FORMATS, ORDERINGS
 from core.samples import get_sample
 from core.seeds import Seeds
 from core.suite import run_suite, settings_for
 from core.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, sweep
-from bench.sweep import machine_ceiling
 
 
 def cpu_seconds() -> float:
