@@ -24,6 +24,7 @@ from core.commands.graph_source import (
 )
 from core.commands.progress import CountBar
 from core.commands.sweep import _records, budgets, names, verdict_lines
+from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.engine import ENGINES
 from core.errors import ParameterError
@@ -80,16 +81,17 @@ def aggregate_lines(table: pd.DataFrame) -> list[str]:
     """One line per (seeding, format, ordering, layout, policy): accuracy % at each budget, 90%/100% budgets."""
     budget_list = sorted(table["budget"].unique())
     reached = smallest_budgets(table).set_index(["seeding", "format", "ordering", "layout", "policy"])
-    header = (f"{'seeding':<11} {'format':<16} {'ordering':<15} {'layout':<16} {'policy':<6} {'n':>4} "
-              + " ".join(f"{budget:>6}" for budget in budget_list) + f" {'B@90%':>7} {'B@100%':>7}")
-    lines = [header, "-" * len(header)]
-    for key, curve in table.groupby(["seeding", "format", "ordering", "layout", "policy"], sort=False):
+    keys = ["seeding", "format", "ordering", "layout", "policy"]
+    columns: dict[str, list[str]] = {name: [] for name in [*keys, "n", *map(str, budget_list), "B@90%", "B@100%"]}
+    for key, curve in table.groupby(keys, sort=False):
         accuracy = dict(zip(curve["budget"], curve["traversal_accuracy"]))
         found = reached.loc[key]
-        lines.append(f"{key[0]:<11} {key[1]:<16} {key[2]:<15} {key[3]:<16} {key[4]:<6} {int(curve['questions'].max()):>4} "
-                     + " ".join(f"{_percent(accuracy.get(budget, float('nan'))):>6}" for budget in budget_list)
-                     + f" {_budget(found['budget_90']):>7} {_budget(found['budget_100']):>7}")
-    return lines
+        cells = [*map(str, key), str(int(curve["questions"].max())),
+                 *(_percent(accuracy.get(budget, float("nan"))) for budget in budget_list),
+                 _budget(found["budget_90"]), _budget(found["budget_100"])]
+        for name, cell in zip(columns, cells):
+            columns[name].append(cell)
+    return text_table(columns, left=keys).split("\n")
 
 
 def _budget(value: float) -> str:
@@ -103,14 +105,16 @@ def breakdown_lines(rows: pd.DataFrame, column: str, title: str) -> list[str]:
                   & (rows["policy"] == first["policy"])]
     table = breakdown(chosen, column)
     budget_list = sorted(table["budget"].unique())
-    lines = [(f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
-              "accuracy % at each budget, n questions):"),
-             f"{'seeding':<11} {'format':<16} {title:<18} {'n':>4} " + " ".join(f"{b:>6}" for b in budget_list)]
+    columns: dict[str, list[str]] = {name: [] for name in ["seeding", "format", title, "n", *map(str, budget_list)]}
     for key, part in table.groupby(["seeding", "format", column], sort=False, dropna=False):
         accuracy = dict(zip(part["budget"], part["traversal_accuracy"]))
-        lines.append(f"{key[0]:<11} {key[1]:<16} {key[2]!s:<18} {int(part['questions'].max()):>4} "
-                     + " ".join(f"{_percent(accuracy.get(budget, float('nan'))):>6}" for budget in budget_list))
-    return lines
+        cells = [*map(str, key), str(int(part["questions"].max())),
+                 *(_percent(accuracy.get(budget, float("nan"))) for budget in budget_list)]
+        for name, cell in zip(columns, cells):
+            columns[name].append(cell)
+    heading = (f"by {title} (ordering {first['ordering']}, layout {first['layout']}, policy {first['policy']}; "
+               "accuracy % at each budget, n questions):")
+    return [heading, *text_table(columns, left=("seeding", "format", title)).split("\n")]
 
 
 def run(arguments: argparse.Namespace) -> int:
