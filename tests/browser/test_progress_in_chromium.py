@@ -11,12 +11,15 @@ from tests.browser.session import RUN_TIMEOUT, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-BIG = "source=generator&generator=services&services_services=2000&services_noise_edges=4000"
+BIG = "source=generator&generator=services&services_services=2000&services_noise_edges=4000"  # Pareto: every format
 
 
 def test_a_sweep_on_a_big_graph_shows_the_time_left_and_stops(dashboard_url, guarded_page):
     page, guard = guarded_page
-    page.goto(f"{dashboard_url}/budget-survival?{BIG}", wait_until="domcontentloaded")
+    page.goto(f"{dashboard_url}/?{BIG}", wait_until="domcontentloaded")  # a deep link probes a 404 first
+    page.locator("h1", has_text="Overview").first.wait_for(timeout=RUN_TIMEOUT * 3)
+    settle(page, RUN_TIMEOUT * 3)
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Pareto").first.click()
     stop = page.get_by_role("button", name="Stop")
     stop.wait_for(timeout=RUN_TIMEOUT * 3)
     bar = page.locator('[data-testid="stProgress"]').first
