@@ -14,7 +14,9 @@ carries over):
   (Computing the orderings themselves is reported beside it, outside the floor.)
 - end to end: `sweep(..., workers=1)` with every metric of every cut (both policies, 8 budgets),
   the figure the Budget survival, Orderings, Pareto and Exports pages and the `sweep` CLI cost;
-- the same with `workers=2`, for the speed-up from a second core.
+- the same with `workers=2`, for the speed-up from a second core, beside a control from the same
+  run: a pure-Python loop in 1 process, then in 2 at once, which shows what two processes can gain
+  on this machine at all (two vCPUs that share a physical core, or other load, cap it).
 
 It prints end-to-end / floor (target <= 2.0) by CPU and by wall time, CPU seconds beside wall
 seconds (a pool's CPU includes its workers), render / encode per line format (target <= 2), the
@@ -29,6 +31,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import resource
 import subprocess
 import sys
@@ -66,6 +70,32 @@ class Clock:
 def _cpu() -> float:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _busy_loop(iterations: int) -> float:
+    """A pure-Python CPU loop (no memory traffic to speak of); its own CPU seconds."""
+    start, total = time.process_time(), 0
+    for index in range(iterations):
+        total += index * index % 7
+    return time.process_time() - start
+
+
+def machine_ceiling(iterations: int = 8_000_000) -> dict:
+    """What two processes at once can gain on this machine at all: the same loop in 1 process, then in 2 at once.
+
+    On a VM whose two vCPUs share a physical core (or with other load), each of the two runs slower
+    than the one alone, and no pool can beat the throughput ratio printed here.
+    """
+    wall = time.perf_counter()
+    alone = _busy_loop(iterations)
+    alone_wall = time.perf_counter() - wall
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        wall = time.perf_counter()
+        together = pool.map(_busy_loop, [iterations, iterations])
+        together_wall = time.perf_counter() - wall
+    return {"alone_cpu": alone, "alone_wall": alone_wall, "together_cpu": together, "together_wall": together_wall,
+            "slowdown": sum(together) / 2 / alone, "speedup": 2 * alone_wall / together_wall,
+            "load": os.getloadavg()[0]}
 
 
 def fresh_graph(services: int, noise_edges: int):
@@ -110,7 +140,7 @@ def end_to_end(services: int, noise_edges: int, formats: list[str], workers: int
     with Clock() as clock:
         frame = sweep(graph, [QUESTION], seeds=SEEDS, formats=formats, cache=None, workers=workers,
                       metrics_from=metrics_from)
-    return frame, {"wall": clock.wall, "cpu": clock.cpu, "rows": len(frame)}
+    return frame, {"wall": clock.wall, "cpu": clock.cpu, "rows": len(frame), "load": os.getloadavg()[0]}
 
 
 def child(services: int, noise_edges: int, formats: list[str], workers: int) -> None:
@@ -123,10 +153,12 @@ def child(services: int, noise_edges: int, formats: list[str], workers: int) -> 
                       "nodes": len(graph.nodes), "edges": len(graph.edges), "workers": workers}))
 
 
-def report(figures: dict, single: dict, pooled: dict | None) -> None:
+def report(figures: dict, single: dict, pooled: dict | None, ceiling: dict | None = None) -> None:
     base = figures
     print(f"graph: {figures['services']:,} services, {figures['noise_edges']:,} noise edges; "
           f"{base['renderings']} renderings, {single['rows']:,} rows (cuts x queries)")
+    print(f"load average at the start {figures['load']:.1f}, after the 1-worker sweep {single['load']:.1f}"
+          + (f", after the 2-worker sweep {pooled['load']:.1f}" if pooled else ""))
     print(f"orderings computed (not in the floor): {base['ordering']['wall']:7.1f} s wall  "
           f"{base['ordering']['cpu']:7.1f} s CPU")
     print(f"render every rendering once:           {base['render']['wall']:7.1f} s wall  "
@@ -140,7 +172,14 @@ def report(figures: dict, single: dict, pooled: dict | None) -> None:
     if pooled is not None:
         print(f"end to end sweep(), 2 workers:         {pooled['wall']:7.1f} s wall  {pooled['cpu']:7.1f} s CPU "
               f"(workers included)")
-        print(f"2-worker speed-up = {single['wall'] / pooled['wall']:.2f}x by wall   (target >= 1.6x)")
+        print(f"2-worker speed-up = {single['wall'] / pooled['wall']:.2f}x by wall   (target >= 1.6x); "
+              f"CPU of 2 workers / 1 worker = {pooled['cpu'] / single['cpu']:.2f}")
+    if ceiling is not None:
+        print(f"machine control (a pure-Python loop, same run, load {ceiling['load']:.1f}): 1 process "
+              f"{ceiling['alone_wall']:.2f} s wall {ceiling['alone_cpu']:.2f} s CPU; 2 at once "
+              f"{ceiling['together_wall']:.2f} s wall, {ceiling['together_cpu'][0]:.2f} + "
+              f"{ceiling['together_cpu'][1]:.2f} s CPU: each runs {ceiling['slowdown']:.2f}x the CPU of one alone, "
+              f"2-process throughput {ceiling['speedup']:.2f}x (no pool can beat this here)")
     print("render / encode per format (CPU; line formats: target <= 2):")
     for name, parts in base["per_format"].items():
         label = "line" if name in LINE_FORMATS else "    "
@@ -171,14 +210,15 @@ def main() -> None:
         child(arguments.services, arguments.noise_edges, formats, arguments.large_workers)
         return
     token_byte_lengths(TOKENIZERS.get("o200k_base"))  # load the tokenizer before timing
-    figures = {"services": arguments.services, "noise_edges": arguments.noise_edges,
+    figures = {"services": arguments.services, "noise_edges": arguments.noise_edges, "load": os.getloadavg()[0],
                **floor(arguments.services, arguments.noise_edges, formats)}
     frame, single = end_to_end(arguments.services, arguments.noise_edges, formats, 1)
-    pooled = None
+    pooled = ceiling = None
     if not arguments.skip_workers:
+        ceiling = machine_ceiling()
         pooled_frame, pooled = end_to_end(arguments.services, arguments.noise_edges, formats, 2)
         assert pooled_frame.equals(frame), "two workers gave other rows than one"
-    report(figures, single, pooled)
+    report(figures, single, pooled, ceiling)
     if arguments.compare_decoded:
         from pandas.testing import assert_frame_equal
         decoded, timing = end_to_end(arguments.services, arguments.noise_edges, formats, 1, "decoded")

@@ -24,7 +24,7 @@ import numpy as np
 
 from core.formats.decoding import ORPHAN_TYPE
 from core.graph import Edge, Graph, Node
-from core.units import edge_keys, node_key
+from core.units import edge_keys, graph_units, node_key
 
 NEVER = np.iinfo(np.int64).max  # the position of a unit the rendering does not hold
 
@@ -81,6 +81,54 @@ class UnitPositions:
     def kept(self, records: int) -> KeptGraph:
         """The graph the first `records` records describe."""
         return KeptGraph(self, records)
+
+
+_IMAGES: list[tuple[Graph, str, tuple]] = []  # the last few (graph, lossy format) images
+
+
+def _image_of(graph: Graph, format_) -> tuple[Graph, dict[str, tuple[str, ...]]]:
+    """The graph a lossy format's decoder gives back of the whole graph, and per unit key the image keys it may take.
+
+    Units whose images are equal (two relations between the same ends, once relations are dropped) are
+    parallel copies in the image: each may stand for any of them, so they share one list of keys.
+    """
+    for seen, name, found in _IMAGES:
+        if seen is graph and name == format_.name:
+            return found
+    units = graph_units(graph)
+    images = {unit.key: format_.image(unit) for unit in units}
+    image = Graph.build([value for value in images.values() if isinstance(value, Node)],
+                        [value for value in images.values() if isinstance(value, Edge)],
+                        missing_endpoints="create", missing_type=ORPHAN_TYPE)
+    copies: dict[Edge, list[str]] = {}
+    for key, edge in edge_keys(image):
+        copies.setdefault(edge, []).append(key)
+    choices = {key: ((node_key(value.id),) if isinstance(value, Node) else tuple(copies[value]))
+               for key, value in images.items()}
+    found = (image, choices)
+    _IMAGES[:] = [(graph, format_.name, found), *_IMAGES[:3]]
+    return found
+
+
+def image_positions(graph: Graph, format_, records) -> UnitPositions:
+    """UnitPositions over a lossy format's image of the graph, for a rendering's records (in order).
+
+    The k-th record prefix's view is then the graph decoding that prefix gives: each unit becomes its
+    image, and parallel copies of one image are taken in the order their records come.
+    """
+    image, choices = _image_of(graph, format_)
+    record_of_key: dict[str, int] = {}
+    taken: dict[tuple[str, ...], int] = {}
+    for index, record in enumerate(records):
+        for key in record.unit_keys:
+            options = choices[key]
+            if len(options) == 1:
+                record_of_key.setdefault(options[0], index)
+            else:
+                used = taken.get(options, 0)
+                record_of_key[options[used]] = index
+                taken[options] = used + 1
+    return UnitPositions(image, record_of_key)
 
 
 class _KeptNodes(Mapping[str, Node]):

@@ -27,7 +27,7 @@ from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
 from core.formats.cut_parse import tail_verdict
 from core.graph import Graph
-from core.kept_graph import NEVER, UnitPositions, graph_keys
+from core.kept_graph import NEVER, UnitPositions, graph_keys, image_positions
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
 from core.placement import PLACEMENT_COLUMNS, placement_columns
@@ -328,7 +328,12 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
               layout: str) -> Iterable[dict]:
     """One row per (policy, budget, query). Cuts that hold the same text share one reading of it."""
     record_of_key = accounting.record_of_key
-    positions = UnitPositions(plan.graph, record_of_key) if format_.lossless and plan.metrics_from == "kept" else None
+    positions = None
+    if plan.metrics_from == "kept":
+        if format_.lossless:
+            positions = UnitPositions(plan.graph, record_of_key)
+        elif format_.image is not None:  # a lossy format whose decoder's image of each unit is known
+            positions = image_positions(plan.graph, format_, accounting.rendering.records)
     node_counts, edge_counts = accounting.kept_node_and_edge_counts
     candidate_positions = _sorted_positions(plan.candidates, record_of_key)
     evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
@@ -344,7 +349,8 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
             reading = readings.get(identity) if identity is not None else None
             if reading is None:
                 if plan.metrics_from == "kept":
-                    reading = kept_cut(result, format_, positions, accounting.prefix_text)
+                    reading = (kept_cut(result, format_, positions, accounting.prefix_text) if format_.lossless
+                               else _image_cut(result, positions, accounting))
                     if reading is None and identity is not None and identity[0] == "raw":
                         reading = _tail_reading(result, format_, positions, accounting)
                 if reading is None:
@@ -400,6 +406,17 @@ def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
     if result.document == accounting.prefix_text(result.records_kept):
         return ("prefix", result.records_kept)
     return ("raw", result.document)
+
+
+def _image_cut(result: Cut, positions: UnitPositions | None, accounting: PrefixTokens) -> DecodedCut | None:
+    """`kept_cut` for a lossy format with a known image: a record prefix reads as the image of its units."""
+    if result.empty:
+        return DecodedCut(None, result.explanation or "the cut is empty")
+    if positions is None or result.policy == "sections":
+        return None
+    if result.policy == "raw" and result.document != accounting.prefix_text(result.records_kept):
+        return None
+    return DecodedCut(positions.kept(result.records_kept))
 
 
 def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,

@@ -154,6 +154,9 @@ class Format:
     # parse. A raw cut then parses exactly as the preamble, blank lines in place of the whole statements
     # and that tail do (`core.formats.cut_parse`). None: only decoding the whole cut tells.
     tail_start: Callable[[Rendering, int, int], int] | None = field(default=None, repr=False)
+    # For a lossy format: what its decoder gives back of one unit (a Node or an Edge), so that a record
+    # prefix's decoded graph is read from its kept units as for a lossless one (`core.kept_graph.image_positions`).
+    image: Callable[[Unit], object] | None = field(default=None, repr=False)
 
 
 def after_whole_records(rendering: Rendering, kept: int, records_end: int) -> int:

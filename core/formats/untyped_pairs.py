@@ -73,6 +73,13 @@ def decode(text: str) -> Graph:
     return decoded_graph(nodes, edges)
 
 
+def _image(unit: Unit) -> Node | Edge:
+    """What decoding gives back of a unit: its id with the placeholder type, or its ends with the placeholder relation."""
+    if unit.is_node:
+        return Node(unit.node.id, PLACEHOLDER_TYPE)
+    return Edge(unit.edge.source, PLACEHOLDER_RELATION, unit.edge.target)
+
+
 FORMAT = Format(
     name=NAME,
     title="Untyped pairs (lossy)",
@@ -81,6 +88,7 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
-    tail_start=after_whole_records,  # each line (page) reads alone
+    tail_start=after_whole_records,
+    image=_image,  # each line (page) reads alone
     example="svc-api svc-auth",
 )

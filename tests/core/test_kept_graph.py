@@ -12,7 +12,7 @@ from core.coverage import seed_region
 from core.formats.decoding import ORPHAN_TYPE
 from core.generate import service_graph
 from core.graph import Edge, Graph, Node
-from core.kept_graph import UnitPositions
+from core.kept_graph import UnitPositions, image_positions
 from core.ordering import LAYOUTS, OrderingInputs, layouts_for, order_units
 from core.queries import IMPACT_OWNERS, SHORTEST_PATH, TYPED_NEIGHBOURS, query
 from core.queries.learning import TAXONOMY_MEMBERS
@@ -71,3 +71,35 @@ def test_a_solver_on_the_kept_view_reads_the_prefix_only():
     assert question.solve(positions.kept(len(order))).answer == gold.answer
     assert question.solve(positions.kept(len(gold.evidence))).answer == gold.answer
     assert question.solve(positions.kept(len(gold.evidence) - 1)).answer != gold.answer
+
+
+IMAGED = [name for name in FORMATS.names() if not FORMATS.get(name).lossless and FORMATS.get(name).image is not None]
+
+
+@pytest.mark.parametrize("name", IMAGED)
+@settings(max_examples=EXAMPLES)
+@given(graph=graphs(), data=st.data())
+def test_a_lossy_format_s_record_prefix_decodes_to_the_image_of_its_kept_units(name, graph, data):
+    format_ = FORMATS.get(name)
+    ordering = ORDERINGS.get(data.draw(st.sampled_from(["canonical", "shuffled", "bfs_from_seeds"]), label="ordering"))
+    layout = data.draw(st.sampled_from([layout for layout in LAYOUTS if layout in layouts_for(format_)]))
+    seeds = (graph.nodes[0].id,)
+    inputs = OrderingInputs(seeds, frozenset(), data.draw(st.integers(0, 5), label="shuffle seed"))
+    rendering = format_.render(graph, order_units(graph, seed_region(graph, seeds).units, ordering, layout, inputs))
+    count = data.draw(st.integers(min_value=0, max_value=len(rendering.records)), label="records kept")
+    kept = image_positions(graph, format_, rendering.records).kept(count)
+    decoded = format_.decode(rendering.prefix_text(count))
+    assert decoded == kept.as_graph()
+    question = query(SHORTEST_PATH, source=seeds[0], target=graph.nodes[-1].id)
+    assert question.solve(kept).answer == question.solve(decoded).answer
+
+
+def test_untyped_pairs_keeps_parallel_edges_as_copies_of_one_image():
+    graph = Graph.build([Node("a", "service"), Node("b", "database")],
+                        [Edge("a", "uses", "b"), Edge("a", "reads", "b")])
+    format_ = FORMATS.get("untyped_pairs")
+    rendering = format_.render(graph, order_units(graph, seed_region(graph, ["a"]).units, ORDERINGS.get("canonical"),
+                                                  "interleaved", OrderingInputs(("a",))))
+    positions = image_positions(graph, format_, rendering.records)
+    assert [len(positions.kept(count).edges) for count in range(len(rendering.records) + 1)] == [0, 0, 0, 1, 2]
+    assert positions.kept(4).as_graph() == format_.decode(rendering.text)
