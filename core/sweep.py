@@ -38,7 +38,7 @@ from core.sections import DEFAULT_SECTIONS, Sections
 from core.seeds import Seeds
 from core.tokens import Tokenizer
 from core.units import Unit
-from core.workers import check_workers, in_worker_process, run_tasks
+from core.workers import check_workers, fewer_collections, in_worker_process, run_tasks
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -136,6 +136,16 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     if metrics_from not in METRIC_SOURCES:
         raise ParameterError(f"unknown metric source {metrics_from!r}", "metrics_from",
                              f"use one of: {', '.join(METRIC_SOURCES)}")
+    with fewer_collections():
+        return _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops,
+                      direction, radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify,
+                      metrics_from, sections)
+
+
+def _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops, direction,
+           radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify, metrics_from,
+           sections) -> pd.DataFrame:
+    """`sweep`'s body, run with fewer garbage collections."""
     named = _named_queries(queries)
     seed_ids = _seed_ids(seeds, named.values())
     format_list = [FORMATS.get(name) for name in (formats or FORMATS.names())]
