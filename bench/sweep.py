@@ -48,6 +48,7 @@ from core.prefix_tokens import token_byte_lengths
 from core.queries import IMPACT_OWNERS, query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.sweep import DEFAULT_BUDGETS, sweep
+from core.workers import fewer_collections
 
 SEEDS = ("db-identity",)
 QUESTION = query(IMPACT_OWNERS, failed="db-identity")
@@ -131,6 +132,7 @@ def floor(services: int, noise_edges: int, formats: list[str]) -> dict:
             tokenizer.encoding.encode_ordinary(text)
             per_format[name]["encode"] = per_format[name].get("encode", 0.0) + time.process_time() - start
     return {"renderings": len(texts), "ordering": vars(ordering_clock), "render": vars(render_clock),
+
             "encode": vars(encode_clock), "per_format": per_format,
             "wall": render_clock.wall + encode_clock.wall, "cpu": render_clock.cpu + encode_clock.cpu}
 
@@ -166,6 +168,11 @@ def report(figures: dict, single: dict, pooled: dict | None, ceiling: dict | Non
     print(f"encode every complete rendering once:  {base['encode']['wall']:7.1f} s wall  "
           f"{base['encode']['cpu']:7.1f} s CPU")
     print(f"floor (render + encode):               {base['wall']:7.1f} s wall  {base['cpu']:7.1f} s CPU")
+    if "fewer_collections" in base:
+        fewer = base["fewer_collections"]
+        print(f"floor with a sweep's collector settings:  {fewer['wall']:7.1f} s wall  {fewer['cpu']:7.1f} s CPU "
+              f"(core.workers.fewer_collections, on a fresh graph)")
+        print(f"end to end / that floor = {single['cpu'] / fewer['cpu']:.2f} by CPU")
     print(f"end to end sweep(), 1 worker:          {single['wall']:7.1f} s wall  {single['cpu']:7.1f} s CPU")
     print(f"end to end / floor = {single['cpu'] / base['cpu']:.2f} by CPU, {single['wall'] / base['wall']:.2f} "
           f"by wall   (target <= 2.0)")
@@ -212,6 +219,9 @@ def main() -> None:
     token_byte_lengths(TOKENIZERS.get("o200k_base"))  # load the tokenizer before timing
     figures = {"services": arguments.services, "noise_edges": arguments.noise_edges, "load": os.getloadavg()[0],
                **floor(arguments.services, arguments.noise_edges, formats)}
+    with fewer_collections():  # the same floor with the collector settings sweep() runs with
+        figures["fewer_collections"] = {key: floor(arguments.services, arguments.noise_edges, formats)[key]
+                                        for key in ("wall", "cpu")}
     frame, single = end_to_end(arguments.services, arguments.noise_edges, formats, 1)
     pooled = ceiling = None
     if not arguments.skip_workers:

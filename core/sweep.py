@@ -27,7 +27,7 @@ from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
 from core.formats.cut_parse import tail_verdict
 from core.graph import Graph
-from core.kept_graph import NEVER, UnitPositions, graph_keys, image_positions
+from core.kept_graph import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions
 from core.metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics, decode_cut, kept_cut, measure_cut
 from core.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for, layouts_for, order_units
 from core.placement import PLACEMENT_COLUMNS, placement_columns
@@ -38,7 +38,7 @@ from core.sections import DEFAULT_SECTIONS, Sections
 from core.seeds import Seeds
 from core.tokens import Tokenizer
 from core.units import Unit
-from core.workers import check_workers, in_worker_process, run_tasks
+from core.workers import check_workers, fewer_collections, in_worker_process, run_tasks
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -136,6 +136,16 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
     if metrics_from not in METRIC_SOURCES:
         raise ParameterError(f"unknown metric source {metrics_from!r}", "metrics_from",
                              f"use one of: {', '.join(METRIC_SOURCES)}")
+    with fewer_collections():
+        return _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops,
+                      direction, radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify,
+                      metrics_from, sections)
+
+
+def _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops, direction,
+           radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify, metrics_from,
+           sections) -> pd.DataFrame:
+    """`sweep`'s body, run with fewer garbage collections."""
     named = _named_queries(queries)
     seed_ids = _seed_ids(seeds, named.values())
     format_list = [FORMATS.get(name) for name in (formats or FORMATS.names())]
@@ -255,6 +265,9 @@ class _Plan:
     # alike cut to the same text at small budgets, and decoding depends on the text alone.
     documents: OrderedDict = field(default_factory=OrderedDict, repr=False)
     orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
+    # (ordering key, records kept, query) -> whether the kept view answers: formats whose records are
+    # the ordered units one by one keep the same units at the same k, so their views are the same graph
+    answered: dict = field(default_factory=dict, repr=False)
 
 
 def _inputs(plan: _Plan, ordering: Ordering, group: Sequence[str]) -> OrderingInputs:
@@ -262,9 +275,13 @@ def _inputs(plan: _Plan, ordering: Ordering, group: Sequence[str]) -> OrderingIn
                       question=plan.questions[group[0]], shuffle_seed=plan.shuffle_seed, direction=plan.direction)
 
 
+def _order_key(ordering: Ordering, layout: str, group: Sequence[str]) -> tuple:
+    return (ordering.name, layout, tuple(group) if ordering.per_query else ())
+
+
 def _ordered(plan: _Plan, ordering: Ordering, layout: str, group: Sequence[str]) -> tuple[Unit, ...]:
     """The units in this ordering and layout, computed once per sweep for every format."""
-    key = (ordering.name, layout, tuple(group) if ordering.per_query else ())
+    key = _order_key(ordering, layout, group)
     if key not in plan.orders:
         units = plan.region.units if plan.radius is None else plan.region.candidates(plan.radius)
         plan.orders[key] = tuple(order_units(plan.graph, units, ordering, layout, _inputs(plan, ordering, group)))
@@ -335,6 +352,14 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
         elif format_.image is not None:  # a lossy format whose decoder's image of each unit is known
             positions = image_positions(plan.graph, format_, accounting.rendering.records)
     node_counts, edge_counts = accounting.kept_node_and_edge_counts
+    same_units = None  # set when the k-th record prefix keeps the first k ordered units, as in other formats
+    if positions is not None and format_.lossless:
+        order_key = _order_key(ORDERINGS.get(ordering), layout, group)
+        ordered = plan.orders.get(order_key)
+        records = accounting.rendering.records
+        if ordered is not None and len(ordered) == len(records) and all(
+                len(record.unit_keys) == 1 and record.unit_keys[0] == unit.key for record, unit in zip(records, ordered)):
+            same_units = order_key
     candidate_positions = _sorted_positions(plan.candidates, record_of_key)
     evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
     readings: dict[tuple, DecodedCut] = {}  # what a cut's document holds, by what identifies that document
@@ -374,7 +399,16 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                 else:
                     known = accurate.get((identity, name))
                     if known is None:
-                        known = accurate[identity, name] = answers(query, gold, reading)
+                        shared = None
+                        if same_units is not None and isinstance(reading.graph, KeptGraph) \
+                                and reading.graph.positions is positions:
+                            shared = (same_units, reading.graph.records, name)
+                            known = plan.answered.get(shared)
+                        if known is None:
+                            known = answers(query, gold, reading)
+                            if shared is not None:
+                                plan.answered[shared] = known
+                        accurate[identity, name] = known
                     answered = known
                 evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
                                  else int(np.searchsorted(evidence_positions[name], kept)))

@@ -24,8 +24,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import TypeVar
 
 from core.errors import ParameterError
@@ -33,6 +35,36 @@ from core.errors import ParameterError
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 TaskProgress = Callable[[int, int, int], None]  # (weight done, weight in total, index of the finished task)
+
+
+# A sweep allocates millions of small objects it keeps (records, atoms, tuples) and frees few cycles;
+# at the default threshold (700) the young-generation collector runs tens of thousands of times over
+# them: a third of a 2,000-service sweep's CPU. Collections every 50,000 allocations cost 6% of that.
+SWEEP_THRESHOLDS = (50_000, 20, 100)
+_COLLECTOR_LOCK = threading.Lock()
+_COLLECTOR_USERS = [0]  # blocks running now
+_COLLECTOR_SAVED = [gc.get_threshold()]  # the thresholds before the first of them
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Run the block with SWEEP_THRESHOLDS for the cyclic garbage collector (process-wide), then restore them.
+
+    Nested and concurrent blocks (threads of one server) share one setting: the first sets it, the
+    last restores what was there before. Forked workers inherit it.
+    """
+    with _COLLECTOR_LOCK:
+        if _COLLECTOR_USERS[0] == 0:
+            _COLLECTOR_SAVED[0] = gc.get_threshold()
+            gc.set_threshold(*SWEEP_THRESHOLDS)
+        _COLLECTOR_USERS[0] += 1
+    try:
+        yield
+    finally:
+        with _COLLECTOR_LOCK:
+            _COLLECTOR_USERS[0] -= 1
+            if _COLLECTOR_USERS[0] == 0:
+                gc.set_threshold(*_COLLECTOR_SAVED[0])
 
 
 def default_workers() -> int:

@@ -276,7 +276,7 @@ def _budget_list(sidebar, totals: dict[str, int], changed: bool) -> tuple[int, .
     if changed:
         st.session_state["budgets"] = budget_text(default)
     text = sidebar.text_input("Budgets for sweeps", value=budget_text(default), key="budgets", bind="query-params",
-                              help="Whole numbers of tokens, separated by commas (the Budget survival, Orderings, "
+                              help="Whole numbers of tokens from 1, separated by commas or spaces (the Budget survival, Orderings, "
                                    "Pareto and Exports pages). The default spans this graph's complete texts, from "
                                    "a quarter of the smallest to the largest.")
     try:

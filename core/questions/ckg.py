@@ -8,6 +8,7 @@ Its `query` is the question text, `ground_truth` the labels the benchmark scores
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def _question(line_number: int, line: str) -> Question:
         metadata=tuple(sorted((key, as_text(value)) for key, value in record.items() if key not in KNOWN_FIELDS)))
 
 
-def _repeats_numbered():
+def _repeats_numbered() -> Callable[[int, str], Question]:
     """The record parser, where a record repeating an earlier one exactly is kept as `<id>#2`, `#3`...
 
     The released query files repeat some records verbatim (nvidia-jetson: 4 of 164), and the

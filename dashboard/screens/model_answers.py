@@ -109,7 +109,8 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     policies = columns[3].multiselect("Policies", list(ALL_POLICIES), default=[selection.policy],
                                       key="answers_policies")
     columns = st.columns(4)
-    budget_text = columns[0].text_input("Budgets (tokens)", DEFAULT_BUDGETS, key="answers_budgets")
+    budget_text = columns[0].text_input("Budgets (tokens)", DEFAULT_BUDGETS, key="answers_budgets",
+                                        help="Whole numbers of tokens from 1, separated by commas or spaces")
     trials = columns[1].number_input("Trials per cut", 1, 20, 1, key="answers_trials")
     concurrency = columns[2].number_input("Requests at once", 1, 32, 4, key="answers_concurrency")
     question_names = columns[3].radio("Questions name nodes by", ["labels", "ids"], key="answers_question_names",

@@ -49,3 +49,24 @@ def test_worker_counts_are_checked():
             check_workers(bad)
     with pytest.raises(ParameterError):
         run_tasks(_shifted_with_process, [1], weights=[1, 2])
+
+
+def test_fewer_collections_sets_the_sweep_thresholds_and_restores_the_previous_ones_after_the_last_block():
+    import gc
+
+    from core.workers import SWEEP_THRESHOLDS, fewer_collections
+
+    before = gc.get_threshold()
+    gc.set_threshold(900, 11, 12)
+    try:
+        with fewer_collections():
+            assert gc.get_threshold() == SWEEP_THRESHOLDS
+            with fewer_collections():  # nested (or a second thread's sweep): the same setting
+                assert gc.get_threshold() == SWEEP_THRESHOLDS
+            assert gc.get_threshold() == SWEEP_THRESHOLDS  # the outer block still runs
+        assert gc.get_threshold() == (900, 11, 12)
+        with pytest.raises(ValueError), fewer_collections():
+            raise ValueError("a failing sweep")
+        assert gc.get_threshold() == (900, 11, 12)
+    finally:
+        gc.set_threshold(*before)

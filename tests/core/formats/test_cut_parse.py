@@ -18,7 +18,7 @@ from tests.strategies import graphs
 
 TAIL_FORMATS = [name for name in FORMATS.names() if FORMATS.get(name).tail_start is not None]
 EXAMPLES = 25 if os.environ.get("CI") == "true" else 60
-CUTS_PER_RENDERING = 40
+CUTS_PER_RENDERING = 12 if os.environ.get("CI") == "true" else 40  # cut points per rendering and sample
 
 
 def _whole_decode(format_, document):
