@@ -100,12 +100,14 @@ def walkthrough_plan(graph: Graph, query: Query, seeds: Seeds, format_name: str,
                       & (frame["traversal_accuracy"] >= 1)]
     budget = int(answering["budget"].min()) if len(answering) else max(rings)
     rows = frame[frame["budget"] == budget].set_index(["ordering", "policy"])
-    steps = tuple(StepFigures(ordering, policy, bool(rows.loc[(ordering, policy), "parse_ok"]),
-                              float(rows.loc[(ordering, policy), "evidence_survival"]),
-                              float(rows.loc[(ordering, policy), "traversal_accuracy"]),
-                              int(rows.loc[(ordering, policy), "records_kept"]),
-                              int(rows.loc[(ordering, policy), "records_total"])) for ordering, policy in STEP_SETTINGS)
-    return WalkthroughPlan(budget, int(rings[budget]), steps)
+
+    def figures(ordering: str, policy: str) -> StepFigures:
+        row = rows.loc[(ordering, policy)]
+        return StepFigures(ordering, policy, bool(row["parse_ok"]), float(row["evidence_survival"]),
+                           float(row["traversal_accuracy"]), int(row["records_kept"]), int(row["records_total"]))
+
+    raw, canonical, tiers = (figures(ordering, policy) for ordering, policy in STEP_SETTINGS)
+    return WalkthroughPlan(budget, int(rings[budget]), (raw, canonical, tiers))
 
 
 def step_sentences(plan: WalkthroughPlan, format_title: str) -> tuple[str, str, str]:

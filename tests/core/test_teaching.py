@@ -59,7 +59,7 @@ def test_the_walkthrough_plan_shows_each_steps_point_and_its_sentences_say_its_f
     query = Query(QUERIES.get("dependencies_within"), (("hops", 2), ("relation", "depends_on"),
                                                         ("start", "svc-noise-0016")))
     plan = walkthrough_plan(graph, query, Seeds(("svc-noise-0016",)), "pretty_json", "o200k_base")
-    raw, canonical, tiers = plan.steps
+    _raw, canonical, tiers = plan.steps
     assert plan.shows_its_points and tiers.traversal_accuracy == 1  # accuracy is not 0 in every step
     # The figures are the sweep's at the plan's budget, measured apart.
     frame = budget_sweep(graph, query, Seeds(("svc-noise-0016",)), formats=["pretty_json"],

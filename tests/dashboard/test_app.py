@@ -8,7 +8,7 @@ import pytest
 
 from core.errors import LoadError
 from core.io import load_graph
-from core.registry import FORMATS, QUERIES, TOKENIZERS
+from core.registry import FORMATS, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
 from core.sweep import sweep
 from core.units import graph_units
