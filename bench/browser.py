@@ -9,6 +9,9 @@ A latency is taken in the page: a MutationObserver records when the app's script
 running and back to notRunning; the figure is from the interaction to the last notRunning after it.
 
     python bench/browser.py [--repeats 10] [--graphs nvidia-jetson,services-2000]
+    python bench/browser.py --repeats 3 --graphs scale-free-200000   # the server's peak memory on the largest
+
+After each graph it prints the server's resident memory and its peak so far (/proc VmRSS and VmHWM).
 """
 
 from __future__ import annotations
@@ -30,7 +33,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 GRAPHS = {
     "nvidia-jetson": "sample=nvidia-jetson",
     "services-2000": "source=generator&generator=services&services_services=2000&services_noise_edges=4000",
+    # the largest graph the limits accept (core.generate.PARAMETER_LIMITS: 200,000 edges, about 40,000 nodes)
+    "scale-free-200000": "source=generator&generator=scale_free&scale_free_edges=200000",
 }
+DEFAULT_GRAPHS = "nvidia-jetson,services-2000"
 OBSERVER = """() => {
   const app = document.querySelector('[data-testid=stApp]');
   window.__states = [];
@@ -115,12 +121,19 @@ def format_changes(page, repeats: int, name: str = "csv") -> list[float]:
         if index % 2 == 0:
             def add() -> None:
                 box.locator("input").first.click()
-                page.get_by_role("option", name=name, exact=True).click()
+                page.keyboard.type(name)
+                page.keyboard.press("Enter")
                 page.keyboard.press("Escape")
             figures.append(timed(page, add))
         else:
             figures.append(timed(page, lambda: box.get_by_role("button", name=f"Remove {name}").first.click()))
     return figures
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    """The server's resident memory now and its peak so far (VmRSS and VmHWM from /proc), in MB."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return tuple(int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "VmHWM"))
 
 
 def reload_latency(page) -> float:
@@ -140,7 +153,7 @@ def describe(label: str, values: list[float], reference: float) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
-    parser.add_argument("--graphs", default=",".join(GRAPHS), help=f"of {', '.join(GRAPHS)}")
+    parser.add_argument("--graphs", default=DEFAULT_GRAPHS, help=f"of {', '.join(GRAPHS)}")
     arguments = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -160,6 +173,8 @@ def main() -> int:
                       f"{reload * 1000:.0f} ms")
                 print(describe("budget change", budgets, reload))
                 print(describe("format change", formats, reload))
+                now, peak = memory_mb(process.pid)
+                print(f"  server memory    {now:,.0f} MB resident now, {peak:,.0f} MB peak so far (VmRSS, VmHWM)")
                 page.close()
             browser.close()
     finally:

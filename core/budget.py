@@ -155,9 +155,9 @@ def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, 
 
 def _empty(accounting: PrefixTokens, format_: Format, policy: str, budget: int, grammar: int, count_grammar: bool,
            needed: int, what: str) -> Cut:
-    grammar_part = f" plus the format's grammar ({grammar} tokens)" if count_grammar else ""
-    explanation = (f"nothing fits: a budget of {budget} tokens cannot hold {what} of {format_.name} "
-                   f"({needed} tokens){grammar_part}")
+    grammar_part = f" plus the format's grammar ({grammar:,} tokens)" if count_grammar else ""
+    explanation = (f"nothing fits: a budget of {budget:,} tokens cannot hold {what} of {format_.name} "
+                   f"({needed:,} tokens){grammar_part}")
     return Cut(format_.name, policy, budget, "", "", 0, grammar, count_grammar, 0, accounting.records, None,
                explanation, accounting.rendering)
 
@@ -184,8 +184,8 @@ def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed:
     tokens = accounting.count(kept, "\n" + line if line else "")
     extra = grammar if count_grammar else 0
     next_tokens = int(counts[kept + 1]) + extra if kept < total else None
-    explanation = "" if kept == total else (f"kept {kept} of {total} records; the next needs a budget of "
-                                            f"{next_tokens} tokens")
+    explanation = "" if kept == total else (f"kept {kept:,} of {total:,} records; the next needs a budget of "
+                                            f"{next_tokens:,} tokens")
     return Cut(format_.name, "record", budget, accounting.prefix_text(kept), line, tokens, grammar, count_grammar,
                kept, total, next_tokens, explanation, accounting.rendering)
 
@@ -244,7 +244,7 @@ def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: in
                       if marker else preamble,
                       "the preamble with the truncation marker" if marker else "the preamble")
     kept = accounting.records_within(intact)
-    explanation = "" if kept_tokens == total else f"kept the first {kept_tokens} of {total} tokens"
+    explanation = "" if kept_tokens == total else f"kept the first {kept_tokens:,} of {total:,} tokens"
     next_tokens = None
     if kept < accounting.records:
         next_tokens = int(accounting.counts[kept + 1]) + (grammar if count_grammar else 0)

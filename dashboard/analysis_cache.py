@@ -7,6 +7,7 @@ Keyed by the graph's content key and every setting; a sweep is kept in a small L
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 
 import pandas as pd
@@ -16,12 +17,14 @@ from core.budget import POLICIES
 from core.budget_sweep import budget_sweep
 from core.format_anatomies import format_anatomies
 from core.format_markers import format_markers
+from core.progress_estimate import progress_text
 from core.registry import FORMATS, ORDERINGS
 from core.token_anatomy import Anatomy, anatomy_table
 from dashboard.sidebar import Selection
 
 SWEEPS_KEPT = 12
 SCOPES = ("complete text", "cut at the budget")
+SWEEP_STOPPED = "sweep_stopped"  # the key of the sweep the reader stopped
 
 
 class _SweepStore:
@@ -49,15 +52,27 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
         if key in store.entries:
             store.entries.move_to_end(key)
             return store.entries[key]
-    bar = st.progress(0.0, text="Sweeping budgets…")
+    if st.session_state.get(SWEEP_STOPPED) == key:
+        st.info("**The sweep was stopped.** Nothing is shown until it runs to the end.", icon="⏹️")
+        st.button("Run the sweep", key=f"sweep_restart_{abs(hash(key))}", on_click=st.session_state.pop, args=(SWEEP_STOPPED, None))
+        st.stop()
+    running = st.empty()  # the bar and the Stop button, removed once the sweep is done
+    box = running.container()
+    bar = box.progress(0.0, text="Sweeping budgets…")
+    # Any click reruns the page and ends this run at its next Streamlit call (the progress update), so Stop
+    # only has to remember which sweep it stopped.
+    box.button("Stop", key=f"sweep_stop_{abs(hash(key))}", icon="⏹️", on_click=st.session_state.__setitem__,
+               args=(SWEEP_STOPPED, key), help="Stop this sweep; the page then waits until you run it again")
+    started = time.monotonic()
 
     def progress(done: int, total: int, what: str) -> None:
-        bar.progress(min(done / max(total, 1), 1.0), text=f"Sweeping budgets: {done:,} of {total:,} cuts ({what})")
+        bar.progress(min(done / max(total, 1), 1.0),
+                     text=progress_text(f"Sweeping budgets ({what})", done, total, time.monotonic() - started))
 
     frame = budget_sweep(selection.graph, selection.query, selection.seeds, formats=list(formats),
                          orderings=list(orderings), layout=layout, policies=list(policies), budgets=list(budgets),
                          tokenizer=selection.tokenizer, progress=progress)
-    bar.empty()
+    running.empty()
     with store.lock:
         store.entries[key] = frame
         while len(store.entries) > SWEEPS_KEPT:

@@ -249,7 +249,7 @@ def _number_to_slider() -> None:  # a fragment rerun does not pass through _budg
 def budget_controls(container, limit: int, number_container=None) -> int:
     """Slider and exact number for the inspected budget, drawn in `container` (the sidebar, or a page's
     fragment beside what the budget changes; the number in `number_container` if given). Returns the budget."""
-    container.slider("Token budget", 0, limit, key=BUDGET_SLIDER, on_change=_slider_to_number)
+    container.slider("Token budget", 0, limit, key=BUDGET_SLIDER, on_change=_slider_to_number, format="%,d")
     budget = (number_container or container).number_input("Exact budget", 0, limit, key="budget", bind="query-params",
                                     on_change=_number_to_slider, help="Type a budget; the slider follows.")
     return int(budget)

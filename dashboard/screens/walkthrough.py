@@ -7,16 +7,19 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from core.budget_sweep import budget_sweep
-from core.registry import FORMATS, ORDERINGS
+from core.queries import Query
+from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.samples import default_sample
 from core.seeds import Seeds
-from core.teaching import comparison_sentence
+from core.teaching import WalkthroughPlan, step_sentences, walkthrough_plan
 from dashboard import cache
+from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.sidebar import current
 from dashboard.views.context_panel import draw_panel
+from dashboard.views.markdown_text import escape_markdown
 
-QUESTION = "db-identity fails: which services and teams are affected?"
+SEED = "svc-noise-0016"  # a service at the edge of the reference graph: its 2-hop dependencies sit far from it by id
+QUERY = Query(QUERIES.get("dependencies_within"), (("hops", 2), ("relation", "depends_on"), ("start", SEED)))
 
 
 @dataclass(frozen=True)
@@ -24,43 +27,30 @@ class Step:
     title: str
     policy: str
     ordering: str
-    text: str
 
 
 STEPS = (
-    Step("Raw cut: the document breaks", "raw", "canonical",
-         "The first format is cut after a quarter of its tokens, mid-record. The text ends wherever the "
-         "budget ran out, so a decoder (or a model expecting valid syntax) gets a broken document, and "
-         "the records it would need for the answer are not even reached."),
-    Step("Record-aware: whole records, always valid", "record", "canonical",
-         "The record policy appends whole records while the next still fits and closes the document, so "
-         "it always parses. But in canonical order the records come by id, nodes before edges: the "
-         "dependency edges that carry the answer are past the cut line (red marks)."),
-    Step("Hop tiers: the nearest evidence comes first", "record", "hop_tiers",
-         "Ordering by hop tier writes db-identity, then every unit one hop away, then the next ring. Every "
-         "ring whose D_k(S) (the tokens of all units within k hops, in the table below) fits the budget is kept "
-         "whole, so the evidence nearest the seed is guaranteed. This question's evidence reaches as far as "
-         "its farthest dependent service, so the full answer needs the budget of that ring."),
+    Step("Raw cut: the document breaks", "raw", "canonical"),
+    Step("Record-aware: whole records, always valid", "record", "canonical"),
+    Step("Hop tiers: the nearest evidence comes first", "record", "hop_tiers"),
 )
 
 
 def apply(step: Step, budget: int) -> None:
-    """Set the sidebar to the step: default sample, seeds from the question, its policy, ordering and budget."""
-    sample = default_sample()
+    """Set the sidebar to the step: default sample, the walkthrough's seed and query, its policy, ordering and
+    budget."""
     state = st.session_state
-    state.update(source="sample", sample=sample.name, seed_mode="question", question=QUESTION,
-                 formats=[FORMATS.names()[0]], policy=step.policy, ordering=step.ordering, budget=budget)
-    if sample.query_template is not None:
-        state["query"] = sample.query_template
+    state.update(source="sample", sample=default_sample().name, seed_mode="nodes", seeds=[SEED],
+                 formats=[FORMATS.names()[0]], policy=step.policy, ordering=step.ordering, budget=budget,
+                 query=QUERY.name)
+    for parameter, value in QUERY.arguments:
+        state[QUERY_PARAMETER_PREFIX + parameter] = value
 
 
-@st.cache_data(max_entries=8, show_spinner="Cutting the walkthrough's budgets…")
-def step_figures(sample_name: str, format_name: str, tokenizer: str, tight: int) -> pd.DataFrame:
-    """Canonical against hop tiers for the walkthrough's format at the tight budget, twice it and four times it."""
-    sample = default_sample()
-    return budget_sweep(cache.sample_graph(sample_name), sample.default_query(), Seeds(tuple(sample.seeds)),
-                        formats=[format_name], orderings=["canonical", "hop_tiers"], layout="nodes_then_edges",
-                        policies=["record"], budgets=[tight, 2 * tight, 4 * tight], tokenizer=tokenizer)
+@st.cache_data(max_entries=8, show_spinner="Choosing the walkthrough's budget…")
+def plan_for(sample_name: str, format_name: str, tokenizer: str) -> WalkthroughPlan:
+    """core.teaching.walkthrough_plan on the sample: the budget where each step shows its point."""
+    return walkthrough_plan(cache.sample_graph(sample_name), QUERY, Seeds((SEED,)), format_name, tokenizer)
 
 
 def show() -> None:
@@ -69,23 +59,31 @@ def show() -> None:
     sample = default_sample()
     first = FORMATS.names()[0]
     sample_graph = cache.sample_graph(sample.name)
-    tight = cache.walkthrough_budget(sample_graph.content_key, sample_graph, first, selection.tokenizer)
-    st.markdown(f"On the **{sample.title}**: *{QUESTION}* Each step sets the sidebar (seeds from the question, "
-                f"the {FORMATS.get(first).title} format, a tight budget of {tight:,} tokens) and the panel below "
-                "shows what survives. The Contexts and Graph pages show the same state.")
-    for number, step in enumerate(STEPS, start=1):
+    plan = plan_for(sample.name, first, selection.tokenizer)
+    question = QUERY.question_on(sample_graph)
+    st.markdown(f"On the **{sample.title}**: *{escape_markdown(question)}* Each step sets the sidebar (seed "
+                f"{SEED}, the {FORMATS.get(first).title} format, a budget of {plan.budget:,} tokens, chosen as the "
+                "smallest hop ring that answers the question) and the panel below shows what survives. The "
+                "Contexts and Graph pages show the same state. Every sentence is built from the figures computed "
+                "now.")
+    for number, (step, sentence) in enumerate(zip(STEPS, step_sentences(plan, FORMATS.get(first).title),
+                                                  strict=True), start=1):
         with st.container(border=True):
             left, right = st.columns([4, 1])
             left.markdown(f"**{number}. {step.title}** — {ORDERINGS.get(step.ordering).title} ordering, "
                           f"{step.policy} policy")
-            left.caption(step.text)
-            right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, tight), width="stretch")
-    frame = step_figures(sample.name, first, selection.tokenizer, tight)
-    st.markdown("**What the figures say** (record policy, computed now, not written in advance): "
-                + comparison_sentence(frame, "hop_tiers", "canonical") + " "
-                + comparison_sentence(frame, "hop_tiers", "canonical", "traversal_accuracy"))
-    region = cache.coverage(sample_graph.content_key, sample_graph, sample.seeds, first, selection.tokenizer)
-    st.markdown(f"**What each hop ring costs** in {FORMATS.get(first).title} (from {', '.join(sample.seeds)}): "
+            left.caption(escape_markdown(sentence))
+            right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, plan.budget), width="stretch")
+    st.dataframe(pd.DataFrame([{"step": f"{number}. {step.title}", "parses": figures.parse_ok,
+                                "records kept": f"{figures.records_kept:,} / {figures.records_total:,}",
+                                "evidence survival": figures.evidence_survival,
+                                "traversal accuracy": figures.traversal_accuracy}
+                               for number, (step, figures) in enumerate(zip(STEPS, plan.steps, strict=True), start=1)]),
+                 hide_index=True, key="walkthrough_steps", column_config={
+                     "evidence survival": st.column_config.NumberColumn(format="percent"),
+                     "traversal accuracy": st.column_config.NumberColumn(format="%.0f")})
+    region = cache.coverage(sample_graph.content_key, sample_graph, (SEED,), first, selection.tokenizer)
+    st.markdown(f"**What each hop ring costs** in {FORMATS.get(first).title} (from {SEED}): "
                 "a hop-tier cut at budget B keeps every unit within k hops exactly when B ≥ D_k(S).")
     st.dataframe(pd.DataFrame(region, columns=["k (hops)", "units within k hops", "D_k(S) tokens"]),
                  hide_index=True, key="coverage_table")

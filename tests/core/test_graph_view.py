@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -59,3 +60,22 @@ def test_positions_are_deterministic_and_cover_every_shown_node(graph):
 def test_only_views_above_the_physics_limit_need_a_fixed_layout():
     assert not select_view(chain(PHYSICS_NODE_LIMIT), {}).needs_fixed_layout
     assert select_view(chain(PHYSICS_NODE_LIMIT + 1), {}).needs_fixed_layout
+
+
+def test_a_capped_view_is_laid_out_in_hop_rings_around_the_seeds():
+    from core.hops import hop_distances
+
+    graph = service_graph(600, 1200, 7)
+    hops = hop_distances(graph, ("db-identity",))
+    view = select_view(graph, hops)
+    positions = layout_positions(view)
+    assert positions == layout_positions(view) and set(positions) == set(view.node_ids)
+    assert positions["db-identity"] == (0.0, 0.0)  # one seed: the centre
+    radius = {node_id: math.hypot(*positions[node_id]) for node_id in view.node_ids}
+    by_hop: dict[float, list[float]] = {}
+    for node_id, hop in zip(view.node_ids, view.node_hops, strict=True):
+        by_hop.setdefault(hop, []).append(radius[node_id])
+    rings = [by_hop[hop] for hop in sorted(by_hop)]
+    assert all(max(inner) < min(outer) for inner, outer in itertools.pairwise(rings))  # tier by tier
+    assert max(radius.values()) <= 500.0 + 0.1  # within the default 1,000 pixels across
+    assert len(rings[1]) < len(rings[-1])  # the seeds' near ring is the roomy one

@@ -45,3 +45,43 @@ def test_the_tight_budget_is_a_quarter_of_the_complete_texts_exact_tokens():
     graph = service_graph(6, 4, 3)
     text = FORMATS.get("csv").render(graph, graph_units(graph)).text
     assert tight_budget(graph, "csv", "cl100k_base") == TOKENIZERS.get("cl100k_base").count(text) // 4 > 0
+
+
+def test_the_walkthrough_plan_shows_each_steps_point_and_its_sentences_say_its_figures():
+    from core.budget_sweep import budget_sweep
+    from core.queries import Query
+    from core.registry import QUERIES
+    from core.samples import load_sample
+    from core.seeds import Seeds
+    from core.teaching import step_sentences, walkthrough_plan
+
+    graph = load_sample("reference-services")
+    query = Query(QUERIES.get("dependencies_within"), (("hops", 2), ("relation", "depends_on"),
+                                                        ("start", "svc-noise-0016")))
+    plan = walkthrough_plan(graph, query, Seeds(("svc-noise-0016",)), "pretty_json", "o200k_base")
+    _raw, canonical, tiers = plan.steps
+    assert plan.shows_its_points and tiers.traversal_accuracy == 1  # accuracy is not 0 in every step
+    # The figures are the sweep's at the plan's budget, measured apart.
+    frame = budget_sweep(graph, query, Seeds(("svc-noise-0016",)), formats=["pretty_json"],
+                         orderings=["canonical", "hop_tiers"], layout="nodes_then_edges", policies=["raw", "record"],
+                         budgets=[plan.budget], tokenizer="o200k_base").set_index(["ordering", "policy"])
+    for step in plan.steps:
+        row = frame.loc[(step.ordering, step.policy)]
+        assert (step.parse_ok, step.evidence_survival, step.traversal_accuracy) == (
+            row["parse_ok"], row["evidence_survival"], row["traversal_accuracy"])
+    first, second, third = step_sentences(plan, "pretty JSON")
+    assert f"At {plan.budget:,} tokens" in first and "does not parse" in first
+    assert f"it keeps {canonical.evidence_survival:.0%} of the evidence" in second and "parses" in second
+    assert f"evidence survival {tiers.evidence_survival:.0%} (more than canonical's" in third
+    assert f"D_{plan.hops}(S)" in third and "traversal accuracy 1" in third
+
+
+def test_a_plan_whose_hop_tiers_keep_no_more_says_so():
+    from core.teaching import StepFigures, WalkthroughPlan, step_sentences
+
+    level = StepFigures("hop_tiers", "record", True, 0.5, 0.0, 3, 9)
+    plan = WalkthroughPlan(1_200, 2, (StepFigures("canonical", "raw", True, 0.5, 0.0, 3, 9),
+                                      StepFigures("canonical", "record", True, 0.5, 0.0, 3, 9), level))
+    assert not plan.shows_its_points
+    first, _, third = step_sentences(plan, "CSV")
+    assert "still parses" in first and "(as much as canonical's 50%)" in third

@@ -8,7 +8,7 @@ import pytest
 
 from core.errors import LoadError
 from core.io import load_graph
-from core.registry import FORMATS, QUERIES, TOKENIZERS
+from core.registry import FORMATS, TOKENIZERS
 from core.samples import default_sample, load_sample, sample_names
 from core.sweep import sweep
 from core.units import graph_units
@@ -180,6 +180,12 @@ def test_the_graph_of_the_adversarial_sample_is_inert_and_offline():
 
 
 def test_the_walkthrough_sets_the_sidebar_step_by_step():
+    from core.seeds import Seeds
+    from core.teaching import walkthrough_plan
+    from dashboard.screens import walkthrough
+
+    plan = walkthrough_plan(load_sample(default_sample().name), walkthrough.QUERY, Seeds((walkthrough.SEED,)),
+                            FORMATS.names()[0], "o200k_base")
     app = on_page(started(), "walkthrough")
     for number, (policy, ordering) in enumerate((("raw", "canonical"), ("record", "canonical"),
                                                  ("record", "hop_tiers")), start=1):
@@ -187,9 +193,12 @@ def test_the_walkthrough_sets_the_sidebar_step_by_step():
         assert not app.exception
         assert app.sidebar.button_group(key="policy").value == policy
         assert app.sidebar.selectbox(key="ordering").value == ordering
-        assert app.sidebar.button_group(key="seed_mode").value == "question"
+        assert app.sidebar.button_group(key="seed_mode").value == "nodes"
+        assert app.sidebar.multiselect(key="seeds").value == [walkthrough.SEED]
         assert app.sidebar.multiselect(key="formats").value == [FORMATS.names()[0]]
-    assert app.sidebar.selectbox(key="query").value in QUERIES
+        assert app.sidebar.number_input(key="budget").value == plan.budget
+    assert app.sidebar.selectbox(key="query").value == "dependencies_within"
+    assert app.sidebar.number_input(key="q_hops").value == 2
 
 
 @pytest.mark.parametrize("sample", sample_names())
@@ -251,20 +260,17 @@ def test_a_typed_question_drives_the_query_it_evaluates():
 
 
 def test_the_walkthrough_states_the_figures_it_computed():
-    from core.budget_sweep import budget_sweep
     from core.seeds import Seeds
-    from core.teaching import comparison_sentence
-    from core.units import graph_units
+    from core.teaching import step_sentences, walkthrough_plan
+    from dashboard.screens import walkthrough
 
     app = on_page(started(), "walkthrough")
-    sample = default_sample()
-    graph = load_sample(sample.name)
     first = FORMATS.names()[0]
-    tight = TOKENIZERS.get("o200k_base").count(FORMATS.get(first).render(graph, graph_units(graph)).text) // 4
-    frame = budget_sweep(graph, sample.default_query(), Seeds(tuple(sample.seeds)), formats=[first],
-                         orderings=["canonical", "hop_tiers"], layout="nodes_then_edges", policies=["record"],
-                         budgets=[tight, 2 * tight, 4 * tight], tokenizer="o200k_base")
-    said = [item.value for item in app.markdown if item.value.startswith("**What the figures say**")]
-    assert len(said) == 1
-    assert comparison_sentence(frame, "hop_tiers", "canonical") in said[0]
-    assert comparison_sentence(frame, "hop_tiers", "canonical", "traversal_accuracy") in said[0]
+    plan = walkthrough_plan(load_sample(default_sample().name), walkthrough.QUERY, Seeds((walkthrough.SEED,)),
+                            first, "o200k_base")
+    captions = [unescaped(item.value) for item in app.caption]
+    for sentence in step_sentences(plan, FORMATS.get(first).title):
+        assert sentence in captions
+    steps = app.dataframe[0].value  # the steps table comes first
+    assert steps["evidence survival"].tolist() == [step.evidence_survival for step in plan.steps]
+    assert steps["traversal accuracy"].tolist() == [step.traversal_accuracy for step in plan.steps]
