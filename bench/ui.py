@@ -8,9 +8,12 @@ app's own process, where the token cache stays warm). It times:
 - Budget survival, first draw: the page's sweep (the chosen formats x the chosen ordering x both
   policies x the budget list) computed from nothing but the loaded graph (target <= 3 s);
 - Pareto, first draw: every format x the chosen ordering (target <= 3 s);
-- warm redraw of each after a budget change (the inspected budget moves; the sweeps are cached,
-  target <= 300 ms);
-- the Contexts page: a rerun with nothing changed, a budget change, a format change (warm, cold).
+- warm redraw of each after a budget change (target <= 300 ms): the sidebar's inspected budget on
+  both (their sweeps are cached), and on Pareto also the page's own Budget choice (which budget of
+  the list the chart shows);
+- the Contexts page: a rerun with nothing changed, a budget change through the page's own budget
+  slider (drawn in a fragment beside the panels it changes; AppTest reruns the whole script, so this
+  is an upper bound of the fragment's rerun), a format change (warm, cold).
 
 It prints medians of several runs (the first draws are single runs: a second draw is warm) and CPU
 seconds beside wall seconds, since the machine is shared and wall time is noisy. Not part of the
@@ -20,6 +23,7 @@ test suite.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -54,12 +58,18 @@ def show(label: str, runs: list[tuple[float, float]], target: float | None = Non
     print(f"{label:<36} median {wall * 1000:8.0f} ms wall {cpu * 1000:8.0f} ms CPU  ({len(runs)} run(s)){verdict}")
 
 
-BUDGET = "budget_slider"  # the sidebar's budget slider (it writes the bound "budget" number input)
+BUDGET = "budget_slider"  # the budget slider (it writes the bound "budget" number input): in the sidebar on the
+# analysis pages, on the page itself (in a fragment) on Contexts, Graph and Token anatomy
+PARETO_BUDGET = "pareto_budget"  # the Pareto page's choice of the budget its chart shows
 
 
 def budgets_to_try(app: AppTest, count: int) -> list[int]:
     limit = app.sidebar.slider(key=BUDGET).max
     return [limit // 10 + step * 97 for step in range(count)]
+
+
+def print_load() -> None:
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
@@ -81,29 +91,29 @@ def main() -> None:
         warm = [timed(lambda: checked(app.sidebar.slider(key=BUDGET).set_value(next(budgets)).run()))
                 for _ in range(arguments.repeats)]
         show(f"{name}, redraw after a budget change", warm, 0.3)
+        if name == "Pareto":
+            listed = len(app.selectbox(key=PARETO_BUDGET).options)
+            shown = [timed(lambda step=step: checked(app.selectbox(key=PARETO_BUDGET).select_index(step % listed).run()))
+                     for step in range(arguments.repeats)]
+            show("Pareto, its own Budget changed", shown, 0.3)
+        print_load()
     checked(app.switch_page("screens/contexts.py").run())
     names = FORMATS.names()
     pairs = ([names[0], names[1]], [names[2], names[3]])
     for pair in pairs:  # warm both pairs
         checked(app.sidebar.multiselect(key="formats").set_value(pair).run())
     rerun = [timed(lambda: checked(app.run())) for _ in range(arguments.repeats)]
-    try:
-        app.sidebar.slider(key=BUDGET)
-    except KeyError:  # the page moved its budget out of the sidebar: say so rather than time something else
-        budget = []
-        print("Contexts: no sidebar budget slider on this page; its budget change is not timed")
-    else:
-        budget = [timed(lambda: checked(app.sidebar.slider(key=BUDGET).set_value(next(budgets)).run()))
-                  for _ in range(arguments.repeats)]
+    budget = [timed(lambda: checked(app.slider(key=BUDGET).set_value(next(budgets)).run()))  # the page's own slider
+              for _ in range(arguments.repeats)]
     warm = [timed(lambda pair=pair: checked(app.sidebar.multiselect(key="formats").set_value(pair).run()))
             for pair in pairs * ((arguments.repeats + 1) // 2)]
     cold = [timed(lambda name=name: checked(app.sidebar.multiselect(key="formats").set_value([name]).run()))
             for name in names[4:7]]
     show("Contexts, rerun (baseline)", rerun)
-    if budget:
-        show("Contexts, budget change", budget, 0.3)
+    show("Contexts, budget change (the page's slider)", budget, 0.3)
     show("Contexts, format change (warm)", warm)
     show("Contexts, format change (cold)", cold)
+    print_load()
 
 
 if __name__ == "__main__":

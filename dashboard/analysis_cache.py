@@ -18,9 +18,11 @@ from core.budget_sweep import budget_sweep
 from core.format_anatomies import format_anatomies
 from core.format_markers import format_markers
 from core.progress_estimate import progress_text
+from core.pareto_tables import dominated_formats, efficiency_table, pareto_points
 from core.registry import FORMATS, ORDERINGS
 from core.token_anatomy import Anatomy, anatomy_table
 from dashboard.sidebar import Selection
+from dashboard.views.charts import survival_figure
 
 SWEEPS_KEPT = 12
 SCOPES = ("complete text", "cut at the budget")
@@ -109,6 +111,33 @@ def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame
     """Every registered format under the sidebar's ordering, layout and policy, at every budget of the list."""
     return sweep(selection, tuple(FORMATS.names()), (selection.ordering,), selection.layout, (selection.policy,),
                  budgets)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _survival_chart(key: tuple, _frame: pd.DataFrame, _markers: pd.DataFrame, title: str):
+    return survival_figure(_frame, _markers, title)
+
+
+def survival_chart(selection: Selection, budgets: tuple[int, ...], frame: pd.DataFrame, markers: pd.DataFrame,
+                   title: str):
+    """The Budget survival figure of `survival_sweep(selection, budgets)` and `selection_markers(selection)`,
+    built once per setting: building it (plotly's validation) was most of a redraw's time."""
+    key = settings_key(selection, "survival chart", selection.formats, selection.ordering, selection.layout,
+                       budgets)
+    return _survival_chart(key, frame, markers, title)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _pareto_tables(key: tuple, _frame: pd.DataFrame, accuracy: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    return (pareto_points(_frame, accuracy), dominated_formats(_frame, accuracy), efficiency_table(_frame, accuracy))
+
+
+def pareto_tables(selection: Selection, budgets: tuple[int, ...], frame: pd.DataFrame,
+                  accuracy: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """core.pareto_tables' points, dominated formats and efficiency table of `pareto_sweep(selection, budgets)`,
+    computed once per setting and accuracy (a change of the shown budget only filters the points)."""
+    key = settings_key(selection, "pareto tables", selection.ordering, selection.layout, selection.policy, budgets)
+    return _pareto_tables(key, frame, accuracy)
 
 
 def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool) -> pd.DataFrame:

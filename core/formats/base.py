@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, TypeVar, cast
-
-from cachetools import LRUCache
 
 from core.graph import Graph
 from core.units import Unit
@@ -91,7 +90,11 @@ class RecordText:
 
 
 MEMOS_KEPT = 2  # a sweep renders one format in every ordering and layout before the next format
-_MEMOS: LRUCache[tuple[int, str], tuple[Graph, dict[Hashable, Record]]] = LRUCache(maxsize=MEMOS_KEPT)
+# Beyond those two, older memos stay while all the memos together hold at most this many records: the
+# dashboard measures every format once when a graph loads, and a page that sweeps every format (Pareto)
+# then finds their records built (every format of a 2,000-service graph; three at 20,000 services).
+RECORDS_KEPT = 200_000
+_MEMOS: OrderedDict[tuple[int, str], tuple[Graph, dict[Hashable, Record]]] = OrderedDict()
 _MEMO_LOCK = threading.Lock()
 
 
@@ -101,16 +104,27 @@ def record_memo(graph: Graph, format_name: str) -> dict[Hashable, Record]:
     A record that depends only on its unit (and on what the format writes before it, such as a
     leading line break) is escaped and built once, then reused: the orderings and layouts of a
     sweep render the same units in other orders. The key says what the record depends on; the
-    memo is kept for the most recent graph and format pairs only.
+    memos are kept for the most recent graph and format pairs only (see RECORDS_KEPT).
     """
     key = (id(graph), format_name)
     with _MEMO_LOCK:
-        entry = _MEMOS.get(key)  # a hit makes the entry the most recent
+        entry = _MEMOS.get(key)
         if entry is not None and entry[0] is graph:
+            _MEMOS.move_to_end(key)
             return entry[1]
         memo: dict[Hashable, Record] = {}
         _MEMOS[key] = (graph, memo)  # holding the graph keeps its id from being reused
+        _MEMOS.move_to_end(key)
+        _forget_oldest()
         return memo
+
+
+def _forget_oldest() -> None:
+    """Drop the least recently used memos beyond the two newest while the records kept exceed RECORDS_KEPT."""
+    held = sum(len(memo) for _, memo in _MEMOS.values())
+    while len(_MEMOS) > MEMOS_KEPT and held > RECORDS_KEPT:
+        _, (_, memo) = _MEMOS.popitem(last=False)
+        held -= len(memo)
 
 
 T = TypeVar("T")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import GraphContextError
-from dashboard.analysis_cache import selection_markers, survival_sweep
+from dashboard.analysis_cache import selection_markers, survival_chart, survival_sweep
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current, format_label
-from dashboard.views.charts import survival_figure
 from dashboard.views.markdown_text import escape_markdown
 
 TABLE_COLUMNS = ["format", "policy", "budget", "budgeted_tokens", "records_kept", "records_total", "parse_ok",
@@ -44,7 +43,7 @@ def show() -> None:
     st.markdown("Dashed vertical lines: each format's **D_k(S)**, the budget that holds every unit within "
                 f"{int(frame['hops'].iloc[0])} hops of the seeds; dotted: its **complete text** (grammar included). "
                 "Hover a point for the exact figures and the first record the cut drops.")
-    figure = survival_figure(frame, markers, f"Survival against the budget ({', '.join(selection.formats)})"
+    figure = survival_chart(selection, budgets, frame, markers, f"Survival against the budget ({', '.join(selection.formats)})"
                              + (" · ≈ approximate token counts" if selection.approximate else ""))
     st.plotly_chart(figure, width="stretch", key="survival_chart")
     st.subheader("Markers")

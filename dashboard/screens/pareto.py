@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import GraphContextError
-from core.pareto_tables import ACCURACIES, best_lossless, dominated_formats, efficiency_table, pareto_points
-from dashboard.analysis_cache import pareto_sweep
+from core.pareto_tables import ACCURACIES, best_lossless
+from dashboard.analysis_cache import pareto_sweep, pareto_tables
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current
 from dashboard.url_state import unbound_query_params
@@ -58,7 +58,7 @@ def show() -> None:
     except GraphContextError as error:
         show_error(error)
         return
-    points = pareto_points(frame, accuracy)
+    points, dominated, table = pareto_tables(selection, budgets, frame, accuracy)
     shown = points[points["budget"] == budget][["format", "lossless", "tokens", "accuracy", "pareto_optimal",
                                                  "dominated_by", "efficiency"]].reset_index(drop=True)
     st.plotly_chart(pareto_figure(shown, accuracy, budget, selection.approximate), width="stretch", key="pareto_chart", on_select=lambda:
@@ -70,12 +70,10 @@ def show() -> None:
     st.subheader("Dominated across budgets")
     st.caption("A format is dominated when another uses no more tokens and is at least as accurate at every "
                "tested budget, and is strictly better at one of them at least.")
-    dominated = dominated_formats(frame, accuracy)
     st.dataframe(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]]
                  .sort_values(["mean_tokens", "format"]).reset_index(drop=True), hide_index=True, width="stretch", key="pareto_dominated",
                  column_config=TABLE_COLUMNS)
     st.subheader("Efficiency")
-    table = efficiency_table(frame, accuracy)
     best = best_lossless(table)
     if best is not None:
         st.markdown(f"Most efficient lossless format: **{best}** (highlighted). RDS, after the CKG benchmark's "

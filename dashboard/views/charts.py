@@ -26,17 +26,30 @@ def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str) -> g
                      category_orders={"metric": list(SURVIVAL_METRICS), "policy": list(POLICIES)},
                      hover_data={"budgeted_tokens": True, "records_kept": True, "records_total": True,
                                  "first_dropped_keys": True, "explanation": True, "metric": False, "policy": False})
+    lines = []
     for row in markers.itertuples():
         colour = colours.get(row.format, "#6b7280")
         if pd.notna(row.coverage_tokens):
-            figure.add_vline(x=float(row.coverage_tokens), line_dash="dash", line_color=colour, opacity=0.6)
-        figure.add_vline(x=float(row.full_tokens), line_dash="dot", line_color=colour, opacity=0.6)
+            lines.append((float(row.coverage_tokens), "dash", colour))
+        lines.append((float(row.full_tokens), "dot", colour))
+    add_vertical_lines(figure, lines)
     figure.for_each_annotation(lambda note: note.update(text=note.text.split("=")[-1]))
     figure.update_yaxes(range=[-0.05, 1.05], title=None)
     figure.update_xaxes(tickformat=",d", title=None)  # plain numbers on the log axis: 1,000 not 1k
     figure.for_each_annotation(lambda note: note.update(text=f"<b>{note.text}</b>"))
     figure.update_layout(legend_title=None)
     return figure
+
+
+def add_vertical_lines(figure: go.Figure, lines: list[tuple[float, str, str]]) -> None:
+    """What `add_vline(x, line_dash, line_color, opacity=0.6)` of each (x, dash, colour) draws in every
+    subplot that holds a trace, added at once: plotly re-validates the whole layout on each add_vline,
+    which cost most of the Budget survival page's redraw."""
+    subplots = list(dict.fromkeys((trace.xaxis or "x", trace.yaxis or "y") for trace in figure.data))
+    shapes = [{"type": "line", "x0": x, "x1": x, "xref": xref, "y0": 0, "y1": 1, "yref": f"{yref} domain",
+               "line": {"dash": dash, "color": colour}, "opacity": 0.6}
+              for x, dash, colour in lines for xref, yref in subplots]
+    figure.update_layout(shapes=list(figure.layout.shapes) + shapes)
 
 
 def ordering_label(name: str) -> str:

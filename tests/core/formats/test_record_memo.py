@@ -1,0 +1,38 @@
+"""The per-graph record memos: shared by every ordering of a format, kept by how many records they hold."""
+
+from __future__ import annotations
+
+from core.formats import base
+from core.formats.base import record_memo
+from core.registry import FORMATS
+from core.samples import load_sample
+from core.units import graph_units
+
+
+def test_a_format_renders_the_same_from_its_memo() -> None:
+    graph = load_sample("online-boutique")
+    units = graph_units(graph)
+    for name in ("jsonl", "yaml", "csv"):
+        first = FORMATS.get(name).render(graph, units)
+        again = FORMATS.get(name).render(graph, units)  # from the memo
+        assert again.text == first.text
+        assert [record.text for record in again.records] == [record.text for record in first.records]
+
+
+def test_memos_beyond_the_two_newest_stay_while_their_records_fit(monkeypatch) -> None:
+    graph = load_sample("online-boutique")
+    monkeypatch.setattr(base, "_MEMOS", type(base._MEMOS)())
+    monkeypatch.setattr(base, "RECORDS_KEPT", 12)
+
+    def filled(name: str) -> dict:
+        memo = record_memo(graph, name)
+        memo.update({("record", index): None for index in range(4)})
+        return memo
+
+    memos = {name: filled(name) for name in ("a", "b", "c")}
+    assert record_memo(graph, "a") is memos["a"]  # now the most recent
+    memos["d"] = filled("d")  # 12 records were held: all four memos stay
+    assert all(record_memo(graph, name) is memos[name] for name in ("b", "c", "a", "d"))
+    record_memo(graph, "e")  # 16 held: the least recently used (b) goes, leaving 12
+    assert [record_memo(graph, name) is memos[name] for name in ("c", "a", "d")] == [True, True, True]
+    assert record_memo(graph, "b") is not memos["b"]
