@@ -93,7 +93,8 @@ def main() -> None:
         show(f"{name}, redraw after a budget change", warm, 0.3)
         if name == "Pareto":
             listed = len(app.selectbox(key=PARETO_BUDGET).options)
-            shown = [timed(lambda step=step: checked(app.selectbox(key=PARETO_BUDGET).select_index(step % listed).run()))
+            shown = [timed(lambda step=step, listed=listed: checked(
+                app.selectbox(key=PARETO_BUDGET).select_index(step % listed).run()))
                      for step in range(arguments.repeats)]
             show("Pareto, its own Budget changed", shown, 0.3)
         print_load()

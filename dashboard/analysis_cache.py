@@ -17,8 +17,8 @@ from core.budget import POLICIES
 from core.budget_sweep import budget_sweep
 from core.format_anatomies import format_anatomies
 from core.format_markers import format_markers
-from core.progress_estimate import progress_text
 from core.pareto_tables import dominated_formats, efficiency_table, pareto_points
+from core.progress_estimate import progress_text
 from core.registry import FORMATS, ORDERINGS
 from core.token_anatomy import Anatomy, anatomy_table
 from dashboard.sidebar import Selection
