@@ -5,7 +5,7 @@
     .venv/bin/python bench/sweep.py --compare-decoded    # also check the sweep against the decoding path
 
 On the service graph (2,000 services, 4,000 noise edges; one query, impact_owners of db-identity)
-every registered format is rendered in every ordering and layout it allows, as `core.sweep.sweep`
+every registered format is rendered in every ordering and layout it allows, as `core.analysis.sweep.sweep`
 renders them. In one run it measures, each on a fresh copy of the graph (so no memo or cache
 carries over):
 
@@ -41,14 +41,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.coverage import seed_region
-from core.generate import service_graph
-from core.ordering import inputs_for, layouts_for, order_units
-from core.prefix_tokens import token_byte_lengths
+from core.analysis.sweep import DEFAULT_BUDGETS, sweep
+from core.analysis.workers import fewer_collections
+from core.io.generate import service_graph
+from core.metrics.coverage import seed_region
 from core.queries import IMPACT_OWNERS, query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.sweep import DEFAULT_BUDGETS, sweep
-from core.workers import fewer_collections
+from core.retrieval.ordering import inputs_for, layouts_for, order_units
+from core.tokens.prefix_tokens import token_byte_lengths
 
 SEEDS = ("db-identity",)
 QUESTION = query(IMPACT_OWNERS, failed="db-identity")
@@ -171,7 +171,7 @@ def report(figures: dict, single: dict, pooled: dict | None, ceiling: dict | Non
     if "fewer_collections" in base:
         fewer = base["fewer_collections"]
         print(f"floor with a sweep's collector settings:  {fewer['wall']:7.1f} s wall  {fewer['cpu']:7.1f} s CPU "
-              f"(core.workers.fewer_collections, on a fresh graph)")
+              f"(core.analysis.workers.fewer_collections, on a fresh graph)")
         print(f"end to end / that floor = {single['cpu'] / fewer['cpu']:.2f} by CPU")
     print(f"end to end sweep(), 1 worker:          {single['wall']:7.1f} s wall  {single['cpu']:7.1f} s CPU")
     print(f"end to end / floor = {single['cpu'] / base['cpu']:.2f} by CPU, {single['wall'] / base['wall']:.2f} "
