@@ -118,8 +118,11 @@ class PrefixTokens:
     @cached_property
     def kept_node_and_edge_counts(self) -> tuple[np.ndarray, np.ndarray]:
         """For every prefix length k, how many node and how many edge units its records carry."""
-        nodes = [sum(1 for key in record.unit_keys if key.startswith("n:")) for record in self.rendering.records]
-        edges = [len(record.unit_keys) - count for record, count in zip(self.rendering.records, nodes)]
+        # Unit keys start with "n:" or "e:"; most records carry one unit, read without a generator.
+        keys = [record.unit_keys for record in self.rendering.records]
+        nodes = [(unit_keys[0][0] == "n") if len(unit_keys) == 1 else sum(key[0] == "n" for key in unit_keys)
+                 for unit_keys in keys]
+        edges = [len(unit_keys) - count for unit_keys, count in zip(keys, nodes)]
         return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
                 np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
 
