@@ -26,14 +26,14 @@ from core.retrieval.ordering import LAYOUTS
 from core.retrieval.question_templates import template_for_question
 from core.retrieval.seeds import Seeds
 from core.tokens.models import counting_note
-from dashboard import cache
+from dashboard import cache, url_state
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
     query_widgets,
     seed_widgets,
     widget_value,
 )
-from dashboard.sources import LoadedGraph, graph_source
+from dashboard.sources import LoadedGraph, generator_keys, graph_source
 from dashboard.views.markdown_text import escape_markdown
 
 MAX_PANELS = 4
@@ -98,14 +98,24 @@ def format_label(name: str) -> str:
     return name if FORMATS.get(name).lossless else f"{name} (lossy)"
 
 
+SIDEBAR_BOUND_KEYS = ("source", "sample", "seed_mode", "seeds", "question", "query", "model", "tokenizer", "formats",
+                      "ordering", "layout", "policy", "budgets")
 BUDGET_SLIDER = "budget_slider"
 BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
 
+def bound_sidebar_keys() -> list[str]:
+    """The session-state keys of the sidebar's widgets that are bound to the URL (the budget's are assigned by
+    `_budget` on every full run)."""
+    parameters = [key for key in st.session_state if str(key).startswith(QUERY_PARAMETER_PREFIX)]
+    return [*SIDEBAR_BOUND_KEYS, *generator_keys(), *parameters]
+
+
 def draw() -> Selection:
     sidebar = st.sidebar
+    url_state.hold_widget_values(bound_sidebar_keys())  # before any sidebar widget is drawn: see url_state
     loaded = graph_source(sidebar)
     graph = loaded.graph
     defaults = graph_defaults(graph, loaded.sample)

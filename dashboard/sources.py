@@ -98,6 +98,16 @@ def _upload(sidebar) -> LoadedGraph | None:
     return LoadedGraph(graph, f"upload: {upload.name}")
 
 
+def generator_key(name: str, parameter: str) -> str:
+    return f"{name}_{parameter}"
+
+
+def generator_keys() -> list[str]:
+    """The session-state keys of every generator's parameter widgets (each bound to the URL)."""
+    return ["generator"] + [generator_key(name, parameter) for name in GENERATORS.names()
+                            for parameter in generator_parameters(GENERATORS.get(name))]
+
+
 def _generator(sidebar) -> LoadedGraph:
     name = sidebar.selectbox("Generator", GENERATORS.names(), key="generator", bind="query-params")
     function = GENERATORS.get(name)
@@ -108,7 +118,7 @@ def _generator(sidebar) -> LoadedGraph:
         arguments[parameter] = sidebar.number_input(
             parameter.replace("_", " ").capitalize(), min_value=0.0 if fraction else 0,
             max_value=1.0 if fraction else parameter_limit(name, parameter) or GENERATOR_INTEGER_LIMIT, value=default, step=0.05 if fraction else 1,
-            key=f"{name}_{parameter}", bind="query-params")
+            key=generator_key(name, parameter), bind="query-params")
     graph = cache.generated_graph(name, tuple(sorted(arguments.items())))
     described = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in arguments.items())
     return LoadedGraph(graph, f"generated {name}: {described}")

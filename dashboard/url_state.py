@@ -5,6 +5,13 @@ belongs to a widget drawn in this or the last run, so its key is in `st.session_
 parameter (a shared link's settings for a page not opened yet) is one `st.switch_page` may carry,
 and must carry, since a switch clears the parameters no widget on the new page binds.
 
+`hold_widget_values` uses public APIs only: it assigns each bound sidebar widget the value the session holds,
+once per full run, before the widget is drawn. Why: on a warm server the browser sometimes never takes a
+URL-seeded select box's value (or, after a page switch whose request carried none of their states, the
+value Streamlit kept for them), and keeps showing and sending the widget's default; the next full run
+then hears "reference-services" from the sample box and the session falls back to the default sample
+and budget. An assigned value is sent with the widget, so the browser shows and sends it from then on.
+
 `restore_lost_parameters` is the only use of Streamlit internals in the dashboard, kept here alone.
 Why: a page opened while the first run is still drawing makes the browser build the new page's URL
 before it knows which parameters are bound, so `?sample=nvidia-jetson` becomes `/contexts` while
@@ -25,6 +32,14 @@ def unbound_query_params() -> dict[str, list[str]]:
     """The URL's parameters that no widget is bound to, every value of each (switch_page may only carry those;
     bound widgets write theirs back)."""
     return {key: st.query_params.get_all(key) for key in st.query_params if key not in st.session_state}
+
+
+def hold_widget_values(keys) -> None:
+    """Assign every key of `keys` that the session holds its own value (widgets not drawn yet in this run only:
+    Streamlit refuses an assignment to a widget already drawn), so the browser takes the server's value."""
+    state = st.session_state
+    for key in [key for key in keys if key in state]:
+        state[key] = state[key]
 
 
 def restore_lost_parameters() -> None:

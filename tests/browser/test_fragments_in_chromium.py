@@ -51,5 +51,9 @@ def test_a_budget_change_reruns_only_the_pages_fragment(dashboard_url, guarded_p
     page.keyboard.press("Enter")
     settle(page)
     wait_until(page, lambda: full_runs(page) > before)
+    # The budget survives the full run, and so does the URL's graph (test_warm_session_in_chromium.py says why
+    # it did not)
+    assert sidebar_budget(page) == moved
+    assert url_parameters(page)["budget"] == [str(moved)] and url_parameters(page)["sample"] == ["nvidia-jetson"]
     page.screenshot(path=str(ARTIFACTS / f"fragment-{title.lower().replace(' ', '-')}.png"))
     guard.assert_clean()
