@@ -33,7 +33,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 GRAPHS = {
     "nvidia-jetson": "sample=nvidia-jetson",
     "services-2000": "source=generator&generator=services&services_services=2000&services_noise_edges=4000",
-    # the largest graph the limits accept (core.generate.PARAMETER_LIMITS: 200,000 edges, about 40,000 nodes)
+    # the largest graph the limits accept (core.io.generate.PARAMETER_LIMITS: 200,000 edges, about 40,000 nodes)
     "scale-free-200000": "source=generator&generator=scale_free&scale_free_edges=200000",
 }
 DEFAULT_GRAPHS = "nvidia-jetson,services-2000"

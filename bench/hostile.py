@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import networkx as nx
 
 from core.errors import LoadError
-from core.generate import service_graph
 from core.io import load_graph, save_graph
+from core.io.generate import service_graph
 
 
 def measured(action, repeats: int) -> tuple[float, float, str]:

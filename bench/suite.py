@@ -9,7 +9,7 @@ layouts (where a format has them) × both policies × 8 budgets (512 ... 65,536)
 and from the annotations. In one run it prints:
 
 - per question, the suite's CPU seconds (one worker, in process) against the same cuts in a
-  one-question `core.sweep.sweep()` (that question alone, its annotation seeds), the mean over
+  one-question `core.analysis.sweep.sweep()` (that question alone, its annotation seeds), the mean over
   `--baseline` evenly spread questions: target <= 1.2 (shared renderings must show);
 - the suite with 1 and with 2 local workers: wall seconds and speed-up (target >= 1.6), CPU seconds
   of the workers beside them; every run's rows are checked equal to the first;
@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pandas as pd
 
 from bench.sweep import machine_ceiling
+from core.analysis.suite import run_suite, settings_for
+from core.analysis.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, sweep
+from core.io.samples import get_sample
 from core.questions import load_questions
 from core.registry import FORMATS, ORDERINGS
-from core.samples import get_sample
-from core.seeds import Seeds
-from core.suite import run_suite, settings_for
-from core.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, sweep
+from core.retrieval.seeds import Seeds
 
 
 def cpu_seconds() -> float:

@@ -5,7 +5,7 @@
     .venv/bin/python bench/sweep.py --compare-decoded    # also check the sweep against the decoding path
 
 On the service graph (2,000 services, 4,000 noise edges; one query, impact_owners of db-identity)
-every registered format is rendered in every ordering and layout it allows, as `core.sweep.sweep`
+every registered format is rendered in every ordering and layout it allows, as `core.analysis.sweep.sweep`
 renders them. In one run it measures, each on a fresh copy of the graph (so no memo or cache
 carries over):
 
@@ -13,7 +13,7 @@ carries over):
   complete rendering. Nothing a sweep does can cost less: it must write every text and count it.
   (Computing the orderings themselves is reported beside it, outside the floor.) It is measured
   with the default collector, then with the collector settings `sweep()` runs with
-  (`core.workers.fewer_collections`) before and again right after the 1-worker sweep: that
+  (`core.analysis.workers.fewer_collections`) before and again right after the 1-worker sweep: that
   floor is the fair one, and measuring it on both sides of the sweep evens out a load that moves;
 - end to end: `sweep(..., workers=1)` with every metric of every cut (both policies, 8 budgets),
   the figure the Budget survival, Orderings, Pareto and Exports pages and the `sweep` CLI cost;
@@ -44,14 +44,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.coverage import seed_region
-from core.generate import service_graph
-from core.ordering import inputs_for, layouts_for, order_units
-from core.prefix_tokens import token_byte_lengths
+from core.analysis.sweep import DEFAULT_BUDGETS, sweep
+from core.analysis.workers import fewer_collections
+from core.io.generate import service_graph
+from core.metrics.coverage import seed_region
 from core.queries import IMPACT_OWNERS, query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.sweep import DEFAULT_BUDGETS, sweep
-from core.workers import fewer_collections
+from core.retrieval.ordering import inputs_for, layouts_for, order_units
+from core.tokens.prefix_tokens import token_byte_lengths
 
 SEEDS = ("db-identity",)
 QUESTION = query(IMPACT_OWNERS, failed="db-identity")
@@ -174,7 +174,7 @@ def report(figures: dict, single: dict, pooled: dict | None, ceiling: dict | Non
     if "fewer_collections" in base:
         fewer = base["fewer_collections"]
         print(f"floor with a sweep's collector settings:  {fewer['wall']:7.1f} s wall  {fewer['cpu']:7.1f} s CPU "
-              f"(core.workers.fewer_collections, on a fresh graph)")
+              f"(core.analysis.workers.fewer_collections, on a fresh graph)")
         after = base["fewer_collections_after"]
         print(f"  the same, measured again right after the 1-worker sweep: {after['wall']:7.1f} s wall  "
               f"{after['cpu']:7.1f} s CPU")

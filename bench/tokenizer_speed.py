@@ -8,7 +8,7 @@ canonical order, once (untimed). Then, per tokenizer, in one run and alternating
 elsewhere falls on both alike:
 
 - floor: one full encode of each complete rendering with that tokenizer;
-- accounting: `core.prefix_tokens.prefix_tokens` of each rendering (the exact count of every
+- accounting: `core.tokens.prefix_tokens.prefix_tokens` of each rendering (the exact count of every
   record prefix), which includes its own full encode.
 
 It prints, per tokenizer, the medians of wall and CPU seconds, accounting/floor in wall and in CPU
@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.generate import service_graph
-from core.prefix_tokens import prefix_tokens
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 from core.registry import FORMATS, TOKENIZERS
-from core.units import graph_units
+from core.tokens.prefix_tokens import prefix_tokens
 
 TARGET = 1.5
 

@@ -30,13 +30,13 @@ from core.formats import (
     yaml_format,
 )
 from core.formats.base import Format
-from core.graph import Graph
-from core.models import MODEL_LIST
-from core.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
+from core.graph.model import Graph
 from core.queries import TEMPLATES
 from core.questions.generation import GENERATOR_LIST
-from core.tokenizers import TOKENIZER_LIST
-from core.tokens import Tokenizer
+from core.retrieval.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
+from core.tokens.models import MODEL_LIST
+from core.tokens.protocol import Tokenizer
+from core.tokens.tokenizers import TOKENIZER_LIST
 
 T = TypeVar("T")
 
@@ -117,11 +117,11 @@ FORMATS: Registry[Format] = Registry("format", _formats(
 ))
 
 
-# Tokenizers of the models people deploy (core.tokenizers.families); each loads its vocabulary file
+# Tokenizers of the models people deploy (core.tokens.tokenizers.families); each loads its vocabulary file
 # from an installed package on first use, so registering one costs nothing.
 TOKENIZERS: Registry[Tokenizer] = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
 
-# Model families and the tokenizer that counts for each (core.models); a stand-in is marked approximate.
+# Model families and the tokenizer that counts for each (core.tokens.models); a stand-in is marked approximate.
 MODELS = Registry("model", [(model.name, model) for model in MODEL_LIST])
 for _model in MODEL_LIST:
     TOKENIZERS.get(_model.tokenizer)  # every family names a registered tokenizer
@@ -152,7 +152,7 @@ class OrderingRegistry(Registry[Ordering]):
         return len(self.names())
 
 
-# Orderings are applied identically to every format (core.ordering).
+# Orderings are applied identically to every format (core.retrieval.ordering).
 ORDERINGS = OrderingRegistry("ordering", [(ordering.name, ordering) for ordering in ORDERING_LIST])
 
 # Query templates with deterministic solvers (core.queries).
@@ -164,10 +164,10 @@ QUESTION_GENERATORS = Registry("question generator", GENERATOR_LIST)
 
 
 def _graph_generators() -> Iterable[tuple[str, Callable[..., Graph]]]:
-    from core.generate import GRAPH_GENERATOR_LIST
+    from core.io.generate import GRAPH_GENERATOR_LIST
 
     return GRAPH_GENERATOR_LIST
 
 
-# Seeded graph generators (core.generate), with parameters read from their signatures.
+# Seeded graph generators (core.io.generate), with parameters read from their signatures.
 GENERATORS: Registry[Callable[..., Graph]] = Registry("graph generator", deferred=_graph_generators)

@@ -13,14 +13,14 @@ from collections import OrderedDict
 import pandas as pd
 import streamlit as st
 
-from core.budget import POLICIES
-from core.budget_sweep import budget_sweep
-from core.format_anatomies import format_anatomies
-from core.format_markers import format_markers
-from core.pareto_tables import dominated_formats, efficiency_table, pareto_points
-from core.progress_estimate import progress_text
+from core.analysis.budget_sweep import budget_sweep
+from core.analysis.format_markers import format_markers
+from core.analysis.pareto_tables import dominated_formats, efficiency_table, pareto_points
+from core.analysis.progress_estimate import progress_text
+from core.budget.policies import POLICIES
 from core.registry import FORMATS, ORDERINGS
-from core.token_anatomy import Anatomy, anatomy_table
+from core.tokens.format_anatomies import format_anatomies
+from core.tokens.token_anatomy import Anatomy, anatomy_table
 from dashboard.sidebar import Selection
 from dashboard.views.charts import survival_figure
 
@@ -47,7 +47,7 @@ def settings_key(selection: Selection, *parts: object) -> tuple:
 
 def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, ...], layout: str,
           policies: tuple[str, ...], budgets: tuple[int, ...]) -> pd.DataFrame:
-    """core.budget_sweep.budget_sweep for these settings, computed once, with a progress bar while it runs."""
+    """core.analysis.budget_sweep.budget_sweep for these settings, computed once, with a progress bar while it runs."""
     key = settings_key(selection, "sweep", formats, orderings, layout, policies, budgets)
     store = _store()
     with store.lock:
@@ -134,14 +134,14 @@ def _pareto_tables(key: tuple, _frame: pd.DataFrame, accuracy: str) -> tuple[pd.
 
 def pareto_tables(selection: Selection, budgets: tuple[int, ...], frame: pd.DataFrame,
                   accuracy: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """core.pareto_tables' points, dominated formats and efficiency table of `pareto_sweep(selection, budgets)`,
+    """core.analysis.pareto_tables' points, dominated formats and efficiency table of `pareto_sweep(selection, budgets)`,
     computed once per setting and accuracy (a change of the shown budget only filters the points)."""
     key = settings_key(selection, "pareto tables", selection.ordering, selection.layout, selection.policy, budgets)
     return _pareto_tables(key, frame, accuracy)
 
 
 def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool) -> pd.DataFrame:
-    """core.format_anatomies.format_anatomies for every registered format, as a table."""
+    """core.tokens.format_anatomies.format_anatomies for every registered format, as a table."""
     formats = tuple(FORMATS.names())
     budget = selection.budget if scope == SCOPES[1] else None
     key = settings_key(selection, "anatomy", selection.ordering, selection.layout, tokenizer, budget,
@@ -152,6 +152,6 @@ def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool
 
 
 def selection_markers(selection: Selection) -> pd.DataFrame:
-    """D_k(S) and full-text tokens of the chosen formats under the chosen ordering and layout (core.format_markers)."""
+    """D_k(S) and full-text tokens of the chosen formats under the chosen ordering and layout (core.analysis.format_markers)."""
     key = settings_key(selection, "markers", selection.formats, selection.ordering, selection.layout)
     return markers(key, selection, selection.formats, selection.ordering, selection.layout)

@@ -9,22 +9,22 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core import session_defaults
-from core.budget_sweep import effective_layout
-from core.coverage import coverage_curve, seed_region
-from core.graph import Graph
-from core.graph_view import GraphView, layout_positions, select_view
-from core.hops import hop_distances
+from core.analysis.budget_sweep import effective_layout
+from core.analysis.sweep import accounted_rendering as core_accounted_rendering
+from core.analysis.sweep import rendering_summary
+from core.graph.model import Graph
+from core.graph.view import GraphView, layout_positions, select_view
 from core.io import LoadOptions, load_graph
-from core.ordering import inputs_for
-from core.prefix_tokens import PrefixTokens
+from core.io.samples import load_sample
+from core.metrics.coverage import coverage_curve, seed_region
+from core.presentation import session_defaults
+from core.presentation.teaching import tight_budget
 from core.queries import Query, Solution
 from core.registry import FORMATS, GENERATORS, ORDERINGS, TOKENIZERS
-from core.samples import load_sample
-from core.sweep import accounted_rendering as core_accounted_rendering
-from core.sweep import rendering_summary
-from core.teaching import tight_budget
-from core.token_spans import token_ends
+from core.retrieval.hops import hop_distances
+from core.retrieval.ordering import inputs_for
+from core.tokens.prefix_tokens import PrefixTokens
+from core.tokens.token_spans import token_ends
 from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
@@ -39,7 +39,7 @@ def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOpti
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Measuring every format…")
 def format_table(graph_key: str, _graph: Graph, tokenizer: str, query_key: str, _query: Query) -> pd.DataFrame:
-    """core.sweep.rendering_summary of every registered format for this query, indexed by format."""
+    """core.analysis.sweep.rendering_summary of every registered format for this query, indexed by format."""
     return rendering_summary(_graph, [_query], tokenizer=tokenizer).set_index("format")
 
 
@@ -75,7 +75,7 @@ def complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, 
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")
 def walkthrough_budget(graph_key: str, _graph: Graph, format_name: str, tokenizer: str) -> int:
-    """core.teaching.tight_budget: a quarter of the format's complete text."""
+    """core.presentation.teaching.tight_budget: a quarter of the format's complete text."""
     return tight_budget(_graph, format_name, tokenizer)
 
 
@@ -83,7 +83,7 @@ def walkthrough_budget(graph_key: str, _graph: Graph, format_name: str, tokenize
 def accounted_rendering(graph_key: str, _graph: Graph, format: str, ordering: str, layout: str,
                         seeds: tuple[str, ...], evidence_key: str, _evidence: frozenset[str], tokenizer: str,
                         question: str = "") -> PrefixTokens:
-    """core.sweep.accounted_rendering of the whole graph: the rendering every budget and policy of a page cuts.
+    """core.analysis.sweep.accounted_rendering of the whole graph: the rendering every budget and policy of a page cuts.
 
     Cached here once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
     question for an ordering that uses it), so core's own cache is not asked to hold it a second time.
@@ -108,7 +108,7 @@ def solution(graph_key: str, _graph: Graph, query_key: str, _query: Query) -> So
 @st.cache_data(max_entries=16, show_spinner=False)
 def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str, tokenizer: str
              ) -> list[tuple[int, int, int]]:
-    """(k, |U_k(S)|, D_k(S)) for every hop ring of the seeds (core.coverage)."""
+    """(k, |U_k(S)|, D_k(S)) for every hop ring of the seeds (core.metrics.coverage)."""
     return coverage_curve(seed_region(_graph, seeds), FORMATS.get(format), TOKENIZERS.get(tokenizer))
 
 

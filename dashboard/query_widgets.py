@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from core.errors import GraphContextError
-from core.graph import Graph
+from core.graph.model import Graph
+from core.presentation.session_defaults import GraphDefaults, parameter_choices, parameter_presets
 from core.queries import Query, QueryTemplate, query
 from core.registry import QUERIES
-from core.seeds import Seeds, seeds_from_ids, seeds_from_question
-from core.session_defaults import GraphDefaults, parameter_choices, parameter_presets
+from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
 from dashboard.views.markdown_text import escape_markdown
 
 SEED_MODES = ("nodes", "question")

@@ -5,9 +5,9 @@ Shared by the Contexts, Graph, Walkthrough and Exports pages, so each shows the 
 
 from __future__ import annotations
 
-from core.ordering import rendering_seeds
-from core.prefix_tokens import PrefixTokens
 from core.registry import FORMATS, ORDERINGS
+from core.retrieval.ordering import rendering_seeds
+from core.tokens.prefix_tokens import PrefixTokens
 from dashboard import cache
 from dashboard.sidebar import Selection
 

@@ -7,18 +7,12 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from core.budget import ALL_POLICIES
-from core.budget_list import PAGE_BUDGETS, parse_budgets
+from core.budget.budget_list import PAGE_BUDGETS, parse_budgets
+from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError
-from core.glossary import glossary_markdown
-from core.graph import Graph
-from core.models import counting_note
-from core.ordering import LAYOUTS
-from core.queries import Query, Solution
-from core.question_templates import template_for_question
-from core.registry import FORMATS, MODELS, ORDERINGS, QUERIES, TOKENIZERS
-from core.seeds import Seeds
-from core.session_defaults import (
+from core.graph.model import Graph
+from core.presentation.glossary import glossary_markdown
+from core.presentation.session_defaults import (
     GraphDefaults,
     budget_text,
     graph_defaults,
@@ -26,6 +20,12 @@ from core.session_defaults import (
     parameter_presets,
     sweep_budgets,
 )
+from core.queries import Query, Solution
+from core.registry import FORMATS, MODELS, ORDERINGS, QUERIES, TOKENIZERS
+from core.retrieval.ordering import LAYOUTS
+from core.retrieval.question_templates import template_for_question
+from core.retrieval.seeds import Seeds
+from core.tokens.models import counting_note
 from dashboard import cache
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
@@ -152,7 +152,7 @@ def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
     """"Which model will read this?" sets the tokenizer; any registered tokenizer can still be picked.
 
     Counts for a model without a public tokenizer, or with another model's tokenizer, are marked
-    approximate here, on every page (core.models.counting_note says why).
+    approximate here, on every page (core.tokens.models.counting_note says why).
     """
     model = sidebar.selectbox("Which model will read this?", MODELS.names(), key="model", bind="query-params",
                               format_func=lambda name: MODELS.get(name).title, on_change=_tokenizer_follows_model)
@@ -174,7 +174,7 @@ def _graph_changed(graph: Graph) -> bool:
 
 
 def query_from_question(seeds: Seeds) -> None:
-    """A newly typed question sets the template its words ask for (core.question_templates), its node
+    """A newly typed question sets the template its words ask for (core.retrieval.question_templates), its node
     parameters from the matched seeds in order; a question of no known shape leaves the query as it is.
 
     The first run keeps what the URL says (its query may have been chosen after the question).

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.errors import GraphContextError
-from core.generate import generator_parameters, parameter_limit
-from core.graph import Graph
+from core.graph.model import Graph
 from core.io import LoadOptions, format_names
 from core.io.falkordb_source import (
     DEFAULT_HOPS,
@@ -23,8 +22,9 @@ from core.io.falkordb_source import (
     DatabaseSource,
     read_database,
 )
+from core.io.generate import generator_parameters, parameter_limit
+from core.io.samples import Sample, default_sample, get_sample, sample_names
 from core.registry import GENERATORS
-from core.samples import Sample, default_sample, get_sample, sample_names
 from dashboard import cache
 
 # Bound widgets write their option's displayed text into the URL, so options are shown as their names.

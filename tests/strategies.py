@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 
 # Each of these has broken some graph serializer somewhere.
 ADVERSARIAL = [

@@ -6,16 +6,16 @@ import argparse
 import json
 from pathlib import Path
 
-from core.advisor import Advice, AdviceSettings, advise, advise_set
-from core.budget import ALL_POLICIES, POLICIES
+from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
+from core.analysis.cost import DEFAULT_MODEL
+from core.budget.policies import ALL_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
-from core.cost import DEFAULT_MODEL
 from core.errors import ParameterError
-from core.ordering import LAYOUTS
 from core.questions import generate, load_questions
 from core.registry import FORMATS, ORDERINGS
+from core.retrieval.ordering import LAYOUTS
 
 
 def advice_lines(advice: Advice) -> list[str]:

@@ -6,7 +6,6 @@ import argparse
 import json
 from pathlib import Path
 
-from core.benchmark import FormatFigures, benchmark_report
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -16,9 +15,10 @@ from core.commands.graph_source import (
 )
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
-from core.models import approximate_count
 from core.registry import TOKENIZERS
-from core.tokenizer_comparison import tokens_per_format, winner_sentence
+from core.reports.benchmark import FormatFigures, benchmark_report
+from core.tokens.models import approximate_count
+from core.tokens.tokenizer_comparison import tokens_per_format, winner_sentence
 
 
 def format_table(figures: list[FormatFigures], approximate: bool = False) -> str:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.budget import POLICIES
+from core.budget.policies import POLICIES
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -30,9 +30,9 @@ from core.commands.text_table import text_table
 from core.errors import ParameterError
 from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
-from core.hops import DIRECTIONS
-from core.ordering import LAYOUTS
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval.hops import DIRECTIONS
+from core.retrieval.ordering import LAYOUTS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 

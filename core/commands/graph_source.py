@@ -7,8 +7,7 @@ import os
 from pathlib import Path
 
 from core.errors import LoadError, ParameterError
-from core.generate import generator_parameters, service_graph
-from core.graph import Graph
+from core.graph.model import Graph
 from core.io.falkordb_source import (
     DEFAULT_HOPS,
     MAX_HOPS,
@@ -17,11 +16,12 @@ from core.io.falkordb_source import (
     parse_database_url,
     read_database,
 )
+from core.io.generate import generator_parameters, service_graph
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import format_names, load_graph_file
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
+from core.io.samples import Sample, default_sample, get_sample, sample_names
 from core.registry import GENERATORS
-from core.samples import Sample, default_sample, get_sample, sample_names
 
 
 def non_negative(text: str) -> int:
@@ -74,7 +74,7 @@ def add_graph_options(parser: argparse.ArgumentParser) -> None:
                        help="the graph generated without --graph (default services: --services, --noise-edges, --seed)")
     group.add_argument("--generator-option", action="append", default=[], metavar="NAME=VALUE",
                        help="a parameter of the generator, repeatable, e.g. --generator transport --generator-option "
-                            "lines=3 (names and defaults: the dashboard's Generator source, or core.generate)")
+                            "lines=3 (names and defaults: the dashboard's Generator source, or core.io.generate)")
     add_loader_options(parser)
 
 

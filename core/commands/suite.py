@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.budget import POLICIES
+from core.analysis.engine import ENGINES
+from core.analysis.suite import SuiteResult, run_suite, settings_for, unseeded_questions
+from core.analysis.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
+from core.analysis.sweep import DEFAULT_BUDGETS
+from core.budget.policies import POLICIES
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -26,19 +30,15 @@ from core.commands.progress import CountBar
 from core.commands.sweep import _records, budgets, names, verdict_lines
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
-from core.engine import ENGINES
 from core.errors import ParameterError
-from core.exports import plain_value
-from core.graph import Graph
-from core.hops import DIRECTIONS
+from core.graph.model import Graph
+from core.io.samples import get_sample, sample_names
 from core.io.spreadsheet import spreadsheet_csv
-from core.ordering import LAYOUTS
 from core.questions import SEEDINGS, QuestionSet, generate, load_questions
 from core.registry import FORMATS, ORDERINGS
-from core.samples import get_sample, sample_names
-from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
-from core.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
-from core.sweep import DEFAULT_BUDGETS
+from core.reports.exports import plain_value
+from core.retrieval.hops import DIRECTIONS
+from core.retrieval.ordering import LAYOUTS
 
 OUTPUTS = (".csv", ".json", ".parquet")
 

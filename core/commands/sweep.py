@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.budget import ALL_POLICIES, POLICIES
-from core.budget_list import parse_budgets
+from core.analysis.pareto import dominance_across_budgets
+from core.analysis.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
+from core.analysis.workers import default_workers
+from core.budget.budget_list import parse_budgets
+from core.budget.policies import ALL_POLICIES, POLICIES
+from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -22,20 +26,16 @@ from core.commands.progress import CountBar
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
-from core.exports import plain_value
-from core.graph import Graph
-from core.hops import DIRECTIONS
+from core.graph.model import Graph
 from core.io.spreadsheet import spreadsheet_csv
-from core.ordering import LAYOUTS
-from core.pareto import dominance_across_budgets
+from core.presentation.session_defaults import graph_defaults
 from core.queries import Query, QueryTemplate, query_from_seeds
 from core.registry import FORMATS, ORDERINGS, QUERIES
-from core.sections import DEFAULT_SECTIONS, Sections
-from core.seeds import Seeds, seeds_from_ids, seeds_from_question
-from core.session_defaults import graph_defaults
-from core.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
-from core.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
-from core.workers import default_workers
+from core.reports.exports import plain_value
+from core.retrieval.hops import DIRECTIONS
+from core.retrieval.ordering import LAYOUTS
+from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
+from core.tokens.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
 
 DEFAULT_QUERY = "impact_owners"
 
@@ -53,7 +53,7 @@ def names(kind: str, registry_names: list[str] | tuple[str, ...]):
 
 
 def budgets(text: str) -> list[int]:
-    """An argparse type: a budget list in core.budget_list's grammar (`512,1024` or `512 1024`)."""
+    """An argparse type: a budget list in core.budget.budget_list's grammar (`512,1024` or `512 1024`)."""
     try:
         return list(parse_budgets(text))
     except ParameterError as error:

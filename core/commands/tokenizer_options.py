@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from core.models import ModelFamily
 from core.registry import MODELS, TOKENIZERS
+from core.tokens.models import ModelFamily
 
 DEFAULT_TOKENIZER = "o200k_base"
 

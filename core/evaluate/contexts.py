@@ -1,6 +1,6 @@
 """The contexts an evaluation asks about: the budget engine's sweep, one Context per (cut, query).
 
-`sweep_contexts` runs `core.sweep.sweep` (every format x ordering x layout x policy x budget, with
+`sweep_contexts` runs `core.analysis.sweep.sweep` (every format x ordering x layout x policy x budget, with
 its metrics, traversal accuracy included) and takes each cut's text from the same cached, accounted
 rendering the sweep cut, so a context is exactly what the sweep measured. The oracle reader must
 reproduce the sweep's traversal accuracy on every one of them.
@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from core.budget import cut
-from core.coverage import seed_region
-from core.graph import Graph
-from core.ordering import inputs_for
+from core.analysis.sweep import Progress, accounted_rendering, sweep
+from core.budget.policies import cut
+from core.graph.model import Graph
+from core.metrics.coverage import seed_region
 from core.queries import Query
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.seeds import Seeds
-from core.sweep import Progress, accounted_rendering, sweep
+from core.retrieval.ordering import inputs_for
+from core.retrieval.seeds import Seeds
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Context:
 
 @dataclass(frozen=True)
 class SweepOptions:
-    """What to cut, as `core.sweep.sweep` takes it (its defaults, with the seed's shorter budget list)."""
+    """What to cut, as `core.analysis.sweep.sweep` takes it (its defaults, with the seed's shorter budget list)."""
 
     formats: Sequence[str] | None = None
     orderings: Sequence[str] = ("canonical",)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from core.errors import ParameterError
 from core.evaluate.answers import AnswerSchema
-from core.tokens import Tokenizer
+from core.tokens.protocol import Tokenizer
 
 FRAME_VERSION = "answer-frame-v1"
 

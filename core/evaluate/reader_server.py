@@ -21,7 +21,7 @@ from core.errors import GraphContextError
 from core.evaluate.readers import DEFAULT_K, READERS, first_k, read_request
 from core.formats.base import Format
 from core.queries import QueryTemplate
-from core.tokens import Tokenizer
+from core.tokens.protocol import Tokenizer
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
 LOOPBACK = "127.0.0.1"

@@ -28,7 +28,7 @@ from core.errors import FormatError, GraphContextError, ParameterError
 from core.evaluate.answers import AnswerSchema, schema_for
 from core.evaluate.frame import PromptParts, parse_prompt
 from core.formats.base import Format
-from core.graph import Graph
+from core.graph.model import Graph
 from core.queries import Query, QueryTemplate, label_of, query
 
 DEFAULT_K = 5

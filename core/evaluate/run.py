@@ -21,7 +21,7 @@ from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, fill, fram
 from core.evaluate.pricing import PriceTable
 from core.evaluate.scoring import AnswerScore, normalise_answer, score_answer
 from core.evaluate.store import Cell, RunStore, new_run_id, request_key
-from core.graph import Graph
+from core.graph.model import Graph
 from core.queries import Query
 from core.registry import FORMATS, TOKENIZERS
 

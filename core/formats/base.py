@@ -8,8 +8,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, TypeVar, cast
 
-from core.graph import Graph
-from core.units import Unit
+from core.graph.model import Graph
+from core.graph.units import Unit
 
 AtomKind = Literal["node_id", "node_type", "relation", "property_key", "property_value"]
 ATOM_KINDS: tuple[AtomKind, ...] = ("node_id", "node_type", "relation", "property_key", "property_value")
@@ -169,7 +169,7 @@ class Format:
     # and that tail do (`core.formats.cut_parse`). None: only decoding the whole cut tells.
     tail_start: Callable[[Rendering, int, int], int] | None = field(default=None, repr=False)
     # For a lossy format: what its decoder gives back of one unit (a Node or an Edge), so that a record
-    # prefix's decoded graph is read from its kept units as for a lossless one (`core.kept_graph.image_positions`).
+    # prefix's decoded graph is read from its kept units as for a lossless one (`core.graph.kept.image_positions`).
     image: Callable[[Unit], object] | None = field(default=None, repr=False)
 
 

@@ -25,8 +25,8 @@ from core.formats.base import Format, Record, RecordText, Rendering, after_whole
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties
-from core.graph import Edge, Graph, Node
-from core.units import Unit, unit_edges
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import Unit, unit_edges
 
 NAME = "ckg_lines"
 VERSION_MARKER = "#graph-ckg-v1"

@@ -8,8 +8,8 @@ from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
-from core.graph import Edge, Graph, Node
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import Unit
 
 NAME = "compact_json"
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, RecordText, Rendering, record_memo, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
-from core.graph import Edge, Graph, Node, Properties, properties_json
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties, properties_json
+from core.graph.units import Unit
 
 NAME = "csv"
 HEADER = ["kind", "a", "b", "c"]

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 
 from core.errors import FormatError, GraphError
-from core.graph import Edge, Graph, Node, Properties, freeze_properties
+from core.graph.model import Edge, Graph, Node, Properties, freeze_properties
 
 ORPHAN_TYPE = "unknown"
 

@@ -17,8 +17,8 @@ from core.formats.base import Format, Record, RecordText, Rendering, after_whole
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
-from core.graph import Edge, Graph, Node
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import Unit
 
 NAME = "edge_tuples"
 NAMES = Names(extra="-./:+@'")

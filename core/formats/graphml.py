@@ -38,8 +38,8 @@ from core.errors import FormatError
 from core.formats.base import Atom, AtomKind, Format, Record, Rendering, nodes_then_edges
 from core.formats.decoding import decoded_graph, expect_string, properties_from
 from core.formats.subject_groups import escape_key, unescape_key
-from core.graph import Edge, Graph, Node, Properties, PropertyValue
-from core.units import Unit, edge_keys, node_key
+from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
+from core.graph.units import Unit, edge_keys, node_key
 
 NAME = "graphml"
 NAMESPACE = "{http://graphml.graphdrawing.org/xmlns}"

@@ -27,8 +27,8 @@ from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, memo_table, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
-from core.graph import Edge, Graph, Node, Properties, properties_json
-from core.units import Unit, edge_keys
+from core.graph.model import Edge, Graph, Node, Properties, properties_json
+from core.graph.units import Unit, edge_keys
 
 NAME = "graphrag_tables"
 ENTITIES = "-----Entities-----"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
-from core.units import Unit
+from core.graph.units import Unit
 
 K = TypeVar("K", bound=Hashable)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from core.formats.base import AtomKind, RecordText
-from core.graph import Properties, PropertyValue
+from core.graph.model import Properties, PropertyValue
 
 
 def json_scalar(value: PropertyValue) -> str:

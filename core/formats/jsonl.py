@@ -17,8 +17,8 @@ from core.formats.base import (
 )
 from core.formats.decoding import decoded_graph, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
-from core.graph import Edge, Graph, Node
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import Unit
 
 NAME = "jsonl"
 

@@ -39,8 +39,8 @@ from core.formats.base import Format, Record, RecordText, Rendering, memo_table,
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
-from core.graph import Edge, Graph, Node, Properties
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties
+from core.graph.units import Unit
 
 NAME = "local_ids"
 VERSION_MARKER = "#graph-local-v1"

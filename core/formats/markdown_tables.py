@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, properties_from_json
-from core.graph import Edge, Graph, Node, Properties, properties_json
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties, properties_json
+from core.graph.units import Unit
 
 NAME = "markdown_tables"
 NODE_COLUMNS = ["id", "type"]

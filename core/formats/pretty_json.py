@@ -8,8 +8,8 @@ from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_scalar
-from core.graph import Edge, Graph, Node, Properties
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties
+from core.graph.units import Unit
 
 NAME = "pretty_json"
 _ITEM = "\n    "  # an array item sits at depth 2

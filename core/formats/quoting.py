@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from core.errors import FormatError, GraphError
 from core.formats.base import RecordText
 from core.formats.decoding import properties_from
-from core.graph import Properties, PropertyValue, freeze_properties
+from core.graph.model import Properties, PropertyValue, freeze_properties
 
 _DECODER = json.JSONDecoder()
 

@@ -29,7 +29,7 @@ Pages come in the order of their first unit, so every prefix of pages is the ren
 
 Decoding without loss: the preamble lists, for every relation of the graph (and of its schema), its
 two readings as JSON strings. Readings come from the schema, or from the relation name
-(`core.graph.default_reading`); a reading that is empty, not one printable line, equal to another,
+(`core.graph.model.default_reading`); a reading that is empty, not one printable line, equal to another,
 or a word-prefix of another ("depends on" / "depends on x") is replaced by "has link N to" /
 "has link N from" (or "link-N-to" / "link-N-from" when those are blocked), so a sentence's reading
 is always found by its words. Ids and types are written
@@ -48,8 +48,8 @@ from core.formats.base import Format, Record, RecordText, Rendering, record_memo
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties, frozen, json_text
-from core.graph import Edge, Graph, Node, Properties, PropertyValue, RelationReading, default_reading
-from core.units import Unit, unit_edges
+from core.graph.model import Edge, Graph, Node, Properties, PropertyValue, RelationReading, default_reading
+from core.graph.units import Unit, unit_edges
 
 NAME = "semantic_text"
 VERSION_MARKER = "#semantic-datasheet-v1"

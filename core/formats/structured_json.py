@@ -19,8 +19,8 @@ from core.formats.base import Format, Record, RecordText, Rendering
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_scalar
 from core.formats.subject_groups import escape_key, subject_groups, unescape_key
-from core.graph import Edge, Graph, Node, Properties
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties
+from core.graph.units import Unit
 
 NAME = "structured_json"
 RESERVED = ("type", "properties")

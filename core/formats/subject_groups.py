@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from core.units import EdgeUnit, NodeUnit, Unit
+from core.graph.units import EdgeUnit, NodeUnit, Unit
 
 KEY_ESCAPE = "~"
 

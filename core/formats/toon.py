@@ -28,8 +28,8 @@ import toon_format
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, properties_from_json
-from core.graph import Edge, Graph, Node, Properties, properties_json
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties, properties_json
+from core.graph.units import Unit
 
 NAME = "toon"
 NODE_FIELDS = ("id", "type")

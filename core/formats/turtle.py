@@ -35,8 +35,8 @@ from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering
 from core.formats.decoding import decoded_graph, properties_from
 from core.formats.subject_groups import subject_groups
-from core.graph import Edge, Graph, Node, Properties, PropertyValue
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
+from core.graph.units import Unit
 
 NAME = "turtle"
 BASE = "http://example.org/"

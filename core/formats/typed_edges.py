@@ -8,8 +8,8 @@ from core.errors import FormatError
 from core.formats.base import AtomKind, Format, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
-from core.graph import Edge, Graph, Node, properties_json
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, properties_json
+from core.graph.units import Unit
 
 NAME = "typed_edges"
 VERSION_MARKER = "#graph-v1"

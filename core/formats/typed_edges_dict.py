@@ -38,8 +38,8 @@ from core.formats.base import (
 from core.formats.decoding import decoded_graph
 from core.formats.escaping import escape_atom, split_fields
 from core.formats.quoting import read_properties
-from core.graph import Edge, Graph, Node, Properties, properties_json
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node, Properties, properties_json
+from core.graph.units import Unit
 
 NAME = "typed_edges_dict"
 VERSION_MARKER = "#graph-dict-v1"

@@ -22,8 +22,8 @@ from core.errors import FormatError
 from core.formats.base import Atom, AtomKind, Format, Record, Rendering, record_memo
 from core.formats.structured_json import RESERVED, graph_from_document
 from core.formats.subject_groups import escape_key, subject_groups
-from core.graph import Edge, Graph, Node
-from core.units import Unit
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import Unit
 
 NAME = "yaml"
 _PLACEHOLDER = "x"  # stands for the context a record follows; it never reaches the output

@@ -1,4 +1,4 @@
-"""Graph files in and out: hardened importers, size limits and exporters (one module per file format)."""
+"""Where graphs come from and go: hardened importers, size limits, exporters (one module per file format), the bundled samples and the seeded generators."""
 
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import IMPORTERS, Loaded, format_names, load, load_graph, load_graph_file

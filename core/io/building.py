@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node, Properties, PropertyValue, Schema, freeze_properties
+from core.graph.model import Edge, Graph, Node, Properties, PropertyValue, Schema, freeze_properties
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import LoadOptions
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 from core.io.building import build_graph, check_endpoints, frozen_properties
 from core.io.csv_tables import read_table
 from core.io.limits import DEFAULT_LIMITS, Limits

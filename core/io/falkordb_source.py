@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from core.errors import LoadError, ParameterError
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 from core.io.building import build_graph, frozen_properties, property_value
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions

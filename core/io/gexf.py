@@ -21,7 +21,7 @@ import io
 import networkx as nx
 
 from core.errors import GraphError, LoadError
-from core.graph import Graph, Node
+from core.graph.model import Graph, Node
 from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.graphml import _NOT_XML
 from core.io.limits import DEFAULT_LIMITS, Limits

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from core.errors import LoadError
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 from core.io.building import build_graph, frozen_properties, property_value
 from core.io.gml_text import ParsedGML, read_gml
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits

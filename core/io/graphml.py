@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node, PropertyValue
+from core.graph.model import Edge, Graph, Node, PropertyValue
 from core.io.building import build_graph, check_endpoints, frozen_properties
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions

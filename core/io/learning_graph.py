@@ -15,7 +15,7 @@ import io
 from pathlib import Path
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 from core.io.building import build_graph
 from core.io.csv_tables import read_table
 from core.io.limits import DEFAULT_LIMITS, Limits

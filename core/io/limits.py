@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from core.errors import LoadError
-from core.graph import Graph
+from core.graph.model import Graph
 
 
 class LimitError(LoadError):

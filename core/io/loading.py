@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import FormatError, LoadError
-from core.graph import Graph
+from core.graph.model import Graph
 from core.io import edge_list, gexf, gml, graphml, learning_graph, node_link, pajek
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions

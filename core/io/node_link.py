@@ -20,7 +20,7 @@ import json
 import math
 
 from core.errors import LoadError
-from core.graph import Edge, Graph, Node, PropertyValue, RelationReading, Schema
+from core.graph.model import Edge, Graph, Node, PropertyValue, RelationReading, Schema
 from core.io.building import build_graph, check_endpoints, frozen_properties, property_value
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions

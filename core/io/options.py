@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
 from core.errors import ParameterError
-from core.graph import DuplicatePolicy, MissingEndpointPolicy
+from core.graph.model import DuplicatePolicy, MissingEndpointPolicy
 
 NODE_TYPE_ATTRIBUTES = ("labelV", "type", "label")  # tried in this order when none is chosen
 RELATION_ATTRIBUTES = ("labelE", "relation", "label")

@@ -22,7 +22,7 @@ import re
 import networkx as nx
 
 from core.errors import GraphError, LoadError
-from core.graph import Graph
+from core.graph.model import Graph
 from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions

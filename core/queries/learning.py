@@ -10,10 +10,10 @@ the CSV's order of dependencies.
 
 from __future__ import annotations
 
-from core.graph import Graph
+from core.graph.model import Graph
+from core.graph.units import node_key
 from core.queries import traversal
 from core.queries.model import QueryTemplate, Solution, label_of
-from core.units import node_key
 
 RELATION = "depends_on"
 

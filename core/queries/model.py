@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.errors import ParameterError
-from core.graph import Graph
+from core.graph.model import Graph
 
 Answer = object  # a JSON-compatible value: sorted lists and dicts of ids or labels
 LABEL = "label"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.graph import Graph
+from core.graph.model import Graph
+from core.graph.units import node_key
 from core.queries.model import QueryTemplate, Solution
 from core.queries.traversal import adjacency, breadth_first
-from core.units import node_key
 
 
 def dependencies_within(graph: Graph, start: str, hops: int = 3, relation: str = "depends_on") -> Solution:

@@ -7,9 +7,9 @@ from collections import defaultdict, deque
 
 from cachetools import LRUCache
 
-from core.graph import Edge, Graph
-from core.kept_graph import KeptGraph
-from core.units import edge_keys
+from core.graph.kept import KeptGraph
+from core.graph.model import Edge, Graph
+from core.graph.units import edge_keys
 
 _RECENT: LRUCache[int, tuple[Graph, dict]] = LRUCache(maxsize=4)  # id(graph) -> (graph, derived tables)
 _LOCK = threading.Lock()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.errors import ParameterError
-from core.graph import Graph
+from core.graph.model import Graph
 from core.questions.generation import generator_for, parse_spec
 from core.questions.model import Question, QuestionSet
 

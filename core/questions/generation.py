@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.errors import ParameterError
-from core.graph import Graph
+from core.graph.model import Graph
 from core.queries import TEMPLATES, Query, QueryTemplate, query
 
 # For pair templates: which parameter is the walk's first node, which its last (T3 walks concept -> start).

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from core.graph import Graph
+from core.graph.model import Graph
 from core.queries import Answer, Solution
 from core.queries.model import label_of
 from core.questions.model import Question

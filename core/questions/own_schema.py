@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from core.errors import LoadError
-from core.graph import Graph
+from core.graph.model import Graph
 from core.queries import TEMPLATES, Query, QueryTemplate, query
 from core.questions.lines import (
     LineProblem,

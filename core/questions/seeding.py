@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.errors import ParameterError
-from core.graph import Graph
+from core.graph.model import Graph
 from core.questions.model import Question
-from core.seeds import seeds_from_question
+from core.retrieval.seeds import seeds_from_question
 
 SEEDINGS = ("text", "annotations")
 

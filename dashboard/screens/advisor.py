@@ -6,9 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.advisor import Advice, AdviceSettings, advise, advise_set
-from core.budget import ALL_POLICIES, POLICIES
-from core.cost import DEFAULT_MODEL, priced_models
+from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
+from core.analysis.cost import DEFAULT_MODEL, priced_models
+from core.budget.policies import ALL_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.questions import load_questions
 from core.registry import FORMATS, ORDERINGS

@@ -8,11 +8,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.budget import POLICIES, Cut, cut
+from core.analysis.pareto_tables import efficiency_table, pareto_points
+from core.budget.policies import POLICIES, Cut, cut
 from core.errors import GraphContextError
-from core.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
-from core.pareto_tables import efficiency_table, pareto_points
 from core.registry import FORMATS
+from core.reports.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
 from dashboard.analysis_cache import (
     SCOPES,
     anatomy_frame,

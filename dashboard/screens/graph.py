@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.budget import cut
+from core.budget.policies import cut
 from core.registry import FORMATS
 from dashboard import cache
 from dashboard.renderings import accounting_for

@@ -9,8 +9,8 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.budget import ALL_POLICIES
-from core.budget_list import parse_budgets
+from core.budget.budget_list import parse_budgets
+from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
 from core.evaluate.contexts import Context, SweepOptions, sweep_contexts
@@ -19,10 +19,10 @@ from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
 from core.evaluate.store import DEFAULT_PATH, RunStore
 from core.evaluate.summary import pareto_by_budget, per_format, summarise
-from core.graph import Graph
-from core.ordering import LAYOUTS
+from core.graph.model import Graph
 from core.queries import Query
 from core.registry import FORMATS, ORDERINGS
+from core.retrieval.ordering import LAYOUTS
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown
 

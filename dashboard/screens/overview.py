@@ -6,10 +6,10 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.models import approximate_count
+from core.analysis.sweep import cheapest_lossless
 from core.registry import MODELS
-from core.sweep import cheapest_lossless
-from core.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
+from core.tokens.models import approximate_count
+from core.tokens.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from dashboard import cache
 from dashboard.sidebar import current
 from dashboard.views.markdown_text import escape_markdown

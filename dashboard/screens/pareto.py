@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.pareto_tables import ACCURACIES, best_lossless
 from core.errors import GraphContextError
-from core.pareto_tables import ACCURACIES, best_lossless
 from dashboard.analysis_cache import pareto_sweep, pareto_tables
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current

@@ -12,6 +12,15 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
+from core.analysis.suite import SuiteResult, run_suite, settings_for, unseeded_questions
+from core.analysis.suite_aggregates import (
+    BREAKDOWNS,
+    aggregate,
+    breakdown,
+    failing_questions,
+    pareto_across_budgets,
+    smallest_budgets,
+)
 from core.errors import GraphContextError
 from core.questions import (
     SEEDINGS,
@@ -23,15 +32,6 @@ from core.questions import (
     questions_jsonl,
 )
 from core.registry import FORMATS, ORDERINGS
-from core.suite import SuiteResult, run_suite, settings_for, unseeded_questions
-from core.suite_aggregates import (
-    BREAKDOWNS,
-    aggregate,
-    breakdown,
-    failing_questions,
-    pareto_across_budgets,
-    smallest_budgets,
-)
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.sidebar import Selection, current, format_label

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.budget import Cut, cut
-from core.metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
-from core.models import approximate_count
-from core.placement import cut_offset, evidence_strip, placement
-from core.prefix_tokens import PrefixTokens
+from core.budget.policies import Cut, cut
+from core.metrics.cut_metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
+from core.metrics.placement import cut_offset, evidence_strip, placement
 from core.registry import FORMATS
+from core.tokens.models import approximate_count
+from core.tokens.prefix_tokens import PrefixTokens
 from dashboard import cache
 from dashboard.renderings import accounting_for, rendering_key
 from dashboard.sidebar import Selection, format_label

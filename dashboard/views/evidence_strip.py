@@ -1,7 +1,7 @@
 """The evidence-position strip as escaped HTML: a thin bar the length of the context, a tick per evidence unit.
 
 Kept evidence ticks are green, cut ones red, and a dark line marks where the cut falls. Positions
-come from `core.placement.evidence_strip` (token offsets in the complete rendering); unit keys are
+come from `core.metrics.placement.evidence_strip` (token offsets in the complete rendering); unit keys are
 user text and are escaped before they go into a title.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from core.placement import EvidenceStrip
+from core.metrics.placement import EvidenceStrip
 from dashboard.views.context_html import CUT_COLOUR, KEPT_COLOUR
 
 

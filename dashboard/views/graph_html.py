@@ -24,8 +24,8 @@ from importlib.resources import files
 from string import Template
 from typing import Literal
 
-from core.graph import Graph
-from core.graph_view import GraphView
+from core.graph.model import Graph
+from core.graph.view import GraphView
 
 Survival = Literal["kept", "cut", "absent"]
 

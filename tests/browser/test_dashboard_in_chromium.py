@@ -105,6 +105,7 @@ def test_the_cut_line_and_every_figure_are_in_view_on_contexts(dashboard_url, gu
     visit(page, dashboard_url, "Overview")
     go_to(page, "Contexts")
     boxes = page.locator(".gcl-context pre")
+    boxes.nth(1).wait_for(timeout=90_000)  # both panels; a loaded machine draws them after the heading
     assert boxes.count() >= 2
     for index in range(boxes.count()):
         # The cut line sits inside the text box's visible area without any scrolling.

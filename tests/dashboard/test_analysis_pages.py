@@ -11,19 +11,19 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.budget import POLICIES, cut
-from core.budget_sweep import budget_sweep, effective_layout
-from core.exports import SEED_FIELDS, context_name
-from core.format_anatomies import format_anatomies
-from core.format_markers import format_markers
-from core.ordering import inputs_for
-from core.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
+from core.analysis.budget_sweep import budget_sweep, effective_layout
+from core.analysis.format_markers import format_markers
+from core.analysis.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
+from core.analysis.sweep import accounted_rendering
+from core.budget.policies import POLICIES, cut
+from core.io.samples import default_sample, load_sample, sample_names
+from core.presentation.session_defaults import complete_tokens, sweep_budgets
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.samples import default_sample, load_sample, sample_names
-from core.seeds import Seeds
-from core.session_defaults import complete_tokens, sweep_budgets
-from core.sweep import accounted_rendering
-from core.token_anatomy import CATEGORIES, anatomy_table
+from core.reports.exports import SEED_FIELDS, context_name
+from core.retrieval.ordering import inputs_for
+from core.retrieval.seeds import Seeds
+from core.tokens.format_anatomies import format_anatomies
+from core.tokens.token_anatomy import CATEGORIES, anatomy_table
 from tests.dashboard.conftest import on_page, started
 
 PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto", "exports")
@@ -202,7 +202,7 @@ def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
 
 
 def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
-    from core.tokenizer_comparison import tokens_per_format
+    from core.tokens.tokenizer_comparison import tokens_per_format
 
     app = on_page(started(), "overview")
     shown = app.dataframe[1].value
@@ -211,7 +211,7 @@ def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
 
 
 def test_the_orderings_page_says_what_its_own_figures_say():
-    from core.teaching import orderings_sentence
+    from core.presentation.teaching import orderings_sentence
 
     app = on_page(started(budgets="256,1024", orderings_format="csv", policy="record"), "orderings")
     choices = sidebar_choices(app)

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
+from core.analysis.sweep import sweep
 from core.errors import LoadError
+from core.graph.units import graph_units
 from core.io import load_graph
+from core.io.samples import default_sample, load_sample, sample_names
 from core.registry import FORMATS, TOKENIZERS
-from core.samples import default_sample, load_sample, sample_names
-from core.sweep import sweep
-from core.units import graph_units
 from dashboard.views.graph_html import inner_page
 from tests.dashboard.conftest import metric, on_page, started, unescaped
 
@@ -180,8 +180,8 @@ def test_the_graph_of_the_adversarial_sample_is_inert_and_offline():
 
 
 def test_the_walkthrough_sets_the_sidebar_step_by_step():
-    from core.seeds import Seeds
-    from core.teaching import walkthrough_plan
+    from core.presentation.teaching import walkthrough_plan
+    from core.retrieval.seeds import Seeds
     from dashboard.screens import walkthrough
 
     plan = walkthrough_plan(load_sample(default_sample().name), walkthrough.QUERY, Seeds((walkthrough.SEED,)),
@@ -203,8 +203,14 @@ def test_the_walkthrough_sets_the_sidebar_step_by_step():
 
 @pytest.mark.parametrize("sample", sample_names())
 def test_each_sample_opens_with_its_own_defaults(sample):
-    from core.samples import get_sample
-    from core.session_defaults import budget_text, complete_tokens, graph_defaults, inspected_budget, sweep_budgets
+    from core.io.samples import get_sample
+    from core.presentation.session_defaults import (
+        budget_text,
+        complete_tokens,
+        graph_defaults,
+        inspected_budget,
+        sweep_budgets,
+    )
 
     graph = load_sample(sample)
     defaults = graph_defaults(graph, get_sample(sample))
@@ -217,8 +223,8 @@ def test_each_sample_opens_with_its_own_defaults(sample):
 
 
 def test_switching_the_sample_in_a_session_takes_the_new_samples_defaults():
-    from core.samples import get_sample
-    from core.session_defaults import complete_tokens, graph_defaults, inspected_budget
+    from core.io.samples import get_sample
+    from core.presentation.session_defaults import complete_tokens, graph_defaults, inspected_budget
 
     app = started()
     app.sidebar.slider(key="budget_slider").set_value(900).run()
@@ -234,7 +240,7 @@ def test_switching_the_sample_in_a_session_takes_the_new_samples_defaults():
 
 @pytest.mark.parametrize("page", ["contexts", "graph", "walkthrough", "budget_survival", "pareto"])
 def test_the_glossary_is_reachable_from_every_page(page):
-    from core.glossary import GLOSSARY
+    from core.presentation.glossary import GLOSSARY
     from dashboard.sidebar import GLOSSARY_LABEL
 
     app = on_page(started(), page)
@@ -260,8 +266,8 @@ def test_a_typed_question_drives_the_query_it_evaluates():
 
 
 def test_the_walkthrough_states_the_figures_it_computed():
-    from core.seeds import Seeds
-    from core.teaching import step_sentences, walkthrough_plan
+    from core.presentation.teaching import step_sentences, walkthrough_plan
+    from core.retrieval.seeds import Seeds
     from dashboard.screens import walkthrough
 
     app = on_page(started(), "walkthrough")

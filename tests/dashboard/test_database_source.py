@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.generate import service_graph
 from core.io.falkordb_source import DatabaseSource, read_database
+from core.io.generate import service_graph
 from tests.core.io.test_falkordb_source import load_into
 from tests.dashboard.conftest import started, unescaped
 

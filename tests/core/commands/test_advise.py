@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from core.advisor import AdviceSettings, advise
+from core.analysis.advisor import AdviceSettings, advise
 from core.cli import main
-from core.generate import service_graph
+from core.io.generate import service_graph
 from core.queries import IMPACT_OWNERS, query
 
 SMALL = ["--services", "12", "--noise-edges", "14", "--seed", "7"]

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from core.cli import main
-from core.generate import service_graph
 from core.io import load_graph, save_graph
+from core.io.generate import service_graph
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -6,7 +6,7 @@ import pytest
 
 from core.cli import main
 from core.io import load_graph_file
-from core.samples import get_sample
+from core.io.samples import get_sample
 
 
 def test_a_sample_converts_to_graphml_and_reads_back_the_same(tmp_path, capsys):

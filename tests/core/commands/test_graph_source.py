@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from core.cli import main
-from core.generate import transport_graph
 from core.io import save_graph
+from core.io.generate import transport_graph
 
 
 def test_benchmark_reads_a_sample_by_name(tmp_path):

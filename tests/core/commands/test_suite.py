@@ -7,11 +7,11 @@ import json
 import pandas as pd
 import pytest
 
+from core.analysis.suite import run_suite, settings_for
+from core.analysis.suite_aggregates import aggregate
 from core.cli import main
+from core.io.samples import get_sample
 from core.questions import load_questions
-from core.samples import get_sample
-from core.suite import run_suite, settings_for
-from core.suite_aggregates import aggregate
 
 SMALL = ["--formats", "csv,jsonl", "--orderings", "canonical,hop_tiers", "--budgets", "256,2048",
          "--policies", "record", "--workers", "1", "--no-progress"]

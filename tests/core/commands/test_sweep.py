@@ -119,7 +119,7 @@ def main_help(capsys) -> str:
 
 @pytest.mark.parametrize("sample", ["online-boutique", "nvidia-jetson"])
 def test_a_plain_sweep_of_a_sample_uses_its_catalogue_seeds_and_question(tmp_path, capsys, sample):
-    from core.samples import get_sample
+    from core.io.samples import get_sample
 
     output = tmp_path / "results.csv"
     code = main(["sweep", "--graph", sample, "--formats", "jsonl", "--orderings", "hop_tiers", "--policies",

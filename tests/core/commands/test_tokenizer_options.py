@@ -7,8 +7,8 @@ import json
 import pytest
 
 from core.cli import main
+from core.graph.units import graph_units
 from core.registry import FORMATS, TOKENIZERS
-from core.units import graph_units
 
 SMALL = ["--services", "6", "--noise-edges", "3"]
 

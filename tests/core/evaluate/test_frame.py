@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 
 from core.evaluate.answers import schema_for
 from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, build_prompt, fill, frame_tokens, parse_prompt
-from core.generate import service_graph
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 from core.queries import reference_suite
 from core.registry import FORMATS, TOKENIZERS
-from core.units import graph_units
 
 SCHEMA = schema_for("impact_owners", None)
 QUESTION = "If db-identity fails, which services are transitively affected, and which teams own them?"

@@ -12,12 +12,12 @@ from core.evaluate.frame import build_prompt
 from core.evaluate.reader_server import _registered_templates
 from core.evaluate.readers import document_of, first_k, oracle, read_request, resolve_query
 from core.evaluate.scoring import score_answer
-from core.generate import service_graph
+from core.graph.units import graph_units
+from core.io.generate import service_graph
+from core.io.samples import load_sample
 from core.queries import IMPACT_OWNERS, OWNERS, query, reference_suite
 from core.registry import FORMATS
 from core.registry import QUERIES as QUERIES_REGISTRY
-from core.samples import load_sample
-from core.units import graph_units
 
 GRAPH = service_graph(10, 8, 7)
 JETSON = load_sample("nvidia-jetson")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.evaluate.client import Endpoint
 from core.evaluate.contexts import SweepOptions, sweep_contexts
 from core.evaluate.run import RunSettings, plan
-from core.generate import service_graph
+from core.io.generate import service_graph
 from core.queries import IMPACT_OWNERS, query
 
 REFERENCE = ("pretty_json", "compact_json", "jsonl", "csv", "typed_edges")

@@ -12,10 +12,10 @@ from core.evaluate.reader_server import Reply, completion_body
 from core.evaluate.run import RunSettings, evaluate
 from core.evaluate.store import RunStore
 from core.evaluate.summary import summarise
-from core.generate import service_graph
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 from core.queries import IMPACT_OWNERS, query, reference_suite
 from core.registry import FORMATS, TOKENIZERS
-from core.units import graph_units
 from tests.core.evaluate.conftest import API_KEY, endpoint
 
 GRAPH = service_graph(10, 8, 7)

@@ -6,9 +6,9 @@ import pytest
 
 from core.errors import FormatError
 from core.formats.ckg_lines import FORMAT
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 
 SMALL = Graph.build(
     [Node("svc-api", "service", {"tier": 1}), Node("svc-auth", "service"), Node("team-core", "team")],

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.coverage import seed_region
 from core.errors import FormatError
 from core.formats.cut_parse import tail_document, tail_verdict
-from core.ordering import OrderingInputs, layouts_for, order_units
+from core.io.samples import load_sample, sample_names
+from core.metrics.coverage import seed_region
 from core.registry import FORMATS, ORDERINGS
-from core.samples import load_sample, sample_names
+from core.retrieval.ordering import OrderingInputs, layouts_for, order_units
 from tests.strategies import graphs
 
 TAIL_FORMATS = [name for name in FORMATS.names() if FORMATS.get(name).tail_start is not None]

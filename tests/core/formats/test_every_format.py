@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 from core.errors import FormatError
 from core.formats.base import ATOM_KINDS
-from core.generate import service_graph
-from core.graph import Graph, Node
+from core.graph.model import Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 from core.registry import FORMATS
-from core.units import graph_units
 from tests.strategies import graphs
 
 ALL = FORMATS.names()
@@ -158,7 +158,7 @@ def test_in_any_unit_order_every_prefix_is_the_rendering_of_its_own_units(name, 
 
 @pytest.mark.parametrize("name", LOSSLESS)
 def test_the_reference_graph_round_trips_with_full_traversal_accuracy(name):
-    from core.benchmark import benchmark_report
+    from core.reports.benchmark import benchmark_report
     report, _ = benchmark_report(service_graph(), "o200k_base", {}, formats=[name])
     figures = report["formats"][name]
     assert figures["round_trip_equal"] and figures["traversal_accuracy"] == 1.0

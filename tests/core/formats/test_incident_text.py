@@ -6,8 +6,8 @@ import pytest
 
 from core.errors import FormatError
 from core.formats.incident_text import FORMAT
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
 
 SMALL = Graph.build(
     [Node("svc-api", "service", {"tier": 1}), Node("svc-auth", "service"), Node("db-identity", "database"),

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from core.errors import FormatError
 from core.formats.local_ids import FORMAT
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
 from tests.strategies import graphs
 
 SMALL = Graph.build(

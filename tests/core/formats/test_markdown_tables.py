@@ -6,9 +6,9 @@ import pytest
 
 from core.errors import FormatError
 from core.formats import markdown_tables
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 
 
 def render(graph):

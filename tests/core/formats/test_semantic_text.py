@@ -8,9 +8,9 @@ import pytest
 
 from core.errors import FormatError
 from core.formats.semantic_text import FORMAT, readings
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node, RelationReading, Schema
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node, RelationReading, Schema
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 
 SCHEMA = Schema(
     type_definitions=(("service", "A deployable backend service."), ("team", "People who own services.")),

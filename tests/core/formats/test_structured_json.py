@@ -10,9 +10,9 @@ from hypothesis import given
 from core.errors import FormatError
 from core.formats import structured_json
 from core.formats.subject_groups import escape_key
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 from tests.strategies import graphs
 
 

@@ -11,9 +11,9 @@ from rdflib.compare import isomorphic
 
 from core.errors import FormatError
 from core.formats import turtle
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 
 N, T, R, P = (rdflib.Namespace(turtle.NAMESPACES[prefix]) for prefix in "ntrp")
 

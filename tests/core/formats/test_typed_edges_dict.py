@@ -6,9 +6,9 @@ import pytest
 
 from core.errors import FormatError
 from core.formats.typed_edges_dict import FORMAT, assign_codes, relation_codes, type_codes
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 
 SMALL = Graph.build(
     [Node("svc-api", "service", {"tier": 1}), Node("svc-auth", "service"), Node("team-core", "team")],

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core.benchmark import benchmark_report
 from core.formats.untyped_pairs import FORMAT
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 from core.queries import dependencies_within, impact, owners_of
-from core.units import graph_units
+from core.reports.benchmark import benchmark_report
 
 SMALL = Graph.build(
     [Node("svc-api", "service", {"tier": 1}), Node("team-core", "team"), Node("lonely", "service")],

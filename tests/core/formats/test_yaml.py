@@ -8,9 +8,9 @@ from hypothesis import given
 
 from core.errors import FormatError
 from core.formats import yaml_format
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
-from core.units import graph_units
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.io.generate import service_graph
 from tests.core.formats.test_structured_json import document
 from tests.strategies import graphs
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 from core.io.edge_list import parse_edge_list, write_edge_list
 from core.io.options import LoadOptions
 from core.io.spreadsheet import neutralised

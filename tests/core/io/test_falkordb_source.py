@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from core.errors import LoadError, ParameterError
-from core.generate import service_graph
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 from core.io.falkordb_source import DatabaseSource, parse_database_url, read_database
+from core.io.generate import service_graph
 from core.io.limits import Limits
 
 pytestmark = pytest.mark.timeout(60)

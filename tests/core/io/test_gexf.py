@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 
 from core.errors import GraphError, LoadError
-from core.generate import service_graph, transport_graph
 from core.io import load, save_graph
+from core.io.generate import service_graph, transport_graph
 from core.io.gexf import parse_gexf, write_gexf
 from core.io.limits import Limits
 from tests.strategies import graphs

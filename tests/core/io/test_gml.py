@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import LoadError
-from core.graph import Edge, Node
+from core.graph.model import Edge, Node
 from core.io.gml import parse_gml
 from core.io.options import LoadOptions
 

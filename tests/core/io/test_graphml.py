@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 
 from core.errors import GraphError, LoadError
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
 from core.io.graphml import _NOT_XML, parse_graphml, write_graphml
 from core.io.limits import Limits
 from core.io.options import LoadOptions

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 
 from core.errors import LoadError
-from core.generate import transport_graph
-from core.graph import Edge, Graph, Node
+from core.graph.model import Edge, Graph, Node
+from core.io.generate import transport_graph
 from core.io.limits import Limits
 from core.io.node_link import parse_node_link, write_node_link
 from core.io.options import LoadOptions

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 
 from core.errors import GraphError, LoadError
-from core.generate import service_graph
-from core.graph import Graph
+from core.graph.model import Graph
 from core.io import load, save_graph
+from core.io.generate import service_graph
 from core.io.limits import Limits
 from core.io.pajek import parse_pajek, write_pajek
 from tests.strategies import graphs

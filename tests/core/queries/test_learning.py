@@ -11,7 +11,7 @@ import pytest
 from core.io.learning_graph import parse_learning_graph
 from core.queries import ENTITY, PREREQUISITE_PATH, query, query_from_seeds
 from core.questions.ckg import ckg_query
-from core.seeds import seeds_from_question
+from core.retrieval.seeds import seeds_from_question
 
 FOLDER = Path(__file__).parents[3] / "sample_graphs" / "nvidia-jetson"
 GRAPH = parse_learning_graph((FOLDER / "learning-graph.csv").read_bytes())

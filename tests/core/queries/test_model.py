@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import ParameterError
-from core.graph import Graph, Node
+from core.graph.model import Graph, Node
 from core.queries import (
     DEPENDENCIES,
     IMPACT_OWNERS,

@@ -6,8 +6,8 @@ import networkx as nx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.generate import service_graph
-from core.graph import Graph
+from core.graph.model import Graph
+from core.io.generate import service_graph
 from core.queries import SHORTEST_PATH, TYPED_NEIGHBOURS, query, shortest_path, typed_neighbours
 from tests.strategies import graphs
 
@@ -54,5 +54,5 @@ def test_path_length_agrees_with_networkx_and_survives_any_cut_that_keeps_it(gra
 
 
 def _keyed(graph):
-    from core.units import edge_keys
+    from core.graph.units import edge_keys
     return list(edge_keys(graph))

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from core.errors import LoadError
+from core.io.samples import get_sample
 from core.questions import check_ground_truth, load_questions, parse_ckg_questions
-from core.samples import get_sample
 
 SAMPLE = get_sample("nvidia-jetson")
 GRAPH = SAMPLE.load()

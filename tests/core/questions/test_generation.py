@@ -8,9 +8,9 @@ import networkx as nx
 import pytest
 
 from core.errors import ParameterError
+from core.io.samples import load_sample
 from core.questions import generate
 from core.registry import QUESTION_GENERATORS
-from core.samples import load_sample
 
 JETSON = load_sample("nvidia-jetson")
 SERVICES = load_sample("reference-services")

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from core.errors import LoadError
+from core.io.samples import SAMPLES_DIRECTORY, get_sample, load_sample
 from core.questions import (
     load_questions,
     parse_question_file,
@@ -15,7 +16,6 @@ from core.questions import (
     questions_csv,
     questions_jsonl,
 )
-from core.samples import SAMPLES_DIRECTORY, get_sample, load_sample
 
 EXAMPLE = SAMPLES_DIRECTORY / "questions-reference-services.jsonl"
 SERVICES = load_sample("reference-services")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from core.io.samples import get_sample
 from core.queries import IMPACT, query
 from core.questions import Question, load_questions, question_seeds
-from core.samples import get_sample
 
 SAMPLE = get_sample("nvidia-jetson")
 GRAPH = SAMPLE.load()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.advisor import AdviceSettings, advise
-from core.samples import default_sample, load_sample
+from core.analysis.advisor import AdviceSettings, advise
+from core.io.samples import default_sample, load_sample
 from tests.dashboard.conftest import app_test, on_page, unescaped
 
 

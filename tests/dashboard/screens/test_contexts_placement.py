@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core.budget import cut
-from core.ordering import inputs_for
-from core.placement import evidence_strip, placement
+from core.analysis.sweep import accounted_rendering
+from core.budget.policies import cut
+from core.io.samples import default_sample, load_sample
+from core.metrics.placement import evidence_strip, placement
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.samples import default_sample, load_sample
-from core.sweep import accounted_rendering
+from core.retrieval.ordering import inputs_for
 from tests.dashboard.conftest import metric, on_page, started
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-import core.sweep
+import core.analysis.sweep
 from core.registry import FORMATS
 from tests.dashboard.conftest import on_page, started
 
@@ -12,13 +12,13 @@ from tests.dashboard.conftest import on_page, started
 def counted_renderings(monkeypatch) -> list[str]:
     """Format names of the renderings the dashboard tokenizes from now on (through core's accounted_rendering)."""
     names: list[str] = []
-    original = core.sweep.prefix_tokens
+    original = core.analysis.sweep.prefix_tokens
 
     def counting(rendering, *arguments, **options):
         names.append(rendering.format_name)
         return original(rendering, *arguments, **options)
 
-    monkeypatch.setattr(core.sweep, "prefix_tokens", counting)
+    monkeypatch.setattr(core.analysis.sweep, "prefix_tokens", counting)
     return names
 
 
@@ -49,7 +49,7 @@ def test_seeds_recount_under_hop_tiers(monkeypatch):
 
 def test_the_shown_pages_token_ends_equal_the_whole_texts():
     from core.registry import TOKENIZERS
-    from core.token_spans import token_ends
+    from core.tokens.token_spans import token_ends
     from dashboard.views.context_html import page_bounds
     from dashboard.views.context_panel import window_token_ends
 

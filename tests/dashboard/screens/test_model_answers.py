@@ -11,7 +11,7 @@ from core.evaluate.pricing import PriceTable
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.store import RunStore
 from core.evaluate.summary import summarise
-from core.samples import sample_names
+from core.io.samples import sample_names
 from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
 from tests.dashboard.conftest import on_page, started
 
@@ -81,7 +81,7 @@ def test_an_endpoint_with_a_session_key_answers_and_the_key_is_not_stored(tmp_pa
 
 @pytest.mark.parametrize("widget, value, message", [
     ("answers_budgets", "512, many", "is not a whole number of tokens"),
-    ("answers_budgets", "0, 512", "budget 0 keeps nothing"),  # the one budget-list grammar (core.budget_list)
+    ("answers_budgets", "0, 512", "budget 0 keeps nothing"),  # the one budget-list grammar (core.budget.budget_list)
     ("answers_base_url", "ftp://example", "not an http"),
 ])
 def test_bad_settings_show_a_clear_error_and_no_run_button(tmp_path, widget, value, message):

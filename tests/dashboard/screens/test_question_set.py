@@ -6,10 +6,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.analysis.suite import run_suite, settings_for
+from core.analysis.suite_aggregates import aggregate, breakdown, pareto_across_budgets
+from core.io.samples import get_sample, samples
 from core.questions import load_questions
-from core.samples import get_sample, samples
-from core.suite import run_suite, settings_for
-from core.suite_aggregates import aggregate, breakdown, pareto_across_budgets
 from tests.dashboard.conftest import on_page, started
 
 WITH_SETS = [sample.name for sample in samples() if sample.queries_file]

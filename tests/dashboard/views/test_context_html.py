@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.registry import TOKENIZERS
-from core.token_spans import token_ends
+from core.tokens.token_spans import token_ends
 from dashboard.views.context_html import (
     Highlight,
     context_html,

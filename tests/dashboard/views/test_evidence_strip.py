@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.placement import EvidenceStrip, EvidenceTick
+from core.metrics.placement import EvidenceStrip, EvidenceTick
 from dashboard.views.context_html import CUT_COLOUR, KEPT_COLOUR
 from dashboard.views.evidence_strip import strip_html
 

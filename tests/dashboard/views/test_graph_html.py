@@ -8,8 +8,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.graph import Edge, Graph, Node
-from core.graph_view import layout_positions, select_view
+from core.graph.model import Edge, Graph, Node
+from core.graph.view import layout_positions, select_view
 from dashboard.views.graph_html import (
     clean_label,
     graph_page_html,

@@ -1,0 +1,1 @@
+"""Analyses over many cuts: sweeps, question-set suites, Pareto, the retriever gap, the advisor, cost."""

@@ -1,0 +1,36 @@
+"""The markers on the analysis pages' curves, per format: the budget that holds every unit within k hops
+of the seeds (D_k(S)) and the complete text's budgeted tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from core.analysis.budget_sweep import effective_layout, ordering_inputs
+from core.analysis.sweep import accounted_rendering
+from core.budget.policies import grammar_tokens
+from core.graph.model import Graph
+from core.metrics.coverage import coverage_tokens, seed_region
+from core.queries import Query
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval.seeds import Seeds
+
+
+def format_markers(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], ordering: str, layout: str,
+                   tokenizer: str = "o200k_base", hops: int = 2) -> pd.DataFrame:
+    """Per format: D_k(S) (the budget that holds every unit within k hops) and the full text's budgeted tokens."""
+    encoder = TOKENIZERS.get(tokenizer)
+    region = seed_region(graph, seeds.node_ids)
+    ordering_ = ORDERINGS.get(ordering)
+    inputs = ordering_inputs(graph, query, seeds, ordering)
+    rows = []
+    for name in formats:
+        format_ = FORMATS.get(name)
+        arranged = effective_layout(name, layout)
+        accounting = accounted_rendering(graph, format_, ordering_, arranged, inputs, encoder, region=region)
+        rows.append({"format": name, "lossless": format_.lossless,
+                     "coverage_tokens": coverage_tokens(region, format_, hops, encoder, layout=arranged)
+                     if seeds.node_ids else None,
+                     "full_tokens": int(accounting.counts[-1]) + grammar_tokens(format_, encoder)})
+    return pd.DataFrame(rows, columns=["format", "lossless", "coverage_tokens", "full_tokens"])

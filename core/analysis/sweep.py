@@ -1,0 +1,562 @@
+"""Sweeps: every (query, format, ordering, layout, policy, budget) cut of one graph, as a tidy DataFrame.
+
+`sweep(...)` renders each (format, ordering, layout) once, accounts its tokens once (cached by graph
+content key, format, ordering and tokenizer), cuts it at every budget under every policy, decodes
+each cut once and measures it for every query: one row per cut and query. Layouts a format cannot
+show are skipped (a format with separate node and edge sections only has `nodes_then_edges`), and
+`evidence_first` is rendered once per query, since its order comes from that query's evidence.
+
+`rendering_summary(...)` describes the untruncated renderings: bytes, characters, tokens, grammar
+tokens, round trip and traversal accuracy per format; `cheapest_lossless(...)` names the cheapest exact one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from core.analysis.workers import check_workers, fewer_collections, in_worker_process, run_tasks
+from core.budget.policies import POLICIES, Cut, check_policy, cut, grammar_tokens
+from core.budget.sections import DEFAULT_SECTIONS, Sections
+from core.errors import DecodeMismatchError, ParameterError
+from core.formats.base import Format
+from core.formats.cut_parse import tail_verdict
+from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions
+from core.graph.model import Graph
+from core.graph.units import Unit
+from core.metrics.coverage import SeedRegion, coverage_tokens, seed_region
+from core.metrics.cut_metrics import (
+    CutMetrics,
+    DecodedCut,
+    KeptKeys,
+    answers,
+    cut_metrics,
+    decode_cut,
+    kept_cut,
+    measure_cut,
+)
+from core.metrics.placement import PLACEMENT_COLUMNS, placement_columns
+from core.queries import Query, Solution
+from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.reports.benchmark import measure_format
+from core.retrieval.ordering import (
+    LAYOUTS,
+    Ordering,
+    OrderingInputs,
+    check_layout,
+    inputs_for,
+    layouts_for,
+    order_units,
+)
+from core.retrieval.seeds import Seeds
+from core.tokens.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
+from core.tokens.protocol import Tokenizer
+
+DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
+# Bounded by rendering text bytes; the records and token arrays behind them take several times more.
+DEFAULT_CACHE = TokenCache(max_bytes=10_000_000)
+Progress = Callable[[int, int, str], None]  # (cuts done, cuts in total, what is being cut)
+
+
+def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layout: str, inputs: OrderingInputs,
+                        tokenizer: Tokenizer, *, region: SeedRegion | None = None, radius: int | None = None,
+                        cache: TokenCache | None = DEFAULT_CACHE, ordered: Sequence[Unit] | None = None
+                        ) -> PrefixTokens:
+    """The rendering of the graph (or of U_radius(S)) in this format and order, with exact prefix tokens.
+
+    Cached by (graph content key, format, ordering with everything it depends on, layout, tokenizer).
+    `ordered`, when given, is `order_units(...)` of those units already computed (a sweep orders
+    once for every format).
+    """
+    region = region or seed_region(graph, inputs.seeds or (), inputs.direction)
+    key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
+           # a format that prints hop levels changes with the seeds even under an order that ignores them
+           inputs.seeds if ordering.uses_seeds or format_.uses_hops or radius is not None else (),
+           inputs.shuffle_seed if ordering.uses_shuffle_seed else None,
+           inputs.evidence if ordering.uses_evidence else None, inputs.question if ordering.uses_question else None)
+
+    def build() -> PrefixTokens:
+        units = region.units if radius is None else region.candidates(radius)
+        arranged = ordered if ordered is not None else order_units(graph, units, ordering, layout, inputs)
+        return prefix_tokens(format_.render(graph, arranged), tokenizer, source=(graph, units))
+
+    return cache.get_or_build(key, build) if cache is not None else build()
+
+
+def _named_queries(queries: Mapping[str, Query] | Sequence[Query]) -> dict[str, Query]:
+    named = dict(queries) if isinstance(queries, Mapping) else {query.label: query for query in queries}
+    if not named:
+        raise ParameterError("a sweep needs at least one query", "queries", "pick a query template")
+    return named
+
+
+def _seed_ids(seeds: Seeds | Sequence[str] | None, queries: Iterable[Query]) -> tuple[str, ...]:
+    if isinstance(seeds, Seeds):
+        return seeds.node_ids
+    if seeds:
+        return tuple(dict.fromkeys(seeds))
+    return tuple(dict.fromkeys(seed for query in queries for seed in query.seeds))
+
+
+def _budgets(budgets: Iterable[int]) -> tuple[int, ...]:
+    checked = []
+    for budget in budgets:
+        if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
+            raise ParameterError(f"budget {budget!r} is not a whole number of tokens", "budgets",
+                                 "give budgets as whole numbers of tokens, 0 or more")
+        checked.append(int(budget))
+    if not checked:
+        raise ParameterError("no budget was given", "budgets", "give at least one budget, e.g. 512,1024,4096")
+    return tuple(checked)
+
+
+def full_recall_budget(accounting: PrefixTokens, candidates: Iterable[str], extra: int) -> int | None:
+    """The smallest budget at which the record policy keeps every candidate in this rendering."""
+    positions = [accounting.record_of_key.get(key) for key in candidates]
+    rendered = [position for position in positions if position is not None]
+    if len(rendered) < len(positions):
+        return None  # a candidate is not rendered at all (a radius below k)
+    needed = max(rendered, default=-1) + 1
+    return int(accounting.counts[:needed + 1].max()) + extra
+
+
+def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
+          seeds: Seeds | Sequence[str] | None = None, formats: Sequence[str] | None = None,
+          orderings: Sequence[str] | None = None, layouts: Sequence[str] = LAYOUTS,
+          policies: Sequence[str] = POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
+          tokenizer: str = "o200k_base", hops: int = 2, direction: str = "both", radius: int | None = None,
+          shuffle_seed: int = 0, count_grammar: bool = True, marker: bool = False,
+          progress: Progress | None = None, cache: TokenCache | None = DEFAULT_CACHE,
+          workers: int | None = None, verify: bool = False, metrics_from: str = "kept",
+          sections: Sections = DEFAULT_SECTIONS) -> pd.DataFrame:
+    """Cut every rendering at every budget and measure every query: one row per (cut, query).
+
+    seeds default to the nodes the queries name. `hops` is the k of candidate recall and D_k(S);
+    `radius`, when given, renders only U_radius(S) (the seed-anchored candidate region) instead of
+    the whole graph. The sweep's parameters are kept in `DataFrame.attrs["parameters"]`.
+
+    `workers` processes render and cut the (format, ordering, layout) renderings (None: every core,
+    but in this process for a graph below POOL_MIN_UNITS units, where starting a pool costs more than
+    it saves, and inside a pool's worker, whose pool already uses the cores; 1: in this process). The rows are the same, in the same order, for any worker count.
+    `cache` serves the renderings made in this process.
+
+    `metrics_from="kept"` reads each cut's graph from its kept unit keys (`core.metrics.cut_metrics.kept_cut`);
+    `"decoded"` decodes every cut's text instead (the proof, and the path before kept units).
+    `verify=True` computes every metric both ways and raises a DecodeMismatchError naming the first
+    cell where they differ.
+    """
+    if metrics_from not in METRIC_SOURCES:
+        raise ParameterError(f"unknown metric source {metrics_from!r}", "metrics_from",
+                             f"use one of: {', '.join(METRIC_SOURCES)}")
+    with fewer_collections():
+        return _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops,
+                      direction, radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify,
+                      metrics_from, sections)
+
+
+def _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops, direction,
+           radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify, metrics_from,
+           sections) -> pd.DataFrame:
+    """`sweep`'s body, run with fewer garbage collections."""
+    named = _named_queries(queries)
+    seed_ids = _seed_ids(seeds, named.values())
+    format_list = [FORMATS.get(name) for name in (formats or FORMATS.names())]
+    ordering_list = [ORDERINGS.get(name) for name in (orderings or ORDERINGS.names())]
+    layout_list = [check_layout(layout) for layout in layouts]
+    policy_list = [check_policy(policy) for policy in policies]
+    budget_list = _budgets(budgets)
+    TOKENIZERS.get(tokenizer)
+    requested = check_workers(workers)
+    if not seed_ids and (radius is not None or any(ordering.uses_seeds for ordering in ordering_list)):
+        raise ParameterError("no seeds: the seed orderings, D_k(S) and the radius need them", "seeds",
+                             "pick seed nodes by id, name them in a question, or use queries that name nodes")
+    region = seed_region(graph, seed_ids, direction)
+    gold = {name: query.solve(graph) for name, query in named.items()}
+    questions = {name: query.question_on(graph) for name, query in named.items()}  # nodes named by label
+    plan = _Plan(graph, named, gold, questions, region.candidate_keys(hops), seed_ids, region, tuple(policy_list),
+                 budget_list, tokenizer, hops, direction, radius, shuffle_seed, count_grammar, marker, verify,
+                 metrics_from, sections)
+    # One task per format (its renderings share the format's record memo), in the plan's order.
+    tasks = [(format_.name, tuple((layout, ordering.name, tuple(group)) for layout in layouts_for(format_)
+                                  if layout in layout_list for ordering in ordering_list
+                                  for group in ([[name] for name in named] if ordering.per_query else [list(named)])))
+             for format_ in format_list]
+    per_cut = len(policy_list) * len(budget_list)
+    weights = [per_cut * sum(len(group) for _, _, group in renderings) for _, renderings in tasks]
+    total = sum(weights)
+    small = workers is None and (len(graph.nodes) + len(graph.edges) < POOL_MIN_UNITS or in_worker_process())
+    if requested == 1 or small or len(tasks) <= 1:
+        rows: list[tuple] = []
+        for task in tasks:
+            def report(count: int, label: str, done: int = len(rows)) -> None:
+                if progress is not None:
+                    progress(done + count, total, label)
+
+            rows += _format_rows(plan, task, cache, report)
+    else:
+        for _, renderings in tasks:  # order once here, before the workers fork, rather than once per worker
+            for layout, ordering_name, group in renderings:
+                _ordered(plan, ORDERINGS.get(ordering_name), layout, group)
+        graph_keys(graph)  # unit keys and endpoints, shared by every rendering: inherited by the workers
+        # One pool task per (format, layout): finer than a format, so the two workers end together;
+        # a worker builds a format's record memo once per layout it renders (one rendering's work).
+        pooled = [(name, tuple(rendering for rendering in renderings if rendering[0] == layout))
+                  for name, renderings in tasks for layout in dict.fromkeys(rendering[0] for rendering in renderings)]
+        pooled_weights = [per_cut * sum(len(group) for _, _, group in renderings) for _, renderings in pooled]
+
+        def finished(done: int, _: int, index: int) -> None:
+            if progress is not None:
+                progress(done, total, pooled[index][0])
+
+        parts = run_tasks(_pooled_rows, pooled, workers=requested, progress=finished, weights=pooled_weights,
+                          initializer=_adopt_plan, initargs=(plan,),
+                          costs=[weight * _cost_factor(FORMATS.get(name)) for (name, _), weight
+                                 in zip(pooled, pooled_weights)])
+        rows = [row for part in parts for row in part]
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame.insert(0, "graph_hash", graph.sha256)
+    frame.insert(1, "tokenizer", tokenizer)
+    frame.insert(2, "hops", hops)
+    if not seed_ids:  # without seeds there is no candidate region to recall
+        frame["candidate_recall"] = float("nan")
+    for column in ("shuffle_seed", "coverage_tokens", "full_recall_budget", "first_dropped_record", "next_tokens"):
+        frame[column] = frame[column].astype("Int64")  # whole numbers that may be missing
+    frame.attrs["parameters"] = {
+        "seeds": list(seed_ids), "direction": direction, "hops": hops, "radius": radius,
+        "shuffle_seed": shuffle_seed, "count_grammar": count_grammar, "marker": marker, "budgets": list(budget_list),
+        "sections": sections.describe(),
+        "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions}
+    return frame
+
+
+def _cost_factor(format_: Format) -> int:
+    """A rough estimate of a format's cost per row, only for the order pool tasks start in (costliest first):
+    a lossy format decodes every cut, a format without a tail check decodes its raw cuts whole."""
+    return 3 if not format_.lossless else 1 if format_.tail_start is not None else 2
+
+
+METRIC_SOURCES = ("kept", "decoded")
+# Below this many units (nodes + edges) a whole sweep takes about as long as starting a pool of workers.
+POOL_MIN_UNITS = 2_000
+
+COLUMNS = [
+    "query", "template", "question", "format", "lossless", "ordering", "oracle", "layout", "shuffle_seed", "policy",
+    "budget", "tokens", "grammar_tokens", "budgeted_tokens", "bytes", "characters", "records_kept", "records_total",
+    "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept", "evidence_survival",
+    "evidence_complete", "traversal_accuracy", "candidate_total", "candidate_recall", "coverage_tokens",
+    "full_recall_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty", "explanation",
+    "decode_error", *PLACEMENT_COLUMNS,
+]
+
+
+@dataclass(frozen=True, eq=False)
+class _Plan:
+    """What every rendering of one sweep needs (sent to each worker process once)."""
+
+    graph: Graph
+    named: dict[str, Query]
+    gold: dict[str, Solution]
+    questions: dict[str, str]
+    candidates: frozenset[str]
+    seed_ids: tuple[str, ...]
+    region: SeedRegion
+    policies: tuple[str, ...]
+    budgets: tuple[int, ...]
+    tokenizer: str
+    hops: int
+    direction: str
+    radius: int | None
+    shuffle_seed: int
+    count_grammar: bool
+    marker: bool
+    verify: bool
+    metrics_from: str
+    sections: Sections = DEFAULT_SECTIONS  # the shares of the sections policy
+    coverage: dict = field(default_factory=dict, repr=False)  # (format, layout) -> D_k(S), filled as met
+    # (format, document) -> what decoding it gave, for the last few texts decoded: orderings that begin
+    # alike cut to the same text at small budgets, and decoding depends on the text alone.
+    documents: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
+    # (ordering key, records kept, query) -> whether the kept view answers: formats whose records are
+    # the ordered units one by one keep the same units at the same k, so their views are the same graph
+    answered: dict = field(default_factory=dict, repr=False)
+
+
+def _inputs(plan: _Plan, ordering: Ordering, group: Sequence[str]) -> OrderingInputs:
+    return inputs_for(ordering, plan.seed_ids, evidence=plan.gold[group[0]].evidence,
+                      question=plan.questions[group[0]], shuffle_seed=plan.shuffle_seed, direction=plan.direction)
+
+
+def _order_key(ordering: Ordering, layout: str, group: Sequence[str]) -> tuple:
+    return (ordering.name, layout, tuple(group) if ordering.per_query else ())
+
+
+def _ordered(plan: _Plan, ordering: Ordering, layout: str, group: Sequence[str]) -> tuple[Unit, ...]:
+    """The units in this ordering and layout, computed once per sweep for every format."""
+    key = _order_key(ordering, layout, group)
+    if key not in plan.orders:
+        units = plan.region.units if plan.radius is None else plan.region.candidates(plan.radius)
+        plan.orders[key] = tuple(order_units(plan.graph, units, ordering, layout, _inputs(plan, ordering, group)))
+    return plan.orders[key]
+
+
+_WORKER_PLAN: list[_Plan] = []  # in a worker process: the plan of the sweep it serves
+
+
+def _adopt_plan(plan: _Plan) -> None:
+    _WORKER_PLAN[:] = [plan]
+
+
+def _pooled_rows(task: tuple) -> list[tuple]:
+    return _format_rows(_WORKER_PLAN[0], task, DEFAULT_CACHE, None)
+
+
+def _format_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
+                 report: Callable[[int, str], None] | None) -> list[tuple]:
+    """Every row of one format (as a tuple in COLUMNS order): each of its (layout, ordering, queries) renderings."""
+    format_name, renderings = task
+    rows: list[tuple] = []
+    for layout, ordering_name, group in renderings:
+        label = f"{format_name} / {ordering_name} / {layout}"
+        for row in _rendering_rows(plan, format_name, layout, ordering_name, group, cache):
+            rows.append(tuple(row[column] for column in COLUMNS))
+            if report is not None:
+                report(len(rows), label)
+    return rows
+
+
+def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: str, group: Sequence[str],
+                    cache: TokenCache | None) -> Iterable[dict]:
+    """Every row of one (format, layout, ordering) rendering: render, account, cut and measure."""
+    format_, ordering, encoder = FORMATS.get(format_name), ORDERINGS.get(ordering_name), TOKENIZERS.get(plan.tokenizer)
+    if (format_name, layout) not in plan.coverage:
+        plan.coverage[format_name, layout] = coverage_tokens(
+            plan.region, format_, plan.hops, encoder, layout=layout,
+            count_grammar=plan.count_grammar) if plan.seed_ids else None
+    inputs = _inputs(plan, ordering, group)
+    accounting = accounted_rendering(plan.graph, format_, ordering, layout, inputs, encoder, region=plan.region,
+                                     radius=plan.radius, cache=cache, ordered=_ordered(plan, ordering, layout, group))
+    context = {
+        "format": format_.name, "lossless": format_.lossless, "ordering": ordering.name,
+        "oracle": ordering.oracle, "layout": layout,
+        "shuffle_seed": plan.shuffle_seed if ordering.uses_shuffle_seed else None,
+        "coverage_tokens": plan.coverage[format_name, layout],
+        "full_recall_budget": full_recall_budget(
+            accounting, plan.candidates, grammar_tokens(format_, encoder) if plan.count_grammar else 0)
+        if plan.seed_ids else None}
+    for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout):
+        yield {**context, **row}
+
+
+def _sorted_positions(keys: Iterable[str], record_of_key: Mapping[str, int]) -> np.ndarray:
+    """Record positions of the keys, sorted: how many a prefix keeps is one binary search."""
+    return np.sort(np.fromiter((record_of_key.get(key, NEVER) for key in keys), dtype=np.int64))
+
+
+def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Sequence[str], ordering: str,
+              layout: str) -> Iterable[dict]:
+    """One row per (policy, budget, query). Cuts that hold the same text share one reading of it."""
+    record_of_key = accounting.record_of_key
+    positions = None
+    if plan.metrics_from == "kept":
+        if format_.lossless:
+            positions = UnitPositions(plan.graph, record_of_key)
+        elif format_.image is not None:  # a lossy format whose decoder's image of each unit is known
+            positions = image_positions(plan.graph, format_, accounting.rendering.records)
+    node_counts, edge_counts = accounting.kept_node_and_edge_counts
+    same_units = None  # set when the k-th record prefix keeps the first k ordered units, as in other formats
+    if positions is not None and format_.lossless:
+        order_key = _order_key(ORDERINGS.get(ordering), layout, group)
+        ordered = plan.orders.get(order_key)
+        records = accounting.rendering.records
+        if ordered is not None and len(ordered) == len(records) and all(
+                len(record.unit_keys) == 1 and record.unit_keys[0] == unit.key for record, unit in zip(records, ordered)):
+            same_units = order_key
+    candidate_positions = _sorted_positions(plan.candidates, record_of_key)
+    evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
+    readings: dict[tuple, DecodedCut] = {}  # what a cut's document holds, by what identifies that document
+    decoded: dict[tuple, DecodedCut] = {}  # the same, decoded (the decoded path, and verify)
+    accurate: dict[tuple, bool] = {}
+    for policy in plan.policies:
+        for budget in plan.budgets:
+            result = cut(accounting, format_, policy, budget, count_grammar=plan.count_grammar, marker=plan.marker,
+                         sections=plan.sections)
+            kept = result.records_kept
+            identity = _document_identity(result, accounting)
+            reading = readings.get(identity) if identity is not None else None
+            if reading is None:
+                if plan.metrics_from == "kept":
+                    reading = (kept_cut(result, format_, positions, accounting.prefix_text) if format_.lossless
+                               else _image_cut(result, positions, accounting))
+                    if reading is None and identity is not None and identity[0] == "raw":
+                        reading = _tail_reading(result, format_, positions, accounting)
+                if reading is None:
+                    reading = _decoded(result, format_, identity, decoded, plan.documents)
+                if identity is not None:
+                    readings[identity] = reading
+            if policy == "sections":  # a re-rendered subset of the units, not a record prefix
+                kept_set = frozenset(result.kept_keys)
+                nodes = sum(1 for key in kept_set if key.startswith("n:"))
+                counts = (nodes, len(kept_set) - nodes)
+                membership: Collection[str] = kept_set
+                candidates_kept = sum(1 for key in plan.candidates if key in kept_set)
+            else:
+                counts = (int(node_counts[kept]), int(edge_counts[kept]))
+                membership = KeptKeys(record_of_key, kept)
+                candidates_kept = int(np.searchsorted(candidate_positions, kept))
+            for name in group:
+                query, gold = plan.named[name], plan.gold[name]
+                if identity is None:
+                    answered = answers(query, gold, reading)
+                else:
+                    known = accurate.get((identity, name))
+                    if known is None:
+                        shared = None
+                        if same_units is not None and isinstance(reading.graph, KeptGraph) \
+                                and reading.graph.positions is positions:
+                            shared = (same_units, reading.graph.records, name)
+                            known = plan.answered.get(shared)
+                        if known is None:
+                            known = answers(query, gold, reading)
+                            if shared is not None:
+                                plan.answered[shared] = known
+                        accurate[identity, name] = known
+                    answered = known
+                evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
+                                 else int(np.searchsorted(evidence_positions[name], kept)))
+                metrics = cut_metrics(result, reading, answered, evidence_kept, len(gold.evidence), candidates_kept,
+                                      len(plan.candidates), counts)
+                if plan.verify:
+                    reference = measure_cut(result, query, gold, _decoded(result, format_, identity, decoded),
+                                            candidates=plan.candidates, kept=membership,
+                                            node_and_edge_counts=counts)
+                    _check_same(metrics, reference, (format_.name, ordering, layout, policy, budget, name))
+                yield {
+                    "query": name, "template": query.name, "question": plan.questions[name],
+                    "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
+                    "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
+                    "empty": result.empty, **placement_columns(result, accounting, gold.evidence)}
+
+
+def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
+    """What identifies a cut's document within one rendering (None for an empty cut, which says why itself).
+
+    A record cut's document is the prefix of its records; so is a raw cut's when it ends exactly there.
+    """
+    if result.empty:
+        return None
+    if result.policy == "record":
+        return ("prefix", result.records_kept)
+    if result.policy == "sections":  # its own rendering of the kept units: the text says which
+        return ("sections", result.document)
+    if result.document == accounting.prefix_text(result.records_kept):
+        return ("prefix", result.records_kept)
+    return ("raw", result.document)
+
+
+def _image_cut(result: Cut, positions: UnitPositions | None, accounting: PrefixTokens) -> DecodedCut | None:
+    """`kept_cut` for a lossy format with a known image: a record prefix reads as the image of its units."""
+    if result.empty:
+        return DecodedCut(None, result.explanation or "the cut is empty")
+    if positions is None or result.policy == "sections":
+        return None
+    if result.policy == "raw" and result.document != accounting.prefix_text(result.records_kept):
+        return None
+    return DecodedCut(positions.kept(result.records_kept))
+
+
+def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
+                  accounting: PrefixTokens) -> DecodedCut | None:
+    """A raw cut ending inside a record, read from its partial last statement (`core.formats.cut_parse`).
+
+    The error its tail raises is the error the whole cut raises; a tail that holds nothing leaves the
+    graph of the whole records. None when only decoding the whole cut can tell.
+    """
+    if format_.tail_start is None:
+        return None
+    kept = result.records_kept
+    records = accounting.prefix_text(kept)
+    records = records[:len(records) - len(accounting.rendering.closings[kept])]
+    if not result.document.startswith(records):
+        return None
+    verdict = tail_verdict(format_, accounting.rendering, kept, len(records), result.document)
+    if verdict is None:
+        return None
+    if verdict.error:
+        return DecodedCut(None, verdict.error)
+    return DecodedCut(positions.kept(kept)) if positions is not None else None
+
+
+DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
+
+
+def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut],
+             documents: OrderedDict | None = None) -> DecodedCut:
+    if identity is None:
+        return decode_cut(result, format_)
+    found = decoded.get(identity)
+    if found is None:
+        if documents is not None and identity[0] != "prefix":  # a prefix's text is known only by its rendering
+            key = (format_.name, identity[1])
+            found = documents.get(key)
+            if found is None:
+                found = documents[key] = decode_cut(result, format_)
+                while len(documents) > DOCUMENTS_KEPT:
+                    documents.popitem(last=False)
+            else:
+                documents.move_to_end(key)
+        else:
+            found = decode_cut(result, format_)
+        decoded[identity] = found
+    return found
+
+
+def _check_same(metrics: CutMetrics, reference: CutMetrics, where: tuple) -> None:
+    """Raise on the first metric the kept units and the decoded text disagree on."""
+    for name in _METRIC_FIELDS:
+        ours, theirs = getattr(metrics, name), getattr(reference, name)
+        if ours != theirs:
+            format_name, ordering, layout, policy, budget, query = where
+            raise DecodeMismatchError(
+                f"{name} is {ours!r} from the kept units but {theirs!r} from the decoded text",
+                f"format {format_name}, ordering {ordering}, layout {layout}, policy {policy}, budget {budget}, "
+                f"query {query}",
+                "a format's records and its decoder disagree: check the format's prefix property "
+                "(tests/core/formats) or sweep with metrics_from='decoded'")
+
+
+_METRIC_FIELDS = ("tokens", "grammar_tokens", "budgeted_tokens", "bytes", "characters", "records_kept",
+                  "records_total", "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept",
+                  "evidence_survival", "evidence_complete", "traversal_accuracy", "candidate_total",
+                  "candidate_recall", "first_dropped_record", "next_tokens", "explanation", "decode_error")
+
+
+def rendering_summary(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
+                      formats: Sequence[str] | None = None, tokenizer: str = "o200k_base") -> pd.DataFrame:
+    """One row per format for the untruncated rendering (canonical order): size, tokens, round trip, accuracy."""
+    named = _named_queries(queries)
+    encoder = TOKENIZERS.get(tokenizer)
+    gold = {name: query.solve(graph).answer for name, query in named.items()}
+    rows = []
+    for name in formats or FORMATS.names():
+        figures = measure_format(graph, FORMATS.get(name), encoder, named, gold)
+        rows.append({"format": figures.name, "lossless": figures.lossless, "bytes": figures.utf8_bytes,
+                     "characters": figures.characters, "tokens": figures.tokens,
+                     "grammar_tokens": figures.grammar_tokens, "total_tokens": figures.tokens + figures.grammar_tokens,
+                     "records": figures.records, "round_trip": figures.round_trip_equal,
+                     "traversal_accuracy": figures.traversal_accuracy, "decode_error": figures.decode_error})
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "graph_hash", graph.sha256)
+    frame.insert(1, "tokenizer", tokenizer)
+    return frame
+
+
+def cheapest_lossless(summary: pd.DataFrame) -> str | None:
+    """The format of a `rendering_summary` with the fewest tokens among the lossless ones that round-trip exactly."""
+    exact = summary[summary["lossless"] & summary["round_trip"]]
+    return None if exact.empty else str(exact.loc[exact["tokens"].idxmin(), "format"])

@@ -1,0 +1,252 @@
+"""Budget policies: what of a rendering survives B tokens, as raw token slicing or whole records.
+
+- `raw`: encode the complete text, keep its first B tokens (fewer when the decoded text would
+  re-encode to more than B), decode them with replacement. The cut can end inside a record (or a
+  character) and the document may not parse.
+- `record`: append whole records while the next one still fits, closing included, so every cut
+  is a valid document (for monolithic JSON: the largest valid object that fits).
+- `sections`: the node section and the edge section each get a share of B (LightRAG's proportions
+  by default), each filled in order by the record rule, the kept units rendered again as one
+  complete document (`core.budget.sections`). It needs the graph and the rendered units, and it re-renders
+  per cut, so sweeps run it only when asked for (`POLICIES` are the two prefix policies;
+  `ALL_POLICIES` adds it).
+
+The budget covers the document: preamble + records + closing, plus the optional truncation marker
+line (`[37 of 131 records shown]`, written on its own line after the document, so decoders read the
+document alone). With `count_grammar` (the default) the format's grammar, the instructions a model
+needs to read the format, is counted toward the budget too: the seed documents require grammar
+tokens in the measured prompt. Grammar and document are separate blocks of a prompt, so the
+budgeted total is `tokens + grammar_tokens`, each the exact count of its own text; the fixed frame
+around them is reported apart. A budget that cannot hold the empty document (or the grammar) gives
+an empty cut that says why; it is not an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+
+from core.budget.sections import (
+    DEFAULT_SECTIONS,
+    SectionChoice,
+    Sections,
+    choose_sections,
+    section_marker,
+    section_marker_line,
+)
+from core.errors import ParameterError
+from core.formats.base import Format, Rendering
+from core.graph.model import Graph
+from core.graph.units import Unit
+from core.tokens.prefix_tokens import PrefixTokens
+from core.tokens.protocol import Tokenizer
+
+Policy = Literal["raw", "record", "sections"]
+POLICIES: tuple[Policy, ...] = ("raw", "record")  # the prefix policies: what a sweep cuts unless told otherwise
+ALL_POLICIES: tuple[Policy, ...] = (*POLICIES, "sections")
+
+
+@dataclass(frozen=True)
+class Cut:
+    """What survives a budget: the document (and marker line), exact tokens and the units it keeps."""
+
+    format_name: str
+    policy: str
+    budget: int
+    document: str  # what the format's decoder reads; "" for an empty cut
+    marker: str  # the truncation marker line, "" when there is none
+    tokens: int  # exact tokens of `text`
+    grammar_tokens: int
+    count_grammar: bool
+    records_kept: int  # whole records inside the document
+    records_total: int
+    next_tokens: int | None  # budgeted tokens the record policy would need to keep one more record
+    explanation: str = ""
+    rendering: Rendering | None = field(default=None, repr=False, compare=False)
+    # sections policy only: the rendering is of the kept units alone, and the sections' exact tokens
+    sections: SectionChoice | None = field(default=None, repr=False, compare=False)
+    dropped_keys: tuple[str, ...] = ()  # sections policy: the first unit not kept in each section
+
+    @property
+    def kept_keys(self) -> tuple[str, ...]:
+        """Unit keys of the whole records the document holds."""
+        records = self.rendering.records[:self.records_kept] if self.rendering else ()
+        return tuple(key for record in records for key in record.unit_keys)
+
+    @property
+    def first_dropped_keys(self) -> tuple[str, ...]:
+        """Unit keys of the first record not kept (the boundary); () when nothing was dropped."""
+        if self.sections is not None or self.policy == "sections":
+            return self.dropped_keys
+        if self.rendering is None or self.records_kept >= self.records_total:
+            return ()
+        return self.rendering.records[self.records_kept].unit_keys
+
+    @property
+    def text(self) -> str:
+        """The context as sent: the document, then the marker line if any."""
+        return self.document + ("\n" + self.marker if self.marker else "")
+
+    @property
+    def budgeted_tokens(self) -> int:
+        """What counts against the budget: the text, plus the grammar when it is counted."""
+        return self.tokens + (self.grammar_tokens if self.count_grammar else 0)
+
+    @property
+    def empty(self) -> bool:
+        return not self.document
+
+    @property
+    def first_dropped(self) -> int | None:
+        """Index (0-based) of the first record not kept, or None when every record is kept (or for sections,
+        which keeps no prefix)."""
+        if self.policy == "sections":
+            return None
+        return self.records_kept if self.records_kept < self.records_total else None
+
+
+@lru_cache(maxsize=256)
+def grammar_tokens(format_: Format, tokenizer: Tokenizer) -> int:
+    return tokenizer.count(format_.grammar)
+
+
+def record_marker(kept: int, total: int) -> str:
+    return f"[{kept} of {total} records shown]"
+
+
+def token_marker(kept: int, total: int) -> str:
+    return f"[{kept} of {total} tokens shown]"
+
+
+def check_policy(policy: str) -> Policy:
+    if policy not in ALL_POLICIES:
+        raise ParameterError(f"unknown budget policy {policy!r}", "policy", f"use one of: {', '.join(ALL_POLICIES)}")
+    return policy
+
+
+def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, count_grammar: bool = True,
+        marker: bool = False, graph: Graph | None = None, units: Sequence[Unit] | None = None,
+        sections: Sections = DEFAULT_SECTIONS) -> Cut:
+    """Apply one policy at one budget (in tokens) to an accounted rendering in `format_`.
+
+    The sections policy also needs the graph and the units the rendering was made from (any order):
+    given here, or recorded in the accounting (`prefix_tokens(..., source=(graph, units))`).
+    """
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
+        raise ParameterError(f"budget {budget!r} is not a whole number of tokens", "budget", "give 0 or more tokens")
+    grammar = grammar_tokens(format_, accounting.tokenizer)
+    allowed = int(budget) - (grammar if count_grammar else 0)
+    if check_policy(policy) == "sections":
+        if (graph is None or units is None) and accounting.source is not None:
+            graph, units = accounting.source
+        if graph is None or units is None:
+            raise ParameterError("the sections policy needs the graph and its units", "cut",
+                                 "pass graph= and units= (the units the rendering was made from)")
+        return _sections_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker, graph, units,
+                             sections)
+    if policy == "record":
+        return _record_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker)
+    return _raw_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker)
+
+
+def _empty(accounting: PrefixTokens, format_: Format, policy: str, budget: int, grammar: int, count_grammar: bool,
+           needed: int, what: str) -> Cut:
+    grammar_part = f" plus the format's grammar ({grammar:,} tokens)" if count_grammar else ""
+    explanation = (f"nothing fits: a budget of {budget:,} tokens cannot hold {what} of {format_.name} "
+                   f"({needed:,} tokens){grammar_part}")
+    return Cut(format_.name, policy, budget, "", "", 0, grammar, count_grammar, 0, accounting.records, None,
+               explanation, accounting.rendering)
+
+
+def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,
+                count_grammar: bool, marker: bool) -> Cut:
+    counts = accounting.counts
+    too_big = np.flatnonzero(counts > allowed)
+    kept = accounting.records if too_big.size == 0 else int(too_big[0]) - 1
+    if kept < 0:
+        return _empty(accounting, format_, "record", budget, grammar, count_grammar, int(counts[0]),
+                      "an empty document (preamble and closing)")
+    total = accounting.records
+    line = ""
+    if marker and kept < total:
+        # The marker's own tokens may push the last records out; step back until it fits.
+        while kept >= 0 and accounting.count(kept, "\n" + record_marker(kept, total)) > allowed:
+            kept -= 1
+        if kept < 0:
+            return _empty(accounting, format_, "record", budget, grammar, count_grammar,
+                          accounting.count(0, "\n" + record_marker(0, total)),
+                          "an empty document with its truncation marker")
+        line = record_marker(kept, total)
+    tokens = accounting.count(kept, "\n" + line if line else "")
+    extra = grammar if count_grammar else 0
+    next_tokens = int(counts[kept + 1]) + extra if kept < total else None
+    explanation = "" if kept == total else (f"kept {kept:,} of {total:,} records; the next needs a budget of "
+                                            f"{next_tokens:,} tokens")
+    return Cut(format_.name, "record", budget, accounting.prefix_text(kept), line, tokens, grammar, count_grammar,
+               kept, total, next_tokens, explanation, accounting.rendering)
+
+
+def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,
+                  count_grammar: bool, marker: bool, graph: Graph, units: Sequence[Unit], sections: Sections) -> Cut:
+    by_key = {unit.key: unit for unit in units}
+    ordered = [by_key[key] for record in accounting.rendering.records for key in record.unit_keys if key in by_key]
+    ordered = list({unit.key: unit for unit in ordered}.values())  # a key once, where it is first written
+    total_nodes = sum(1 for unit in ordered if unit.is_node)
+    suffix = None
+    if marker:
+        def suffix(k: int, m: int) -> str:
+            return section_marker_line(k, total_nodes, m, len(ordered) - total_nodes)
+    choice = choose_sections(graph, format_, ordered, accounting.tokenizer, budget, allowed, sections, suffix)
+    if choice is None:
+        empty = accounting.tokenizer.count(format_.render(graph, []).text)
+        return _empty(accounting, format_, "sections", budget, grammar, count_grammar, empty,
+                      "an empty document (preamble and closing)")
+    rendering = format_.render(graph, choice.units)
+    complete = choice.nodes_kept == choice.nodes_total and choice.edges_kept == choice.edges_total
+    line = section_marker(choice) if marker and not complete else ""
+    text = rendering.text
+    tokens = accounting.tokenizer.count(text + ("\n" + line if line else ""))
+    nodes = [unit for unit in ordered if unit.is_node]
+    edges = [unit for unit in ordered if not unit.is_node]
+    dropped = tuple(section[kept].key for section, kept in ((nodes, choice.nodes_kept), (edges, choice.edges_kept))
+                    if kept < len(section))
+    explanation = "" if complete else (
+        f"kept {choice.nodes_kept} of {choice.nodes_total} nodes ({choice.node_tokens} of {choice.node_limit} "
+        f"node-section tokens) and {choice.edges_kept} of {choice.edges_total} edges ({choice.edge_tokens} of "
+        f"{choice.edge_limit} edge-section tokens; {sections.describe()})")
+    return Cut(format_.name, "sections", budget, text, line, tokens, grammar, count_grammar, len(rendering.records),
+               accounting.records, None, explanation, rendering, choice, dropped)
+
+
+def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,
+             count_grammar: bool, marker: bool) -> Cut:
+    preamble = accounting.tokenizer.count(accounting.rendering.preamble)
+    if allowed <= 0 or allowed < preamble:
+        return _empty(accounting, format_, "raw", budget, grammar, count_grammar, max(preamble, 1),
+                      "the preamble" if preamble else "one token")
+    total = accounting.total
+    kept_tokens = min(allowed, total)
+    while True:
+        line = token_marker(kept_tokens, total) if marker and kept_tokens < total else ""
+        text, tokens, intact = accounting.raw_prefix(kept_tokens, "\n" + line if line else "")
+        if tokens <= allowed or kept_tokens == 0:
+            break
+        # Decoded text can re-encode to more tokens than were kept, and a marker adds some:
+        # keep fewer tokens until everything fits.
+        kept_tokens = max(kept_tokens - (tokens - allowed), 0)
+    if tokens > allowed or not text or intact < int(accounting.record_ends[0]):
+        return _empty(accounting, format_, "raw", budget, grammar, count_grammar,
+                      accounting.tokenizer.count(accounting.rendering.preamble + "\n" + token_marker(0, total))
+                      if marker else preamble,
+                      "the preamble with the truncation marker" if marker else "the preamble")
+    kept = accounting.records_within(intact)
+    explanation = "" if kept_tokens == total else f"kept the first {kept_tokens:,} of {total:,} tokens"
+    next_tokens = None
+    if kept < accounting.records:
+        next_tokens = int(accounting.counts[kept + 1]) + (grammar if count_grammar else 0)
+    return Cut(format_.name, "raw", budget, text, line, tokens, grammar, count_grammar, kept, accounting.records,
+               next_tokens, explanation, accounting.rendering)

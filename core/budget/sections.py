@@ -1,0 +1,162 @@
+"""The `sections` budget policy: the node section and the edge section each get their own share of B.
+
+GraphRAG context builders truncate per section: LightRAG's query defaults give entities 6,000 and
+relations 8,000 tokens of a 30,000-token context (`DEFAULT_MAX_ENTITY_TOKENS`,
+`DEFAULT_MAX_RELATION_TOKENS`, `DEFAULT_MAX_TOTAL_TOKENS` in `lightrag/constants.py`); the rest of
+LightRAG's context goes to text chunks and the system prompt, which this lab does not send. The
+default `Sections()` reproduces those proportions of the budget: 20% for nodes, 26.7% for edges.
+A share can instead be a token count (`Sections(node_tokens=6000, edge_tokens=8000)`).
+
+Each section is filled in the ordering's order by the record rule (whole units while the next
+still fits), and the kept units are rendered again by the format, so the cut is a complete
+document: closing included, it always parses. Section tokens are exact and add up:
+
+    node section = tokens(document of the kept nodes) - tokens(empty document)
+    edge section = tokens(document of the kept nodes and edges) - tokens(document of the kept nodes)
+
+When the empty document, the grammar and both shares do not fit in B together, both shares shrink
+in proportion. Edges whose endpoint nodes did not fit are kept (as LightRAG keeps relations whose
+entities were truncated): `dangling_edges` counts them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from core.errors import ParameterError
+from core.formats.base import Format
+from core.graph.model import Graph
+from core.graph.units import Unit
+from core.tokens.protocol import Tokenizer
+
+LIGHTRAG_TOTAL_TOKENS = 30_000
+LIGHTRAG_ENTITY_TOKENS = 6_000
+LIGHTRAG_RELATION_TOKENS = 8_000
+
+
+@dataclass(frozen=True)
+class Sections:
+    """Node and edge shares of the budget (fractions of B), or fixed token counts when given."""
+
+    node_share: float = LIGHTRAG_ENTITY_TOKENS / LIGHTRAG_TOTAL_TOKENS
+    edge_share: float = LIGHTRAG_RELATION_TOKENS / LIGHTRAG_TOTAL_TOKENS
+    node_tokens: int | None = None
+    edge_tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("node_share", "edge_share"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1 \
+                    or not math.isfinite(value):
+                raise ParameterError(f"{name} is {value!r}", "sections policy", "give a share between 0 and 1")
+        if self.node_share + self.edge_share > 1:
+            raise ParameterError(f"the node and edge shares add up to {self.node_share + self.edge_share:.3f}",
+                                 "sections policy", "give shares that add up to 1 or less")
+        for name in ("node_tokens", "edge_tokens"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ParameterError(f"{name} is {value!r}", "sections policy", "give a whole number of tokens")
+
+    def limits(self, budget: int, available: int) -> tuple[int, int]:
+        """Token limits of the node and edge sections at budget B, with `available` tokens left for both."""
+        nodes = self.node_tokens if self.node_tokens is not None else math.floor(self.node_share * budget)
+        edges = self.edge_tokens if self.edge_tokens is not None else math.floor(self.edge_share * budget)
+        if available <= 0:
+            return 0, 0
+        if nodes + edges > available:  # both shrink in proportion
+            nodes, edges = (available * nodes) // (nodes + edges), (available * edges) // (nodes + edges)
+        return nodes, edges
+
+    def describe(self) -> str:
+        if self.node_tokens is not None or self.edge_tokens is not None:
+            return f"nodes {self.node_tokens} tokens, edges {self.edge_tokens} tokens"
+        return f"nodes {self.node_share:.1%}, edges {self.edge_share:.1%} of the budget"
+
+
+DEFAULT_SECTIONS = Sections()
+
+
+@dataclass(frozen=True)
+class SectionChoice:
+    """What the sections policy keeps: units in the ordering's order and each section's exact tokens."""
+
+    units: tuple[Unit, ...]
+    nodes_kept: int
+    nodes_total: int
+    edges_kept: int
+    edges_total: int
+    node_limit: int
+    edge_limit: int
+    node_tokens: int
+    edge_tokens: int
+    empty_tokens: int
+
+
+def _largest(count: int, fits: Callable[[int], bool]) -> int:
+    """The largest k in 0..count with fits(k), searching as if fits were monotone; fits(0) is assumed."""
+    low, high = 0, count
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def choose_sections(graph: Graph, format_: Format, ordered: Sequence[Unit], tokenizer: Tokenizer, budget: int,
+                    allowed: int, sections: Sections = DEFAULT_SECTIONS, suffix: Callable[[int, int], str] | None = None
+                    ) -> SectionChoice | None:
+    """Fill the node section, then the edge section, each within its limit; None if no document fits.
+
+    `allowed` is what the document (and suffix) may take of the budget; `suffix(nodes_kept, edges_kept)`
+    is text appended after the document (the marker line), counted in the total.
+    """
+    nodes: list[Unit] = [unit for unit in ordered if unit.is_node]
+    edges: list[Unit] = [unit for unit in ordered if not unit.is_node]
+    position = {unit.key: index for index, unit in enumerate(ordered)}
+    counts: dict[tuple[int, int], int] = {}
+
+    def tokens(k: int, m: int) -> int:
+        if (k, m) not in counts:
+            chosen = sorted(nodes[:k] + edges[:m], key=lambda unit: position[unit.key])
+            counts[k, m] = tokenizer.count(format_.render(graph, chosen).text)
+        return counts[k, m]
+
+    def extra(k: int, m: int) -> int:
+        if suffix is None:
+            return 0
+        return tokenizer.count(format_.render(graph, _chosen(nodes, edges, k, m, position)).text + "\n"
+                               + suffix(k, m)) - tokens(k, m)
+
+    empty = tokens(0, 0)
+    if empty + extra(0, 0) > allowed:
+        return None
+    node_limit, edge_limit = sections.limits(budget, allowed - empty)
+    kept_nodes = _largest(len(nodes), lambda k: tokens(k, 0) - empty <= node_limit)
+    kept_edges = _largest(len(edges), lambda m: tokens(kept_nodes, m) - tokens(kept_nodes, 0) <= edge_limit)
+    # the marker line comes out of the same budget: give back edges, then nodes, until it fits
+    while suffix is not None and tokens(kept_nodes, kept_edges) + extra(kept_nodes, kept_edges) > allowed:
+        if kept_edges:
+            kept_edges -= 1
+        elif kept_nodes:
+            kept_nodes -= 1
+        else:
+            return None
+    return SectionChoice(_chosen(nodes, edges, kept_nodes, kept_edges, position), kept_nodes, len(nodes), kept_edges,
+                         len(edges), node_limit, edge_limit, tokens(kept_nodes, 0) - empty,
+                         tokens(kept_nodes, kept_edges) - tokens(kept_nodes, 0), empty)
+
+
+def _chosen(nodes: list[Unit], edges: list[Unit], k: int, m: int, position: Mapping[str, int]) -> tuple[Unit, ...]:
+    return tuple(sorted(nodes[:k] + edges[:m], key=lambda unit: position[unit.key]))
+
+
+def section_marker(choice: SectionChoice) -> str:
+    return section_marker_line(choice.nodes_kept, choice.nodes_total, choice.edges_kept, choice.edges_total)
+
+
+def section_marker_line(nodes_kept: int, nodes_total: int, edges_kept: int, edges_total: int) -> str:
+    return f"[{nodes_kept} of {nodes_total} nodes and {edges_kept} of {edges_total} edges shown]"

@@ -1,0 +1,208 @@
+"""The graph a record prefix describes, as a view of the full graph: no text parsed, no Graph rebuilt.
+
+The format contract (property-tested for every lossless format, ordering and layout) says that the
+first k records of a rendering decode to exactly this graph: the node units they carry, the edge
+units they carry, and for every kept edge whose endpoint's node record was not kept a stand-in node
+of type "unknown" without properties (`core.formats.decoding.ORPHAN_TYPE`, as every decoder writes).
+
+`UnitPositions` is built once per rendering: for each node and edge of the full graph, the record
+that carries it (or "never", for units the rendering leaves out). `positions.kept(k)` is then an O(1)
+`KeptGraph` the query solvers read like a Graph (`nodes`, `edges`, `node_by_id`), and
+`core.queries.traversal` walks it through the full graph's adjacency, filtered by record position,
+so a solver touches only what it explores. Edge keys are the full graph's keys (a decoded graph
+numbers parallel copies among the kept ones only); answers never contain edge keys, only ids and
+labels, so they are the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from core.formats.decoding import ORPHAN_TYPE
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import edge_keys, graph_units, node_key
+
+NEVER = np.iinfo(np.int64).max  # the position of a unit the rendering does not hold
+
+
+@dataclass(frozen=True)
+class _GraphKeys:
+    """What every rendering of one graph shares: unit keys, node indices and edge endpoints' indices."""
+
+    node_index: dict[str, int]
+    node_keys: list[str]
+    edge_keys: list[str]
+    sources: np.ndarray
+    targets: np.ndarray
+
+
+_GRAPH_KEYS: list[tuple[Graph, _GraphKeys]] = []  # the last few graphs (holding one keeps its id unique)
+
+
+def graph_keys(graph: Graph) -> _GraphKeys:
+    """Unit keys, node indices and edge endpoints of a graph, computed once for its last few uses."""
+    for seen, keys in _GRAPH_KEYS:
+        if seen is graph:
+            return keys
+    nodes = graph.nodes
+    node_index = {node.id: index for index, node in enumerate(nodes)}
+    keyed = list(edge_keys(graph))
+    keys = _GraphKeys(node_index, [node_key(node.id) for node in nodes], [key for key, _ in keyed],
+                      np.fromiter((node_index[edge.source] for _, edge in keyed), dtype=np.int64, count=len(keyed)),
+                      np.fromiter((node_index[edge.target] for _, edge in keyed), dtype=np.int64, count=len(keyed)))
+    _GRAPH_KEYS[:] = [(graph, keys), *_GRAPH_KEYS[:1]]
+    return keys
+
+
+class UnitPositions:
+    """Per rendering: the record index carrying each node and edge of the full graph."""
+
+    def __init__(self, graph: Graph, record_of_key: Mapping[str, int]) -> None:
+        self.graph = graph
+        self.record_of_key = record_of_key
+        keys = graph_keys(graph)
+        self.node_index, self.edge_keys = keys.node_index, keys.edge_keys
+        lookup = record_of_key.get
+        self.node_record = np.fromiter((lookup(key, NEVER) for key in keys.node_keys), dtype=np.int64,
+                                       count=len(keys.node_keys))
+        self.edge_record = np.fromiter((lookup(key, NEVER) for key in self.edge_keys), dtype=np.int64,
+                                       count=len(self.edge_keys))
+        # A node is in a prefix's decoded graph from its own record or its first edge's, whichever is first.
+        present = self.node_record.copy()
+        if self.edge_keys:
+            np.minimum.at(present, keys.sources, self.edge_record)
+            np.minimum.at(present, keys.targets, self.edge_record)
+        self.present_from = present
+
+    def kept(self, records: int) -> KeptGraph:
+        """The graph the first `records` records describe."""
+        return KeptGraph(self, records)
+
+
+_IMAGES: list[tuple[Graph, str, tuple]] = []  # the last few (graph, lossy format) images
+
+
+def _image_of(graph: Graph, format_) -> tuple[Graph, dict[str, tuple[str, ...]]]:
+    """The graph a lossy format's decoder gives back of the whole graph, and per unit key the image keys it may take.
+
+    Units whose images are equal (two relations between the same ends, once relations are dropped) are
+    parallel copies in the image: each may stand for any of them, so they share one list of keys.
+    """
+    for seen, name, found in _IMAGES:
+        if seen is graph and name == format_.name:
+            return found
+    units = graph_units(graph)
+    images = {unit.key: format_.image(unit) for unit in units}
+    image = Graph.build([value for value in images.values() if isinstance(value, Node)],
+                        [value for value in images.values() if isinstance(value, Edge)],
+                        missing_endpoints="create", missing_type=ORPHAN_TYPE)
+    copies: dict[Edge, list[str]] = {}
+    for key, edge in edge_keys(image):
+        copies.setdefault(edge, []).append(key)
+    choices = {key: ((node_key(value.id),) if isinstance(value, Node) else tuple(copies[value]))
+               for key, value in images.items()}
+    found = (image, choices)
+    _IMAGES[:] = [(graph, format_.name, found), *_IMAGES[:3]]
+    return found
+
+
+def image_positions(graph: Graph, format_, records) -> UnitPositions:
+    """UnitPositions over a lossy format's image of the graph, for a rendering's records (in order).
+
+    The k-th record prefix's view is then the graph decoding that prefix gives: each unit becomes its
+    image, and parallel copies of one image are taken in the order their records come.
+    """
+    image, choices = _image_of(graph, format_)
+    record_of_key: dict[str, int] = {}
+    taken: dict[tuple[str, ...], int] = {}
+    for index, record in enumerate(records):
+        for key in record.unit_keys:
+            options = choices[key]
+            if len(options) == 1:
+                record_of_key.setdefault(options[0], index)
+            else:
+                used = taken.get(options, 0)
+                record_of_key[options[used]] = index
+                taken[options] = used + 1
+    return UnitPositions(image, record_of_key)
+
+
+class _KeptNodes(Mapping[str, Node]):
+    """node id -> Node in the kept graph: the node itself, or its stand-in when only an edge names it."""
+
+    def __init__(self, view: KeptGraph) -> None:
+        self._view = view
+
+    def get(self, node_id, default=None):  # the hot path of every solver
+        positions = self._view.positions
+        index = positions.node_index.get(node_id)
+        if index is None or positions.present_from[index] >= self._view.records:
+            return default
+        node = positions.graph.nodes[index]
+        return node if positions.node_record[index] < self._view.records else Node(node.id, ORPHAN_TYPE)
+
+    def __getitem__(self, node_id: str) -> Node:
+        node = self.get(node_id)
+        if node is None:
+            raise KeyError(node_id)
+        return node
+
+    def __contains__(self, node_id: object) -> bool:
+        return self.get(node_id) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (node.id for node in self._view.nodes)
+
+    def __len__(self) -> int:
+        return len(self._view.nodes)
+
+
+@dataclass(frozen=True, eq=False)
+class KeptGraph:
+    """The full graph restricted to the units of its first `records` records (with stand-in endpoints)."""
+
+    positions: UnitPositions
+    records: int
+
+    @property
+    def full(self) -> Graph:
+        return self.positions.graph
+
+    def has_key(self, key: str) -> bool:
+        position = self.positions.record_of_key.get(key)
+        return position is not None and position < self.records
+
+    @cached_property
+    def node_by_id(self) -> _KeptNodes:
+        return _KeptNodes(self)
+
+    @cached_property
+    def nodes(self) -> tuple[Node, ...]:
+        """Nodes in id order, as a decoder's canonical graph lists them."""
+        positions = self.positions
+        present = np.flatnonzero(positions.present_from < self.records).tolist()
+        own = positions.node_record < self.records
+        every = positions.graph.nodes
+        return tuple(every[index] if own[index] else Node(every[index].id, ORPHAN_TYPE) for index in present)
+
+    @cached_property
+    def edges(self) -> tuple[Edge, ...]:
+        every = self.positions.graph.edges
+        return tuple(every[index] for index in np.flatnonzero(self.positions.edge_record < self.records).tolist())
+
+    def keyed_edges(self) -> list[tuple[str, Edge]]:
+        """(full graph key, edge) of the kept edges in canonical order."""
+        keys, every = self.positions.edge_keys, self.positions.graph.edges
+        return [(keys[index], every[index]) for index in np.flatnonzero(self.positions.edge_record < self.records)]
+
+    @property
+    def schema(self):
+        return self.positions.graph.schema
+
+    def as_graph(self) -> Graph:
+        """A real Graph with the same content (for proofs and tests; the sweep never needs one)."""
+        return Graph(self.nodes, self.edges, self.full.schema)

@@ -1,5 +1,0 @@
-"""The tokenizer engines (tiktoken, Hugging Face tokenizers) and the vocabularies they load, offline."""
-
-from core.tokenizers.families import TOKENIZER_LIST
-
-__all__ = ["TOKENIZER_LIST"]

@@ -1,0 +1,1 @@
+"""Tokens: the Tokenizer protocol, its engines, and exact counts of every record prefix."""

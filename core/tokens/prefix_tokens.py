@@ -1,0 +1,303 @@
+"""Exact token counts of every record prefix of a rendering, for the price of about one encode.
+
+`prefix_tokens(rendering, tokenizer)` encodes the complete rendering once. Where the tokenizer is
+forced to start a new pre-token (see `core.tokens.pretoken_boundaries`), the encoding of a prefix is the
+encoding of the complete text up to that point, so each prefix count is
+
+    tokens of the complete text before the last forced boundary inside the prefix's records
+    + a fresh encode of the short tail after it, with the prefix's closing (and any suffix).
+
+(A prefix whose closing is empty can also split at the end of its records, when the complete text
+is forced to split there: its count is then read off the complete encoding directly.)
+
+Only those tails are re-encoded; they repeat (`"}`, or `"\\n    }` plus a closing), so each distinct
+tail is encoded once. The result is exact: `counts[k] == len(encode_ordinary(prefix_text(k)))` for
+every k, which the property tests check against direct encodes over every registered tokenizer.
+The forced boundaries come through the Tokenizer protocol (`forced_boundaries`); for a tokenizer
+whose pre-tokenizer was not analysed there are none and every tail starts at offset 0: still
+exact, but quadratic. So is a text a normalizing tokenizer (Qwen's NFC) would change: each prefix
+is then re-encoded at its record boundary.
+
+`TokenCache` keeps accountings by (graph content key, format, ordering, tokenizer, ...).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+from cachetools import LRUCache
+
+from core.formats.base import Rendering
+from core.tokens.protocol import Tokenizer, tokenizable
+
+
+def token_byte_lengths(tokenizer: Tokenizer) -> np.ndarray:
+    """Byte length of every token id (0 for ids that are not ordinary tokens)."""
+    return tokenizer.token_byte_lengths()
+
+
+@dataclass(frozen=True, eq=False)
+class PrefixTokens:
+    """A rendering with exact token counts: `counts[k]` for the document holding its first k records."""
+
+    rendering: Rendering
+    tokenizer: Tokenizer
+    full_tokens: np.ndarray = field(repr=False)  # encode_ordinary(rendering.text)
+    counts: np.ndarray = field(repr=False)
+    record_ends: np.ndarray = field(repr=False)  # byte offset where prefix k's records end (k = 0: preamble)
+    _text: bytes = field(repr=False)  # the complete text, UTF-8
+    _boundaries: np.ndarray = field(repr=False)  # forced boundaries among the records (byte offsets)
+    _token_ends: np.ndarray = field(repr=False)  # byte offset where each token of full_tokens ends
+    _anchors: np.ndarray = field(repr=False)  # per prefix: last usable forced boundary inside its records
+    _replaced: bool = field(default=False, repr=False)  # lone surrogates were replaced in _text
+    # the graph and the units it was rendered from, for a policy that renders a subset again (sections)
+    source: tuple | None = field(default=None, repr=False)
+
+    @property
+    def records(self) -> int:
+        return len(self.rendering.records)
+
+    @property
+    def total(self) -> int:
+        """Tokens of the complete rendering."""
+        return len(self.full_tokens)
+
+    @property
+    def text_bytes(self) -> int:
+        return len(self._text)
+
+    def prefix_text(self, count: int) -> str:
+        """`rendering.prefix_text(count)`, sliced from the encoded text (faster than joining records)."""
+        if self._replaced:
+            return self.rendering.prefix_text(count)
+        return self._text[:int(self.record_ends[count])].decode("utf-8") + self.rendering.closings[count]
+
+    def count(self, records: int, suffix: str = "") -> int:
+        """Exact tokens of `prefix_text(records) + suffix`."""
+        if not suffix:
+            return int(self.counts[records])
+        anchor = int(self._anchors[records])
+        tail = self._text[anchor:int(self.record_ends[records])].decode("utf-8")
+        closing = tokenizable(self.rendering.closings[records] + suffix)
+        return self._tokens_before(anchor) + self.tokenizer.count(tail + closing)
+
+    def marginal_tokens(self) -> np.ndarray:
+        """What each record adds to the document, in context: counts[k] - counts[k - 1]."""
+        return np.diff(self.counts)
+
+    def raw_prefix(self, budget: int, suffix: str = "") -> tuple[str, int, int]:
+        """The first `budget` tokens of the complete text, decoded with replacement.
+
+        Returns (text, exact tokens of text + suffix, bytes of the complete text that the text holds
+        intact). The text's own count can differ from `budget` when the cut splits a character or a
+        pre-token; it is measured, never assumed.
+        """
+        budget = max(min(budget, self.total), 0)
+        end = int(self._token_ends[budget - 1]) if budget else 0
+        intact = end
+        while intact and intact < len(self._text) and self._text[intact] & 0xC0 == 0x80:
+            intact -= 1  # the cut splits a character: it becomes U+FFFD, as in tiktoken's decode
+        text = self._text[:end].decode("utf-8", errors="replace")
+        anchor = self._anchor_before(min(intact, int(self.record_ends[-1])))
+        tail = self._text[anchor:end].decode("utf-8", errors="replace")
+        return text, self._tokens_before(anchor) + self.tokenizer.count(tail + tokenizable(suffix)), intact
+
+    def records_within(self, intact_bytes: int) -> int:
+        """How many records end within the first `intact_bytes` bytes of the complete text."""
+        return max(int(np.searchsorted(self.record_ends, intact_bytes, side="right")) - 1, 0)
+
+    @cached_property
+    def record_of_key(self) -> dict[str, int]:
+        """unit key -> index of the record that carries it."""
+        return {key: index for index, record in enumerate(self.rendering.records) for key in record.unit_keys}
+
+    @cached_property
+    def kept_node_and_edge_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every prefix length k, how many node and how many edge units its records carry."""
+        # Unit keys start with "n:" or "e:"; most records carry one unit, read without a generator.
+        keys = [record.unit_keys for record in self.rendering.records]
+        nodes = [(unit_keys[0][0] == "n") if len(unit_keys) == 1 else sum(key[0] == "n" for key in unit_keys)
+                 for unit_keys in keys]
+        edges = [len(unit_keys) - count for unit_keys, count in zip(keys, nodes)]
+        return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
+                np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
+
+    def tokens_before_byte(self, offset: int) -> int:
+        """Tokens of the complete encoding that end at or before byte `offset` (a record's token offset)."""
+        return self._tokens_before(offset)
+
+    def tokens_before_bytes(self, offsets: np.ndarray) -> np.ndarray:
+        """`tokens_before_byte` of every offset at once (the placement columns' record starts)."""
+        return np.searchsorted(self._token_ends, offsets, side="right").astype(np.int64)
+
+    def _tokens_before(self, offset: int) -> int:
+        return int(np.searchsorted(self._token_ends, offset, side="right"))
+
+    def _anchor_before(self, end: int) -> int:
+        """The last forced boundary with both neighbouring bytes before `end`, if the encoding splits there."""
+        position = int(np.searchsorted(self._boundaries, end - 1, side="right")) - 1
+        anchor = int(self._boundaries[position]) if position >= 0 else 0
+        tokens = self._tokens_before(anchor)
+        return anchor if anchor == 0 or (tokens and int(self._token_ends[tokens - 1]) == anchor) else 0
+
+
+def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | None = None) -> PrefixTokens:
+    """Encode the rendering once and derive the exact count of every record prefix.
+
+    `source`, (graph, units) the rendering was made from, lets the sections policy render a subset.
+    """
+    parts = [rendering.preamble] + [record.text for record in rendering.records]
+    closing = rendering.closing
+    full_text = "".join(parts) + closing
+    replaced = False
+    try:
+        text = full_text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: count what tiktoken counts
+        parts, closing = [tokenizable(part) for part in parts], tokenizable(closing)
+        full_text = "".join(parts) + closing
+        text = full_text.encode("utf-8")
+        replaced = True
+    if tokenizer.normalization and tokenizer.prepare(full_text) != full_text:
+        return _reencoded_prefixes(rendering, tokenizer)
+    full_tokens = tokenizer.encode_array(full_text)
+    if full_text.isascii():
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    else:
+        lengths = np.fromiter((len(part.encode("utf-8")) for part in parts), dtype=np.int64, count=len(parts))
+    record_ends = np.cumsum(lengths)
+    token_ends = np.cumsum(token_byte_lengths(tokenizer)[full_tokens])
+    boundaries = tokenizer.forced_boundaries(text[:int(record_ends[-1])])
+    anchors = _aligned(_inner_anchors(boundaries, record_ends), token_ends)
+    # A prefix with nothing after its records can also split at their end, when the complete text
+    # is forced to split there too (or ends there).
+    index = {closing: number for number, closing in enumerate(dict.fromkeys(rendering.closings))}
+    closing_ids = np.fromiter(map(index.__getitem__, rendering.closings), dtype=np.int64,
+                              count=len(rendering.closings))
+    open_ended = closing_ids == index.get("", -1)
+    at_end = open_ended & (_members(record_ends, boundaries) | (record_ends == len(text)))
+    counting = _aligned(np.where(at_end, record_ends, anchors), token_ends)
+    tokens_before = np.searchsorted(token_ends, counting, side="right")
+    counts = tokens_before + _tail_tokens(tokenizer, text, counting, record_ends, rendering.closings, closing_ids)
+    return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
+                        anchors, replaced, source)
+
+
+def _reencoded_prefixes(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:
+    """Exact counts by encoding every prefix, for text the tokenizer normalizes (rare: decomposed accents).
+
+    The stored text is the normalized complete text, so raw cuts take the tokens the model reads;
+    with no boundaries every tail starts at 0, which `count` and `raw_prefix` then encode whole.
+    """
+    texts = [tokenizer.prepare(rendering.preamble + "".join(record.text for record in rendering.records[:count]))
+             for count in range(len(rendering.records) + 1)]
+    text = tokenizer.prepare(rendering.text).encode("utf-8")
+    full_tokens = tokenizer.encode_array(rendering.text)
+    record_ends = np.fromiter((len(prefix.encode("utf-8")) for prefix in texts), dtype=np.int64, count=len(texts))
+    counts = np.fromiter((tokenizer.count(rendering.prefix_text(count)) for count in range(len(texts))),
+                         dtype=np.int64, count=len(texts))
+    token_ends = np.cumsum(token_byte_lengths(tokenizer)[full_tokens])
+    return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, np.empty(0, dtype=np.int64),
+                        token_ends, np.zeros(len(texts), dtype=np.int64), True)
+
+
+def _members(values: np.ndarray, sorted_items: np.ndarray) -> np.ndarray:
+    """Which values occur in the sorted array."""
+    if not len(sorted_items):
+        return np.zeros(len(values), dtype=bool)
+    position = np.minimum(np.searchsorted(sorted_items, values), len(sorted_items) - 1)
+    return sorted_items[position] == values
+
+
+def _tail_tokens(tokenizer: Tokenizer, text: bytes, anchors: np.ndarray, ends: np.ndarray,
+                 closings: tuple[str, ...], closing_ids: np.ndarray) -> np.ndarray:
+    """Tokens of each prefix's tail `text[anchor:end] + closing`, encoding each distinct tail once.
+
+    Tails of up to 16 bytes (nearly all) are told apart exactly by packing their bytes into two
+    64-bit words; longer ones are compared as bytes.
+    """
+    lengths = ends - anchors
+    data = np.frombuffer(text or b"\0", dtype=np.uint8)  # one byte to index into when the text is empty
+    positions = ends[:, None] - _WINDOW + np.arange(_WINDOW)[None, :]
+    window = np.where(positions >= anchors[:, None], data[np.clip(positions, 0, len(data) - 1)], 0)
+    packed = np.ascontiguousarray(window.astype(np.uint8)).view(np.uint64)
+    keys = np.column_stack([packed, lengths.astype(np.uint64) | (closing_ids.astype(np.uint64) << np.uint64(8))])
+    short = lengths <= _WINDOW
+    counts = np.empty(len(ends), dtype=np.int64)
+    rows = np.flatnonzero(short)
+    if len(rows):
+        first, inverse = _groups(keys[rows])
+        tails = [tokenizer.count(text[anchors[row]:ends[row]].decode("utf-8") + tokenizable(closings[row]))
+                 for row in rows[first].tolist()]
+        counts[rows] = np.array(tails, dtype=np.int64)[inverse]
+    seen: dict[tuple[bytes, str], int] = {}
+    for row in np.flatnonzero(~short).tolist():
+        key = (text[anchors[row]:ends[row]], closings[row])
+        if key not in seen:
+            seen[key] = tokenizer.count(key[0].decode("utf-8") + tokenizable(key[1]))
+        counts[row] = seen[key]
+    return counts
+
+
+_WINDOW = 16  # bytes of a tail packed into two 64-bit words
+
+
+def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows of equal keys: the first row of each group, and each row's group number."""
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    starts = np.concatenate(([True], np.any(ordered[1:] != ordered[:-1], axis=1)))
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return order[starts], inverse
+
+
+def _inner_anchors(boundaries: np.ndarray, record_ends: np.ndarray) -> np.ndarray:
+    """Per prefix, the last forced boundary with both neighbouring bytes inside its records (else 0)."""
+    if not len(boundaries):
+        return np.zeros(len(record_ends), dtype=np.int64)
+    position = np.searchsorted(boundaries, record_ends - 1, side="right") - 1
+    return np.where(position >= 0, boundaries[np.maximum(position, 0)], 0)
+
+
+def _aligned(anchors: np.ndarray, token_ends: np.ndarray) -> np.ndarray:
+    """Safety net: an anchor must also be a token boundary of the complete encoding, else use 0."""
+    if not len(token_ends):
+        return np.zeros_like(anchors)
+    before = np.searchsorted(token_ends, anchors, side="right")
+    return np.where((anchors == 0) | (token_ends[np.maximum(before - 1, 0)] == anchors), anchors, 0)
+
+
+class TokenCache:
+    """A thread-safe LRU of accountings, bounded by the bytes of the renderings it holds."""
+
+    def __init__(self, max_bytes: int = 50_000_000) -> None:
+        self.max_bytes = max_bytes
+        # cachetools sizes each entry by its rendering's bytes and evicts the least recently used past max_bytes.
+        self._entries: LRUCache[Hashable, PrefixTokens] = LRUCache(max_bytes, getsizeof=_rendering_bytes)
+        self._lock = threading.Lock()  # cachetools' caches are not thread-safe
+
+    def get_or_build(self, key: Hashable, build: Callable[[], PrefixTokens]) -> PrefixTokens:
+        with self._lock:
+            known = self._entries.get(key)  # a hit makes the entry the most recent
+        if known is not None:
+            return known
+        built = build()
+        with self._lock:
+            if key not in self._entries and built.text_bytes <= self.max_bytes:  # a larger one is not kept
+                self._entries[key] = built
+        return built
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _rendering_bytes(accounting: PrefixTokens) -> int:
+    return accounting.text_bytes
