@@ -6,9 +6,7 @@ Keyed by the graph's content key and every setting; a sweep is kept in a small L
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 
 import pandas as pd
 import streamlit as st
@@ -21,6 +19,7 @@ from core.budget.policies import POLICIES
 from core.registry import FORMATS, ORDERINGS
 from core.tokens.format_anatomies import format_anatomies
 from core.tokens.token_anatomy import Anatomy, anatomy_table
+from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection
 from dashboard.views.charts import survival_figure
 
@@ -29,15 +28,9 @@ SCOPES = ("complete text", "cut at the budget")
 SWEEP_STOPPED = "sweep_stopped"  # the key of the sweep the reader stopped
 
 
-class _SweepStore:
-    def __init__(self) -> None:
-        self.entries: OrderedDict[tuple, pd.DataFrame] = OrderedDict()
-        self.lock = threading.Lock()
-
-
 @st.cache_resource
-def _store() -> _SweepStore:
-    return _SweepStore()
+def _store() -> ResultStore:
+    return ResultStore(SWEEPS_KEPT)
 
 
 def settings_key(selection: Selection, *parts: object) -> tuple:
@@ -50,10 +43,9 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
     """core.analysis.budget_sweep.budget_sweep for these settings, computed once, with a progress bar while it runs."""
     key = settings_key(selection, "sweep", formats, orderings, layout, policies, budgets)
     store = _store()
-    with store.lock:
-        if key in store.entries:
-            store.entries.move_to_end(key)
-            return store.entries[key]
+    found = store.get(key)
+    if found is not None:
+        return found
     if st.session_state.get(SWEEP_STOPPED) == key:
         st.info("**The sweep was stopped.** Nothing is shown until it runs to the end.", icon="⏹️")
         st.button("Run the sweep", key=f"sweep_restart_{abs(hash(key))}", on_click=st.session_state.pop, args=(SWEEP_STOPPED, None))
@@ -75,10 +67,7 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
                          orderings=list(orderings), layout=layout, policies=list(policies), budgets=list(budgets),
                          tokenizer=selection.tokenizer, progress=progress)
     running.empty()
-    with store.lock:
-        store.entries[key] = frame
-        while len(store.entries) > SWEEPS_KEPT:
-            store.entries.popitem(last=False)
+    store.put(key, frame)
     return frame
 
 

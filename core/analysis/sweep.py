@@ -13,12 +13,12 @@ tokens, round trip and traversal accuracy per format; `cheapest_lossless(...)` n
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from cachetools import LRUCache
 
 from core.analysis.workers import check_workers, fewer_collections, in_worker_process, run_tasks
 from core.budget.policies import POLICIES, Cut, check_policy, cut, grammar_tokens
@@ -56,6 +56,8 @@ from core.retrieval.ordering import (
 from core.retrieval.seeds import Seeds
 from core.tokens.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.tokens.protocol import Tokenizer
+
+DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -280,7 +282,7 @@ class _Plan:
     coverage: dict = field(default_factory=dict, repr=False)  # (format, layout) -> D_k(S), filled as met
     # (format, document) -> what decoding it gave, for the last few texts decoded: orderings that begin
     # alike cut to the same text at small budgets, and decoding depends on the text alone.
-    documents: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    documents: LRUCache = field(default_factory=lambda: LRUCache(DOCUMENTS_KEPT), repr=False)
     orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
     # (ordering key, records kept, query) -> whether the kept view answers: formats whose records are
     # the ordered units one by one keep the same units at the same k, so their views are the same graph
@@ -492,24 +494,19 @@ def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
     return DecodedCut(positions.kept(kept)) if positions is not None else None
 
 
-DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
 
 
 def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut],
-             documents: OrderedDict | None = None) -> DecodedCut:
+             documents: LRUCache | None = None) -> DecodedCut:
     if identity is None:
         return decode_cut(result, format_)
     found = decoded.get(identity)
     if found is None:
         if documents is not None and identity[0] != "prefix":  # a prefix's text is known only by its rendering
             key = (format_.name, identity[1])
-            found = documents.get(key)
+            found = documents.get(key)  # a hit counts as a use: cachetools evicts the least recently used
             if found is None:
                 found = documents[key] = decode_cut(result, format_)
-                while len(documents) > DOCUMENTS_KEPT:
-                    documents.popitem(last=False)
-            else:
-                documents.move_to_end(key)
         else:
             found = decode_cut(result, format_)
         decoded[identity] = found

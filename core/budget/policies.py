@@ -109,6 +109,12 @@ class Cut:
         return self.records_kept if self.records_kept < self.records_total else None
 
 
+def unit_survival(accounting: PrefixTokens, result: Cut) -> dict[str, str]:
+    """Each unit key the accounted rendering writes: "kept" if the cut keeps its record, else "cut"."""
+    kept = set(result.kept_keys)
+    return {key: "kept" if key in kept else "cut" for key in accounting.record_of_key}
+
+
 @lru_cache(maxsize=256)
 def grammar_tokens(format_: Format, tokenizer: Tokenizer) -> int:
     return tokenizer.count(format_.grammar)

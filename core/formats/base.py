@@ -94,6 +94,8 @@ MEMOS_KEPT = 2  # a sweep renders one format in every ordering and layout before
 # dashboard measures every format once when a graph loads, and a page that sweeps every format (Pareto)
 # then finds their records built (every format of a 2,000-service graph; three at 20,000 services).
 RECORDS_KEPT = 200_000
+# An OrderedDict rather than a cachetools cache: a memo grows after it is stored, and cachetools weighs an
+# entry (getsizeof) only when it is inserted.
 _MEMOS: OrderedDict[tuple[int, str], tuple[Graph, dict[Hashable, Record]]] = OrderedDict()
 _MEMO_LOCK = threading.Lock()
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from core.budget.policies import cut
+from core.budget.policies import cut, unit_survival
 from core.registry import FORMATS
 from dashboard import cache
 from dashboard.renderings import accounting_for
@@ -20,9 +20,7 @@ HEIGHT = 620
 def edge_survival(selection: Selection, format_name: str) -> dict[str, Survival]:
     """Each unit key of the inspected rendering: kept at the budget, or cut."""
     accounting = accounting_for(selection, format_name)
-    result = cut(accounting, FORMATS.get(format_name), selection.policy, selection.budget)
-    kept = set(result.kept_keys)
-    return {key: "kept" if key in kept else "cut" for key in accounting.record_of_key}
+    return unit_survival(accounting, cut(accounting, FORMATS.get(format_name), selection.policy, selection.budget))
 
 
 def show() -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 
 import pandas as pd
 import plotly.express as px
@@ -34,6 +32,7 @@ from core.questions import (
 from core.registry import FORMATS, ORDERINGS
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
+from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.url_state import unbound_query_params
 from dashboard.views.markdown_text import escape_markdown
@@ -47,15 +46,9 @@ SUITES_KEPT = 6
 DEFAULT_SPEC = "t3_prerequisite_path:count=20,distance=1-5,seed=0"
 
 
-class _SuiteStore:
-    def __init__(self) -> None:
-        self.entries: OrderedDict[tuple, SuiteResult] = OrderedDict()
-        self.lock = threading.Lock()
-
-
 @st.cache_resource
-def _store() -> _SuiteStore:
-    return _SuiteStore()
+def _store() -> ResultStore:
+    return ResultStore(SUITES_KEPT)
 
 
 def chosen_questions(selection: Selection) -> QuestionSet | None:
@@ -92,20 +85,16 @@ def cached_suite(selection: Selection, questions: QuestionSet, formats: tuple[st
     key = (selection.graph.content_key, content, formats, ordering, selection.layout, selection.policy, budgets,
            selection.tokenizer)
     store = _store()
-    with store.lock:
-        if key in store.entries:
-            store.entries.move_to_end(key)
-            return store.entries[key]
+    found = store.get(key)
+    if found is not None:
+        return found
     bar = st.progress(0.0, text="Running the question set…")
     settings = settings_for(formats, (ordering,), layouts=(selection.layout,), policies=(selection.policy,),
                             budgets=budgets, tokenizer=selection.tokenizer)
     result = run_suite(selection.graph, questions, settings, workers=1, progress=lambda done, total, _: bar.progress(
         done / max(total, 1), text=f"Running the question set: {done} of {total} tasks"))
     bar.empty()
-    with store.lock:
-        store.entries[key] = result
-        while len(store.entries) > SUITES_KEPT:
-            store.entries.popitem(last=False)
+    store.put(key, result)
     return result
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.budget.policies import POLICIES, cut
+from core.budget.policies import POLICIES, cut, unit_survival
 from core.errors import FormatError, ParameterError
 from core.graph.units import graph_units
 from core.io.generate import service_graph
@@ -131,3 +131,13 @@ def test_every_cut_reports_the_exact_tokens_of_its_text_and_stays_within_budget(
         assert result.empty or result.document.startswith(kept)
     else:
         assert result.empty or result.document == accounting.prefix_text(result.records_kept)
+
+
+def test_unit_survival_marks_the_units_of_the_kept_records_kept_and_every_other_unit_cut():
+    # jsonl writes one unit per line, so a record cut keeping k lines keeps exactly the first k units written
+    accounting = accounted("jsonl")
+    result = cut(accounting, FORMATS.get("jsonl"), "record", accounting.total // 3)
+    survival = unit_survival(accounting, result)
+    written = sorted(accounting.record_of_key, key=accounting.record_of_key.get)
+    assert 0 < result.records_kept < len(written)
+    assert [survival[key] for key in written] == ["kept"] * result.records_kept + ["cut"] * (len(written) - result.records_kept)
