@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from core.graph.model import Graph
 from core.io.samples import Sample
 from core.queries import Query, QueryTemplate, query
+from core.queries.model import label_of
 from core.registry import QUERIES
 
 SWEEP_BUDGET_COUNT = 9
@@ -44,11 +45,11 @@ def graph_defaults(graph: Graph, sample: Sample | None) -> GraphDefaults:
     seeds = tuple(seed for seed in (sample.seeds if sample else ()) if seed in graph.node_by_id) or tuple(ids[:1])
     preset = sample.default_query() if sample is not None and seeds else None
     if preset is not None and _fits(preset, graph):
-        return GraphDefaults(seeds, preset.question, preset)
+        return GraphDefaults(seeds, preset.question_on(graph), preset)  # nodes named by label, as a person asks
     template = QUERIES.get(QUERIES.names()[0])
     arguments = dict(zip(template.node_parameters, seeds)) if seeds else {}
     chosen = query(template, **arguments)
-    return GraphDefaults(seeds, f"What depends on {seeds[0]}?" if seeds else "", chosen)
+    return GraphDefaults(seeds, f"What depends on {label_of(graph, seeds[0])}?" if seeds else "", chosen)
 
 
 def _fits(preset: Query, graph: Graph) -> bool:

@@ -19,9 +19,11 @@ from core.presentation.session_defaults import (
     parameter_presets,
     sweep_budgets,
 )
+from core.queries.model import label_of
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.retrieval.hops import hop_units
 from core.retrieval.ordering import OrderingInputs, order_units
+from core.retrieval.seeds import seeds_from_question
 from core.tokens.prefix_tokens import prefix_tokens
 
 SHOWN = ("pretty_json", "compact_json")
@@ -71,6 +73,16 @@ def test_a_sample_brings_its_own_seeds_and_question():
     defaults = graph_defaults(load_sample(sample.name), sample)
     assert defaults.seeds == ("cartservice",) and defaults.query.name == "impact"
     assert defaults.query_arguments["relation"] == "calls" and "cartservice" in defaults.question
+
+
+def test_a_samples_default_question_names_its_nodes_by_label():
+    graph, sample = load_sample("nvidia-jetson"), get_sample("nvidia-jetson")
+    defaults = graph_defaults(graph, sample)
+    label = label_of(graph, "12")
+    assert defaults.seeds == ("12",) and defaults.query_arguments["start"] == "12"
+    assert defaults.question == f"Which nodes does {label} reach over depends_on edges in at most 3 hops?"
+    matches = seeds_from_question(graph, defaults.question).matches
+    assert (matches[0].text, matches[0].node_id, matches[0].matched_by) == (label, "12", "label")
 
 
 def test_a_graph_without_a_sample_starts_from_its_first_node():
