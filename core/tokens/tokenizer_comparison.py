@@ -26,10 +26,13 @@ def tokens_per_format(graph: Graph, tokenizers: Sequence[str] | None = None,
     """Exact tokens of each format's complete text (rows) under each tokenizer (columns)."""
     tokenizer_names = list(tokenizers or TOKENIZERS.names())
     units = graph_units(graph)
-    texts = {name: FORMATS.get(name).render(graph, units).text for name in formats or FORMATS.names()}
-    table = pd.DataFrame({tokenizer: [TOKENIZERS.get(tokenizer).count(text) for text in texts.values()]
-                          for tokenizer in tokenizer_names}, index=pd.Index(list(texts), name="format"))
-    return table
+    names = list(formats or FORMATS.names())
+    counts = {}
+    for name in names:  # one complete text alive at a time: on the largest graphs each is tens of MB
+        text = FORMATS.get(name).render(graph, units).text
+        counts[name] = [TOKENIZERS.get(tokenizer).count(text) for tokenizer in tokenizer_names]
+        del text
+    return pd.DataFrame.from_dict(counts, orient="index", columns=tokenizer_names).rename_axis("format")
 
 
 def tokens_side_by_side(graph: Graph, tokenizers: Sequence[str], formats: Sequence[str] | None = None

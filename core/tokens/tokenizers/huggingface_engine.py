@@ -17,6 +17,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 import tokenizers
 
+from core.tokens.piece_count import count_in_pieces
 from core.tokens.pretoken_boundaries import forced_boundaries, rules_apply
 from core.tokens.protocol import NormalForm, prepared
 
@@ -84,7 +85,8 @@ class HuggingFaceTokenizer:
         return np.array(self.encode(text), dtype=np.int64)
 
     def count(self, text: str) -> int:
-        return len(self.encode(text))
+        """Exact, counted in pieces of about 1 MB (core.tokens.piece_count says why)."""
+        return count_in_pieces(text, lambda piece: len(self.encode(piece)), self.forced_boundaries)
 
     def decode(self, tokens: Sequence[int]) -> str:
         """Token ids back to text; a cut through a multi-byte character becomes U+FFFD."""
