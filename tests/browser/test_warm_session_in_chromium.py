@@ -49,9 +49,11 @@ def test_later_sessions_keep_their_sample_and_budget_after_a_page_switch(dashboa
         thumb = page.locator('[data-testid="stSlider"]').filter(has_text="Token budget").first.locator(
             "input[type=range]").first
         thumb.focus()
-        for _ in range(3):  # as a user presses: no wait for each run
+        for press in range(1, 4):
             thumb.press("ArrowRight")
-            page.wait_for_timeout(50)
+            # Each press reaches the server before the next (the URL is the server's): presses quicker than
+            # the fragment's reruns can lose the last ones on a loaded machine, which this test is not about.
+            wait_until(page, lambda press=press: url_parameters(page).get("budget") == [str(budget + press)])
         wait_until(page, lambda: sidebar_budget(page) == budget + 3)
         before = full_runs(page)
         change_ordering(page, "hop_tiers")
