@@ -128,3 +128,10 @@ def test_parameter_choices_are_the_graphs_ids_relations_and_types():
     assert parameter_choices(graph, impact, "relation") == sorted({edge.relation for edge in graph.edges})
     assert parameter_choices(graph, impact, "node_type") == sorted({node.type for node in graph.nodes})
     assert parameter_choices(graph, QUERIES.get("dependencies_within"), "hops") == []
+
+
+def test_complete_tokens_of_some_formats_are_those_formats_figures_of_every_format():
+    graph = load_sample("nvidia-jetson")
+    every = complete_tokens(graph, "o200k_base")
+    assert complete_tokens(graph, "o200k_base", SHOWN) == {name: every[name] for name in SHOWN}
+    assert list(every) == FORMATS.names()
