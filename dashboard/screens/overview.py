@@ -107,7 +107,7 @@ def format_section(selection, summary: pd.DataFrame) -> None:
     if best is not None:
         tokens = approximate_count(int(table.loc[best, "tokens"]), selection.approximate)
         st.markdown(f"Cheapest lossless format: **{best}**, {tokens} tokens for the whole graph "
-                    f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.query.question)}*")
+                    f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.question_shown)}*")
     counts = [column for column in COUNTED if column in table.columns]
     styled = (table.style.apply(lambda row: [HIGHLIGHT if row.name == best else ""] * len(row), axis=1)
               .format("{:,}", subset=counts))  # 3,539,920, not 3539920
