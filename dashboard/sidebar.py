@@ -76,6 +76,11 @@ class Selection:
         return self.solution.evidence
 
     @property
+    def question_shown(self) -> str:
+        """The query's question as captions show it: seeds by label with their ids, never an empty slot."""
+        return self.query.question_shown(self.graph)
+
+    @property
     def query_key(self) -> str:
         return repr((self.query.name, self.query.arguments))
 

@@ -42,14 +42,17 @@ class GraphDefaults:
 def graph_defaults(graph: Graph, sample: Sample | None) -> GraphDefaults:
     """A sample's own seeds and question where they fit the graph; else its first node and the first template."""
     ids = [node.id for node in graph.nodes]
-    seeds = tuple(seed for seed in (sample.seeds if sample else ()) if seed in graph.node_by_id) or tuple(ids[:1])
+    # The first node a question can name (the adversarial sample's first id is empty) is the fallback seed.
+    nameable = [node_id for node_id in ids if label_of(graph, node_id).strip() == label_of(graph, node_id) != ""]
+    seeds = tuple(seed for seed in (sample.seeds if sample else ()) if seed in graph.node_by_id) or tuple(
+        (nameable or ids)[:1])
     preset = sample.default_query() if sample is not None and seeds else None
     if preset is not None and _fits(preset, graph):
         return GraphDefaults(seeds, preset.question_on(graph), preset)  # nodes named by label, as a person asks
     template = QUERIES.get(QUERIES.names()[0])
     arguments = dict(zip(template.node_parameters, seeds)) if seeds else {}
     chosen = query(template, **arguments)
-    return GraphDefaults(seeds, f"What depends on {label_of(graph, seeds[0])}?" if seeds else "", chosen)
+    return GraphDefaults(seeds, chosen.question_on(graph) if seeds else "", chosen)  # the question asks its query
 
 
 def _fits(preset: Query, graph: Graph) -> bool:

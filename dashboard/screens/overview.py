@@ -42,7 +42,7 @@ def show() -> None:
     if best is not None:
         tokens = approximate_count(int(table.loc[best, "tokens"]), selection.approximate)
         st.markdown(f"Cheapest lossless format: **{best}**, {tokens} tokens for the whole graph "
-                    f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.query.question)}*")
+                    f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.question_shown)}*")
     styled = table.style.apply(lambda row: [HIGHLIGHT if row.name == best else ""] * len(row), axis=1)
     st.dataframe(styled, width="stretch", key="format_table", column_config={
         "round trip": st.column_config.CheckboxColumn("round trip", help=LAYERS["round trip"][1]),
