@@ -6,6 +6,7 @@ from core.errors import GraphContextError
 from core.graph.model import Graph
 from core.presentation.session_defaults import GraphDefaults, parameter_choices, parameter_presets
 from core.queries import Query, QueryTemplate, query
+from core.queries.model import shown_name
 from core.registry import QUERIES
 from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
 from dashboard.views.markdown_text import escape_markdown
@@ -25,7 +26,8 @@ def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> Seeds:
         try:
             seeds = seeds_from_question(graph, question)
         except GraphContextError as error:
-            sidebar.warning(f"{escape_markdown(str(error))} Using {escape_markdown(', '.join(fallback))} instead.")
+            named = ", ".join(shown_name(graph, node_id) for node_id in fallback)
+            sidebar.warning(f"{escape_markdown(str(error))} Using {escape_markdown(named)} instead.")
             return seeds_from_ids(graph, fallback)
         sidebar.caption("Matched: " + "; ".join(
             f"“{escape_markdown(match.text)}” → {escape_markdown(match.node_id)} (by {match.matched_by})"

@@ -76,6 +76,11 @@ class Selection:
         return self.solution.evidence
 
     @property
+    def question_shown(self) -> str:
+        """The query's question as captions show it: seeds by label with their ids, never an empty slot."""
+        return self.query.question_shown(self.graph)
+
+    @property
     def query_key(self) -> str:
         return repr((self.query.name, self.query.arguments))
 
@@ -144,7 +149,7 @@ def draw() -> Selection:
                                        "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
                                        "8,000 of 30,000), each filled by the record rule"
                                        ) or "record"
-    totals = cache.complete_tokens(graph.content_key, graph, tokenizer)
+    totals = cache.complete_tokens(graph.content_key, graph, tokenizer, tuple(formats))
     budget, limit = _budget(totals, formats, changed)
     st.session_state[BUDGET_SLOT] = sidebar.container()  # drawn once the page is known (place_budget)
     budgets = _budget_list(sidebar, totals, changed)

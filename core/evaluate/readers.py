@@ -29,7 +29,8 @@ from core.evaluate.answers import AnswerSchema, schema_for
 from core.evaluate.frame import PromptParts, parse_prompt
 from core.formats.base import Format
 from core.graph.model import Graph
-from core.queries import Query, QueryTemplate, label_of, query
+from core.queries import Query, QueryTemplate, query
+from core.queries.model import spoken_name
 
 DEFAULT_K = 5
 
@@ -63,7 +64,7 @@ def _names(graph: Graph) -> dict[str, str]:
     """
     names: dict[str, str] = {}
     for node in graph.nodes:
-        names.setdefault(label_of(graph, node.id), node.id)
+        names.setdefault(spoken_name(graph, node.id), node.id)  # as question_on names it
     names.update((node.id, node.id) for node in graph.nodes)
     return names
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, TypeVar, cast
 
@@ -176,6 +176,10 @@ class Format:
     # parse. A raw cut then parses exactly as the preamble, blank lines in place of the whole statements
     # and that tail do (`core.formats.cut_parse`). None: only decoding the whole cut tells.
     tail_start: Callable[[Rendering, int, int], int] | None = field(default=None, repr=False)
+    # With tail_start: tail_context(rendering, kept, tail) names the whole records (indices below kept) a
+    # tail beginning at a record's start needs in place to read as in the whole cut (a section header,
+    # the rows its local ids cite); the other whole records become blank lines (`core.formats.cut_parse`).
+    tail_context: Callable[[Rendering, int, str], Iterable[int]] | None = field(default=None, repr=False)
     # For a lossy format: what its decoder gives back of one unit (a Node or an Edge), so that a record
     # prefix's decoded graph is read from its kept units as for a lossless one (`core.graph.kept.image_positions`).
     image: Callable[[Unit], object] | None = field(default=None, repr=False)

@@ -42,14 +42,17 @@ class GraphDefaults:
 def graph_defaults(graph: Graph, sample: Sample | None) -> GraphDefaults:
     """A sample's own seeds and question where they fit the graph; else its first node and the first template."""
     ids = [node.id for node in graph.nodes]
-    seeds = tuple(seed for seed in (sample.seeds if sample else ()) if seed in graph.node_by_id) or tuple(ids[:1])
+    # The first node a question can name (the adversarial sample's first id is empty) is the fallback seed.
+    nameable = [node_id for node_id in ids if label_of(graph, node_id).strip() == label_of(graph, node_id) != ""]
+    seeds = tuple(seed for seed in (sample.seeds if sample else ()) if seed in graph.node_by_id) or tuple(
+        (nameable or ids)[:1])
     preset = sample.default_query() if sample is not None and seeds else None
     if preset is not None and _fits(preset, graph):
         return GraphDefaults(seeds, preset.question_on(graph), preset)  # nodes named by label, as a person asks
     template = QUERIES.get(QUERIES.names()[0])
     arguments = dict(zip(template.node_parameters, seeds)) if seeds else {}
     chosen = query(template, **arguments)
-    return GraphDefaults(seeds, f"What depends on {label_of(graph, seeds[0])}?" if seeds else "", chosen)
+    return GraphDefaults(seeds, chosen.question_on(graph) if seeds else "", chosen)  # the question asks its query
 
 
 def _fits(preset: Query, graph: Graph) -> bool:
@@ -95,8 +98,9 @@ def budget_text(budgets: Sequence[int]) -> str:
     return ", ".join(str(budget) for budget in budgets)
 
 
-def complete_tokens(graph: Graph, tokenizer_name: str) -> dict[str, int]:
-    """Per registered format, the tokens its complete canonical text counts against a budget (grammar included)."""
+def complete_tokens(graph: Graph, tokenizer_name: str, formats: Sequence[str] | None = None) -> dict[str, int]:
+    """Per format (every registered one unless `formats` names some), the tokens its complete canonical text counts
+    against a budget (grammar included). One complete text is alive at a time: on the largest graphs each is tens of MB."""
     from core.budget.policies import grammar_tokens
     from core.graph.units import graph_units
     from core.registry import FORMATS, TOKENIZERS
@@ -104,7 +108,7 @@ def complete_tokens(graph: Graph, tokenizer_name: str) -> dict[str, int]:
     tokenizer = TOKENIZERS.get(tokenizer_name)
     units = graph_units(graph)
     return {name: tokenizer.count(FORMATS.get(name).render(graph, units).text)
-            + grammar_tokens(FORMATS.get(name), tokenizer) for name in FORMATS}
+            + grammar_tokens(FORMATS.get(name), tokenizer) for name in (formats or FORMATS.names())}
 
 
 def parameter_choices(graph: Graph, template: QueryTemplate, parameter: str) -> list[str]:

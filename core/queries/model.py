@@ -92,14 +92,28 @@ class Query:
         return self.template.question.format(**self.all_arguments)
 
     def question_on(self, graph: Graph) -> str:
-        """The question in natural words: each node named by its `label` property when it has one."""
+        """The question in natural words: each node named by its `label` property when it has one (a node
+        whose name is blank is described, so no slot of the question stays empty)."""
+        return self._question_naming(lambda node_id: spoken_name(graph, node_id))
+
+    def question_shown(self, graph: Graph) -> str:
+        """The question as a page caption shows it: each node by its label with its id, "TensorRT (node 12)",
+        or by its id alone when it has no label; a blank parameter is said to be missing. Not read back by
+        readers (`question_on` is)."""
+        return self._question_naming(lambda node_id: shown_name(graph, node_id), fill_blanks=True)
+
+    def _question_naming(self, name_of: Callable[[str], str], fill_blanks: bool = False) -> str:
         arguments = self.all_arguments
         for name in self.template.node_parameters:
             value = arguments.get(name)
             if isinstance(value, (tuple, list)):
-                arguments[name] = ", ".join(label_of(graph, item) for item in value)
+                arguments[name] = ", ".join(name_of(item) for item in value)
             elif isinstance(value, str):
-                arguments[name] = label_of(graph, value)
+                arguments[name] = name_of(value)
+        if fill_blanks:  # a blank text parameter ("List all  concepts") is said so
+            for name, value in arguments.items():
+                if value is None or (isinstance(value, str) and not value.strip()):
+                    arguments[name] = f"(no {name.replace('_', ' ')} given)"
         return self.template.question.format(**arguments)
 
     @property
@@ -127,6 +141,25 @@ def label_of(graph: Graph, node_id: str) -> str:
     node = graph.node_by_id.get(node_id)
     label = dict(node.properties).get(LABEL) if node is not None else None
     return label if isinstance(label, str) else node_id
+
+
+BLANK_NAME = "the node with the empty id"
+
+
+def spoken_name(graph: Graph, node_id: str) -> str:
+    """`label_of`, except that a blank label gives way to the id and a blank id is described (never an empty slot)."""
+    label = label_of(graph, node_id)
+    if label.strip():
+        return label
+    if node_id.strip():
+        return node_id
+    return BLANK_NAME if not node_id else f"the node with the id {node_id!r}"
+
+
+def shown_name(graph: Graph, node_id: str) -> str:
+    """A node as a caption names it: its label with its id when it has a label of its own, else `spoken_name`."""
+    name = spoken_name(graph, node_id)
+    return f"{name} (node {node_id})" if name != node_id and node_id.strip() else name
 
 
 def query(template: QueryTemplate, **arguments: object) -> Query:

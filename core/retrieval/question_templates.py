@@ -2,6 +2,8 @@
 
 `template_for_question("If db-identity fails, which services break and who owns them?")` is
 `impact_owners`; a question that matches no rule gives None and the chosen template stays.
+`parameter_number_spans` finds the numbers that state a parameter ("3 hops", "depth 2"), which seed
+matching must not read as node ids (nvidia-jetson has a node "3").
 """
 
 from __future__ import annotations
@@ -9,7 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_HOPS = re.compile(r"\b(?:within|in at most|up to)\s+(\d+)\s+hops?\b", re.IGNORECASE)
+_HOPS = re.compile(r"\b(\d+)(?:\s+|\s*-\s*)hops?\b", re.IGNORECASE)  # "within 3 hops", "3-hop"
+# A number followed by a unit of distance or count, or following a parameter's name: a parameter, not a node.
+_PARAMETER_NUMBERS = (
+    re.compile(r"\b(\d+)(?:\s+|\s*-\s*)(?:hops?|levels?|steps?|degrees?|layers?)\b", re.IGNORECASE),
+    re.compile(r"\b(?:hops?|depth|distance|radius|k)\s*(?:=|:|of)?\s*(\d+)\b", re.IGNORECASE),
+)
 
 
 @dataclass(frozen=True)
@@ -45,3 +52,9 @@ def template_for_question(question: str) -> QuestionTemplate | None:
             arguments = (("hops", int(hops.group(1))),) if hops and rule.template == "dependencies_within" else ()
             return QuestionTemplate(rule.template, arguments)
     return None
+
+
+def parameter_number_spans(question: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of each number in `question` that states a parameter (a hop count, a depth), sorted."""
+    spans = {match.span(1) for pattern in _PARAMETER_NUMBERS for match in pattern.finditer(question)}
+    return tuple(sorted(spans))

@@ -3,7 +3,8 @@
 Name matching is deterministic: node ids and `label` properties are looked up in the question
 case-insensitively, as whole words (not glued to a letter, digit or `_` on either side); the
 longest name wins an overlap, and equally long names go to the smaller node id. Every accepted
-match is reported with the text it matched, so a user can see why a node became a seed.
+match is reported with the text it matched, so a user can see why a node became a seed. A number that
+states a parameter ("in at most 3 hops", core.retrieval.question_templates) is not read as a node id.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Literal
 
 from core.errors import ParameterError
 from core.graph.model import Graph
+from core.retrieval.question_templates import parameter_number_spans
 
 NAME_PROPERTIES = ("label",)
 MatchedBy = Literal["id", "label"]
@@ -80,6 +82,9 @@ def seeds_from_question(graph: Graph, question: str, *, name_properties: tuple[s
             found.extend((start, start + len(name), owners) for start in _whole_word_starts(lowered, name))
     # Longest first; among equally long names the smallest node id; then the leftmost.
     found.sort(key=lambda item: (-(item[1] - item[0]), item[2][0][0], item[0]))
+    # A parameter's number ("3" of "3 hops") names no node; a longer name around it ("Level 3 hops") still can.
+    numbers = [(origin.index(start), origin.index(end)) for start, end in parameter_number_spans(question)]
+    found = [item for item in found if not any(low <= item[0] and item[1] <= high for low, high in numbers)]
     taken: list[tuple[int, int]] = []
     matches = []
     for start, end, owners in found:

@@ -59,7 +59,7 @@ def show() -> None:
     selection = current()
     st.title("Advisor")
     st.caption(f"{escape_markdown(selection.loaded.label)} · budget **{selection.budget:,}** tokens · "
-               f"{selection.tokenizer_label}. Query: *{escape_markdown(selection.query.question)}*")
+               f"{selection.tokenizer_label}. Query: *{escape_markdown(selection.question_shown)}*")
     settings, scope = settings_from_widgets(selection)
     key = (selection.graph.content_key, selection.query_key, selection.seeds.node_ids, repr(settings), scope)
     try:

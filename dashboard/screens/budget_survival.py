@@ -33,7 +33,7 @@ def show() -> None:
     st.title("Budget survival")
     st.caption(f"{escape_markdown(selection.loaded.label)} · ordering **{selection.ordering}** (switch it in the "
                f"sidebar) · layout {selection.layout} · {selection.tokenizer_label}. Query: "
-               f"*{escape_markdown(selection.query.question)}*")
+               f"*{escape_markdown(selection.question_shown)}*")
     try:
         frame = survival_sweep(selection, budgets)
         markers = selection_markers(selection)

@@ -25,7 +25,7 @@ def show() -> None:
     selection = current()
     st.title("Contexts")
     st.caption(f"{escape_markdown(selection.loaded.label)} · ordering {selection.ordering} · "
-               f"{selection.tokenizer_label}. Query: *{escape_markdown(selection.query.question)}*")
+               f"{selection.tokenizer_label}. Query: *{escape_markdown(selection.question_shown)}*")
     controls = st.columns([2, 1, 1])
     comparison = controls[0].segmented_control("Compare", COMPARISONS, default="formats", key="compare",
                                                bind="query-params", help="formats: the chosen formats side by "

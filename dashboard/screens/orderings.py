@@ -23,7 +23,7 @@ def show() -> None:
     budgets = budget_list()
     st.title("Orderings")
     st.caption(f"{escape_markdown(selection.loaded.label)} · policy **{selection.policy}** · layout "
-               f"{selection.layout} · {selection.tokenizer_label}. Query: *{escape_markdown(selection.query.question)}*")
+               f"{selection.layout} · {selection.tokenizer_label}. Query: *{escape_markdown(selection.question_shown)}*")
     names = FORMATS.names()
     format_name = st.selectbox("Format", names, index=names.index(selection.formats[0]), format_func=format_label,
                                key="orderings_format", bind="query-params")

@@ -48,7 +48,7 @@ def show() -> None:
     st.title("Pareto")
     st.caption(f"{escape_markdown(selection.loaded.label)} · ordering {selection.ordering} · policy "
                f"{selection.policy} · layout {selection.layout} · {selection.tokenizer_label}. Query: "
-               f"*{escape_markdown(selection.query.question)}*")
+               f"*{escape_markdown(selection.question_shown)}*")
     controls = st.columns(2)
     accuracy = controls[0].selectbox("Accuracy", list(ACCURACIES), key="pareto_accuracy", bind="query-params")
     budget = controls[1].selectbox("Budget", budgets, index=len(budgets) // 2, format_func="{:,} tokens".format,

@@ -128,3 +128,33 @@ def test_parameter_choices_are_the_graphs_ids_relations_and_types():
     assert parameter_choices(graph, impact, "relation") == sorted({edge.relation for edge in graph.edges})
     assert parameter_choices(graph, impact, "node_type") == sorted({node.type for node in graph.nodes})
     assert parameter_choices(graph, QUERIES.get("dependencies_within"), "hops") == []
+
+
+def test_complete_tokens_of_some_formats_are_those_formats_figures_of_every_format():
+    graph = load_sample("nvidia-jetson")
+    every = complete_tokens(graph, "o200k_base")
+    assert complete_tokens(graph, "o200k_base", SHOWN) == {name: every[name] for name in SHOWN}
+    assert list(every) == FORMATS.names()
+
+
+@pytest.mark.parametrize("sample", sample_names())
+def test_every_samples_questions_name_their_seeds_and_leave_no_slot_empty(sample):
+    """The default question finds the default seeds again, and every template's caption names the seeds by label
+    (with the id where the node has a label) and has no empty slot ("What depends on ?" on the adversarial sample)."""
+    from core.queries import query
+    from core.queries.model import shown_name
+    from core.registry import QUERIES
+
+    graph = load_sample(sample)
+    defaults = graph_defaults(graph, get_sample(sample))
+    assert seeds_from_question(graph, defaults.question).node_ids[:1] == defaults.seeds[:1]
+    assert "  " not in defaults.question and " ?" not in defaults.question, defaults.question
+    for name in QUERIES.names():
+        template = QUERIES.get(name)
+        bound = query(template, **parameter_presets(graph, template, defaults.seeds, defaults))
+        text = bound.question_shown(graph)
+        assert "  " not in text and " ?" not in text and " ," not in text and "None" not in text, text
+        if template.node_parameters:
+            assert shown_name(graph, defaults.seeds[0]) in bound.question_shown(graph)
+    if label_of(graph, defaults.seeds[0]) != defaults.seeds[0]:  # nvidia-jetson: "Tensorrt (node 12)"
+        assert f"{label_of(graph, defaults.seeds[0])} (node {defaults.seeds[0]})" in defaults.query.question_shown(graph)

@@ -83,3 +83,21 @@ def test_a_template_declaring_a_kind_for_a_missing_parameter_is_refused():
                       relation_parameters=("relation",))
     with pytest.raises(ParameterError):
         DEPENDENCIES.parameter_kind("begin")
+
+
+def test_a_caption_names_a_labelled_node_by_label_and_id():
+    graph = Graph.build([Node("12", "t", (("label", "TensorRT"),)), Node("2", "t")], [])
+    bound = query(SHORTEST_PATH, source="12", target="2")
+    assert bound.question_shown(graph) == "What is the shortest directed path from TensorRT (node 12) to 2?"
+    assert bound.question_on(graph) == "What is the shortest directed path from TensorRT to 2?"
+
+
+def test_a_blank_name_never_leaves_an_empty_slot():
+    graph = Graph.build([Node("", "t"), Node("a", "t", (("label", " "),)), Node("   ", "t")], [])
+    assert query(SHORTEST_PATH, source="", target="a").question_shown(graph) == \
+        "What is the shortest directed path from the node with the empty id to a?"
+    assert query(SHORTEST_PATH, source="   ", target="a").question_on(graph) == \
+        "What is the shortest directed path from the node with the id '   ' to a?"
+    taxonomy = QUERIES.get("t4_taxonomy_members")
+    assert query(taxonomy, taxonomy="").question_shown(graph) == \
+        "List all (no taxonomy given) concepts in this knowledge graph"

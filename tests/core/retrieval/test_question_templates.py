@@ -3,7 +3,7 @@
 import pytest
 
 from core.registry import QUERIES
-from core.retrieval.question_templates import template_for_question
+from core.retrieval.question_templates import parameter_number_spans, template_for_question
 
 
 @pytest.mark.parametrize("question, template", [
@@ -27,3 +27,18 @@ def test_a_stated_hop_count_is_kept():
 
 def test_a_question_without_a_known_shape_changes_nothing():
     assert template_for_question("Tell me about svc-api") is None
+
+
+@pytest.mark.parametrize("question, hops", [
+    ("Which nodes does Tensorrt reach over depends_on edges in at most 3 hops?", 3),
+    ("What does svc-api need up to 4 hops away?", 4),
+    ("What does svc-api depend on, 2-hop?", 2),
+])
+def test_a_hop_count_is_read_however_it_is_phrased(question, hops):
+    assert dict(template_for_question(question).arguments) == {"hops": hops}
+
+
+def test_the_numbers_that_state_parameters_are_found():
+    question = "Which nodes does 12 reach in at most 3 hops, depth 2, not 7?"
+    spans = parameter_number_spans(question)
+    assert [question[start:end] for start, end in spans] == ["3", "2"]  # 12 and 7 are no parameter

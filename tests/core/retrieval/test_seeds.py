@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from core.errors import ParameterError
 from core.graph.model import Graph, Node
 from core.io.generate import service_graph
+from core.io.samples import load_sample
+from core.queries import label_of
 from core.retrieval.seeds import seeds_from_ids, seeds_from_question
 from tests.strategies import graphs
 
@@ -92,3 +94,18 @@ def test_a_question_holding_a_node_id_as_a_word_finds_a_node_spelled_that_way(gr
     for match in seeds.matches:
         assert question[match.start:match.end].lower() in {other.id.lower() for other in graph.nodes}
     assert seeds_from_question(graph, question) == seeds  # deterministic
+
+
+def test_a_hop_count_in_the_question_is_not_read_as_a_node_id():
+    graph = load_sample("nvidia-jetson")  # it has nodes "3" and "12"
+    label = label_of(graph, "12")
+    for question in (f"Which nodes does {label} reach over depends_on edges in at most 3 hops?",
+                     "Which nodes does 12 reach within 3 hops?", "What does 12 need, 3-hop, depth 3?"):
+        assert seeds_from_question(graph, question).node_ids == ("12",), question
+    # the same digits anywhere else still name node 3
+    assert seeds_from_question(graph, "Which nodes does 3 reach in at most 2 hops?").node_ids == ("3",)
+
+
+def test_a_longer_name_around_a_hop_count_still_matches():
+    graph = Graph.build([Node("3", "t"), Node("x", "t", (("label", "Level 3 hops"),))], [])
+    assert seeds_from_question(graph, "Tell me about level 3 hops").node_ids == ("x",)
