@@ -179,7 +179,15 @@ class Format:
     # With tail_start: tail_context(rendering, kept, tail) names the whole records (indices below kept) a
     # tail beginning at a record's start needs in place to read as in the whole cut (a section header,
     # the rows its local ids cite); the other whole records become blank lines (`core.formats.cut_parse`).
-    tail_context: Callable[[Rendering, int, str], Iterable[int]] | None = field(default=None, repr=False)
+    # It returns None for a tail whose reading it cannot vouch for (only the whole decode tells).
+    tail_context: Callable[[Rendering, int, str], Iterable[int] | None] | None = field(default=None, repr=False)
+    # For a decoder whose blank lines are not neutral (a Markdown table ends at one) but whose lines read
+    # alone: decode_lines([(line number, line), ...]) decodes the given lines as if the others were not
+    # there; cut_parse then hands it the preamble's, the context's and the tail's lines only.
+    decode_lines: Callable[[list[tuple[int, str]]], Graph] | None = field(default=None, repr=False)
+    # The characters the decoder counts as line breaks (YAML also counts U+2028 and others): the blank
+    # lines that stand for whole records keep every one of them, so error positions stay the same.
+    line_breaks: str = "\n"
     # For a lossy format: what its decoder gives back of one unit (a Node or an Edge), so that a record
     # prefix's decoded graph is read from its kept units as for a lossless one (`core.graph.kept.image_positions`).
     image: Callable[[Unit], object] | None = field(default=None, repr=False)
