@@ -91,6 +91,20 @@ class RecordText:
         self._length += len(text)
         return self
 
+    def add_piece(self, piece: tuple[str, tuple[Span, ...]]) -> RecordText:
+        """Text built before by `piece()`, with its atoms: as if its `add` calls were made here."""
+        text, spans = piece
+        if spans:
+            offset = self._length
+            self._spans.extend([(start + offset, end + offset, kind) for start, end, kind in spans])
+        self._parts.append(text)
+        self._length += len(text)
+        return self
+
+    def piece(self) -> tuple[str, tuple[Span, ...]]:
+        """The text so far and its atoms, to be added to other records (`add_piece`)."""
+        return "".join(self._parts), tuple(self._spans)
+
     def build(self, *unit_keys: str) -> Record:
         return Record("".join(self._parts), unit_keys, tuple(self._spans))
 
