@@ -6,6 +6,8 @@ graph is passed as `_graph` next to its `content_key`, which is what the cache h
 
 from __future__ import annotations
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
@@ -22,20 +24,39 @@ from core.presentation.teaching import tight_budget
 from core.queries import Query, Solution
 from core.registry import FORMATS, GENERATORS, ORDERINGS, TOKENIZERS
 from core.retrieval.hops import hop_distances
-from core.retrieval.ordering import inputs_for
+from core.retrieval.ordering import LAYOUTS, inputs_for
+from core.tokens.held_bytes import accounting_bytes, graph_bytes, layout_bytes
 from core.tokens.prefix_tokens import PrefixTokens
+from core.tokens.sized_cache import SizedCache
 from core.tokens.token_spans import token_ends
 from dashboard.large_graph import large
 from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
+# What the renderings a page cuts may hold together (the largest graph's pretty_json holds ~550 MB, its
+# compact_json ~190 MB): past it the least recently used go, the newest always stays (core.tokens.sized_cache).
+ACCOUNTINGS_BYTES = 900_000_000
+GRAPHS_BYTES = 400_000_000  # generated and uploaded graphs (the largest generated one is ~100 MB)
+LAYOUTS_BYTES = 150_000_000  # the panels' complete texts and record spans (~55 MB for that pretty_json)
 
 
-@st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Reading the file…")
+@st.cache_resource
+def _graphs() -> SizedCache[Graph]:
+    return SizedCache(GRAPHS_BYTES, graph_bytes)
+
+
 def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOptions,
                    nodes: bytes | None) -> Graph:
-    """Parse an upload once per (bytes, options); a LoadError is raised, and not cached."""
-    return load_graph(data, name=name, format=format, options=options, nodes=nodes)
+    """Parse an upload once per (bytes, options); a LoadError is raised, and not kept."""
+    key = ("upload", hashlib.sha256(data).hexdigest(), name, format, options,
+           None if nodes is None else hashlib.sha256(nodes).hexdigest())
+    found = _graphs().get(key)
+    if found is not None:
+        return found
+    with st.spinner(f"Reading {name} ({len(data):,} bytes)…"):
+        graph = load_graph(data, name=name, format=format, options=options, nodes=nodes)
+    _graphs().put(key, graph)
+    return graph
 
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Measuring every format…")
@@ -58,9 +79,16 @@ def graph_view(graph_key: str, _graph: Graph, hops_key: str, _hops: dict[str, fl
     return view, layout_positions(view) if view.needs_fixed_layout else None
 
 
-@st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Generating the graph…")
 def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Graph:
-    return GENERATORS.get(name)(**dict(arguments))
+    key = ("generated", name, arguments)
+    found = _graphs().get(key)
+    if found is not None:
+        return found
+    with st.spinner(f"Generating the {name} graph…"):
+        graph = GENERATORS.get(name)(**dict(arguments))
+        _ = graph.content_key  # hashed once here, behind the spinner, rather than by the first cache that asks
+    _graphs().put(key, graph)
+    return graph
 
 
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample…")
@@ -70,20 +98,19 @@ def sample_graph(name: str) -> Graph:
 
 def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> dict[str, int]:
     """What each format's complete text counts against a budget, grammar included (core): every registered
-    format's, or on a large graph (dashboard.large_graph) only the `shown` formats', each counted once."""
-    if large(graph):
-        return {name: _complete_format_tokens(graph_key, graph, tokenizer, name) for name in shown}
-    return _every_complete_tokens(graph_key, graph, tokenizer)
+    format's, or on a large graph (dashboard.large_graph) only the `shown` formats', read off the renderings
+    the Contexts page cuts under its default settings (canonical order, nodes then edges), so a large graph's
+    complete texts are rendered and counted once."""
+    if not large(graph):
+        return _every_complete_tokens(graph_key, graph, tokenizer)
+    return {name: session_defaults.rendered_tokens(
+        accounted_rendering(graph_key, graph, name, "canonical", LAYOUTS[0], (), "", frozenset(), tokenizer),
+        FORMATS.get(name)) for name in shown}
 
 
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting every format's complete text…")
 def _every_complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, int]:
     return session_defaults.complete_tokens(_graph, tokenizer)
-
-
-@st.cache_resource(max_entries=USER_DATA_ENTRIES * 4, show_spinner="Counting the shown format's complete text…")
-def _complete_format_tokens(graph_key: str, _graph: Graph, tokenizer: str, format_name: str) -> int:
-    return session_defaults.complete_tokens(_graph, tokenizer, [format_name])[format_name]
 
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")
@@ -92,19 +119,32 @@ def walkthrough_budget(graph_key: str, _graph: Graph, format_name: str, tokenize
     return tight_budget(_graph, format_name, tokenizer)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Rendering and counting tokens…")
-def accounted_rendering(graph_key: str, _graph: Graph, format: str, ordering: str, layout: str,
-                        seeds: tuple[str, ...], evidence_key: str, _evidence: frozenset[str], tokenizer: str,
+@st.cache_resource
+def _accountings() -> SizedCache[PrefixTokens]:
+    return SizedCache(ACCOUNTINGS_BYTES, accounting_bytes)
+
+
+def accounted_rendering(graph_key: str, graph: Graph, format: str, ordering: str, layout: str,
+                        seeds: tuple[str, ...], evidence_key: str, evidence: frozenset[str], tokenizer: str,
                         question: str = "") -> PrefixTokens:
     """core.analysis.sweep.accounted_rendering of the whole graph: the rendering every budget and policy of a page cuts.
 
-    Cached here once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
-    question for an ordering that uses it), so core's own cache is not asked to hold it a second time.
+    Kept here once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
+    question for an ordering that uses it), so core's own cache is not asked to hold it a second time;
+    bounded by the bytes the renderings hold (ACCOUNTINGS_BYTES), not by their number.
     """
+    key = (graph_key, format, ordering, layout, seeds, evidence_key, tokenizer, question)
+    store = _accountings()
+    found = store.get(key)
+    if found is not None:
+        return found
     ordering_ = ORDERINGS.get(ordering)
-    inputs = inputs_for(ordering_, seeds, evidence=_evidence, question=question)
-    return core_accounted_rendering(_graph, FORMATS.get(format), ordering_, effective_layout(format, layout), inputs,
-                                    TOKENIZERS.get(tokenizer), cache=None)
+    inputs = inputs_for(ordering_, seeds, evidence=evidence, question=question)
+    with st.spinner(f"Rendering {format} and counting its tokens ({len(graph.nodes) + len(graph.edges):,} units)…"):
+        built = core_accounted_rendering(graph, FORMATS.get(format), ordering_, effective_layout(format, layout),
+                                         inputs, TOKENIZERS.get(tokenizer), cache=None)
+    store.put(key, built)
+    return built
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -125,11 +165,19 @@ def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str,
     return coverage_curve(seed_region(_graph, seeds), FORMATS.get(format), TOKENIZERS.get(tokenizer))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def text_layout(rendering_key: str, _accounting: PrefixTokens, _evidence: frozenset[str]
+@st.cache_resource
+def _layouts() -> SizedCache[tuple[str, list[tuple[int, int]], list[int]]]:
+    return SizedCache(LAYOUTS_BYTES, layout_bytes)
+
+
+def text_layout(rendering_key: str, accounting: PrefixTokens, evidence: frozenset[str]
                 ) -> tuple[str, list[tuple[int, int]], list[int]]:
-    """A rendering's complete text, each record's character span, and the records that carry evidence."""
-    rendering = _accounting.rendering
-    spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
-    carrying = [index for index, record in enumerate(rendering.records) if _evidence.intersection(record.unit_keys)]
-    return rendering.text, spans, carrying
+    """A rendering's complete text, each record's character span, and the records that carry evidence
+    (bounded by the bytes they hold, LAYOUTS_BYTES)."""
+    def build() -> tuple[str, list[tuple[int, int]], list[int]]:
+        rendering = accounting.rendering
+        spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
+        carrying = [index for index, record in enumerate(rendering.records) if evidence.intersection(record.unit_keys)]
+        return rendering.text, spans, carrying
+
+    return _layouts().get_or_build(rendering_key, build)
