@@ -7,6 +7,7 @@ graph is passed as `_graph` next to its `content_key`, which is what the cache h
 from __future__ import annotations
 
 import hashlib
+import time
 
 import pandas as pd
 import streamlit as st
@@ -20,6 +21,7 @@ from core.io import LoadOptions, load_graph
 from core.io.samples import load_sample
 from core.metrics.coverage import coverage_curve, seed_region
 from core.presentation import session_defaults
+from core.presentation.graph_size import graph_figures
 from core.presentation.teaching import tight_budget
 from core.queries import Query, Solution
 from core.registry import FORMATS, GENERATORS, ORDERINGS, TOKENIZERS
@@ -38,6 +40,9 @@ USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay boun
 ACCOUNTINGS_BYTES = 900_000_000
 GRAPHS_BYTES = 400_000_000  # generated and uploaded graphs (the largest generated one is ~100 MB)
 LAYOUTS_BYTES = 150_000_000  # the panels' complete texts and record spans (~55 MB for that pretty_json)
+# What a page read in the last ten minutes stays even past the bound: a page showing four large renderings
+# would otherwise push out the first while building the fourth, and rebuild it on every rerun.
+KEEP_SECONDS = 600
 
 
 @st.cache_resource
@@ -100,12 +105,38 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
     """What each format's complete text counts against a budget, grammar included (core): every registered
     format's, or on a large graph (dashboard.large_graph) only the `shown` formats', read off the renderings
     the Contexts page cuts under its default settings (canonical order, nodes then edges), so a large graph's
-    complete texts are rendered and counted once."""
+    complete texts are rendered and counted once; while they are, a status box says which and how long each took."""
     if not large(graph):
         return _every_complete_tokens(graph_key, graph, tokenizer)
-    return {name: session_defaults.rendered_tokens(
-        accounted_rendering(graph_key, graph, name, "canonical", LAYOUTS[0], (), "", frozenset(), tokenizer),
-        FORMATS.get(name)) for name in shown}
+    arguments = {name: (graph_key, graph, name, "canonical", LAYOUTS[0], (), "", frozenset(), tokenizer)
+                 for name in shown}
+    missing = [name for name in shown if _accounting_key(*arguments[name]) not in _accountings()]
+    if missing:
+        _render_with_status(graph, [arguments[name] for name in missing])
+    return {name: session_defaults.rendered_tokens(accounted_rendering(*arguments[name]), FORMATS.get(name))
+            for name in shown}
+
+
+def _render_with_status(graph: Graph, missing: list[tuple]) -> None:
+    units = len(graph.nodes) + len(graph.edges)
+    began = time.monotonic()
+    figures = graph_figures(graph)
+    with st.status(f"Opening a large graph ({units:,} nodes and edges): rendering and counting the formats on screen",
+                   expanded=True) as status:
+        status.write(f"The graph: {figures.nodes:,} nodes of {len(figures.node_types):,} types, {figures.edges:,} edges "
+                     f"of {len(figures.relations):,} relations, {figures.property_values:,} property values. The budget "
+                     "controls start from the exact tokens of the formats on screen, counted now; the Overview "
+                     "measures the others only when asked.")
+        for index, arguments in enumerate(missing, start=1):
+            name = arguments[2]
+            status.write(f"{name} ({index:,} of {len(missing):,}): rendering the complete text and counting every "
+                         "record's tokens…")
+            started = time.monotonic()
+            accounting = accounted_rendering(*arguments)
+            status.write(f"{name}: {accounting.records:,} records, {accounting.total:,} tokens, "
+                         f"{time.monotonic() - started:,.0f} s")
+        status.update(label=f"Rendered and counted {', '.join(arguments[2] for arguments in missing)} in "
+                            f"{time.monotonic() - began:,.0f} s", state="complete", expanded=False)
 
 
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting every format's complete text…")
@@ -121,7 +152,12 @@ def walkthrough_budget(graph_key: str, _graph: Graph, format_name: str, tokenize
 
 @st.cache_resource
 def _accountings() -> SizedCache[PrefixTokens]:
-    return SizedCache(ACCOUNTINGS_BYTES, accounting_bytes)
+    return SizedCache(ACCOUNTINGS_BYTES, accounting_bytes, keep_seconds=KEEP_SECONDS)
+
+
+def _accounting_key(graph_key: str, graph: Graph, format: str, ordering: str, layout: str, seeds: tuple[str, ...],
+                    evidence_key: str, evidence: frozenset[str], tokenizer: str, question: str = "") -> tuple:
+    return (graph_key, format, ordering, layout, seeds, evidence_key, tokenizer, question)
 
 
 def accounted_rendering(graph_key: str, graph: Graph, format: str, ordering: str, layout: str,
@@ -133,7 +169,7 @@ def accounted_rendering(graph_key: str, graph: Graph, format: str, ordering: str
     question for an ordering that uses it), so core's own cache is not asked to hold it a second time;
     bounded by the bytes the renderings hold (ACCOUNTINGS_BYTES), not by their number.
     """
-    key = (graph_key, format, ordering, layout, seeds, evidence_key, tokenizer, question)
+    key = _accounting_key(graph_key, graph, format, ordering, layout, seeds, evidence_key, evidence, tokenizer, question)
     store = _accountings()
     found = store.get(key)
     if found is not None:
@@ -167,7 +203,7 @@ def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str,
 
 @st.cache_resource
 def _layouts() -> SizedCache[tuple[str, list[tuple[int, int]], list[int]]]:
-    return SizedCache(LAYOUTS_BYTES, layout_bytes)
+    return SizedCache(LAYOUTS_BYTES, layout_bytes, keep_seconds=KEEP_SECONDS)
 
 
 def text_layout(rendering_key: str, accounting: PrefixTokens, evidence: frozenset[str]

@@ -4,12 +4,15 @@ For what the dashboard keeps between reruns on graphs of any size (renderings wi
 their text layouts, loaded graphs): on the largest graphs the limits accept one entry is hundreds of
 MB, so a count of entries bounds nothing. The newest entry is kept even when it alone is over the
 bound: the page that asked for it reads it again on its next rerun, and rebuilding it on every rerun
-would cost far more than holding it.
+would cost far more than holding it. For the same reason an entry read within the last `keep_seconds`
+is not dropped (a page showing four large renderings must not push out the first one while it builds
+the fourth, then rebuild it on the next rerun): the bound then waits until they age.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -18,10 +21,14 @@ V = TypeVar("V")
 
 
 class SizedCache(Generic[V]):
-    def __init__(self, max_bytes: int, sizer: Callable[[V], int]) -> None:
+    def __init__(self, max_bytes: int, sizer: Callable[[V], int], keep_seconds: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.max_bytes = max_bytes
+        self.keep_seconds = keep_seconds
         self._sizer = sizer
+        self._clock = clock
         self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._used: dict[Hashable, float] = {}  # when each entry was last put or read
         self._held = 0
         self._lock = threading.Lock()  # sessions are threads
 
@@ -32,6 +39,7 @@ class SizedCache(Generic[V]):
             if entry is None:
                 return None
             self._entries.move_to_end(key)
+            self._used[key] = self._clock()
             return entry[0]
 
     def put(self, key: Hashable, value: V) -> None:
@@ -41,10 +49,14 @@ class SizedCache(Generic[V]):
             if key in self._entries:
                 self._held -= self._entries.pop(key)[1]
             self._entries[key] = (value, size)
+            self._used[key] = now = self._clock()
             self._held += size
             while self._held > self.max_bytes and len(self._entries) > 1:
-                _, (_, dropped) = self._entries.popitem(last=False)
-                self._held -= dropped
+                oldest = next(iter(self._entries))
+                if now - self._used[oldest] < self.keep_seconds:
+                    break  # the least recently used was read just now: so were all the others
+                self._held -= self._entries.pop(oldest)[1]
+                del self._used[oldest]
 
     def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:
         found = self.get(key)
@@ -70,4 +82,5 @@ class SizedCache(Generic[V]):
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._used.clear()
             self._held = 0

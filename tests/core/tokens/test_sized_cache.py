@@ -72,3 +72,16 @@ def test_threads_putting_at_once_keep_the_count_of_bytes_right():
     for thread in threads:
         thread.join()
     assert cache.held_bytes == sum(len(value) for value, _ in cache._entries.values()) <= 1_000
+
+
+def test_an_entry_read_within_keep_seconds_is_not_dropped_until_it_ages():
+    now = [0.0]
+    cache = SizedCache(10, sizer=len, keep_seconds=60, clock=lambda: now[0])
+    cache.put("a", "x" * 8)
+    now[0] = 30
+    cache.put("b", "y" * 8)  # 16 bytes, but a was put 30 s ago: both stay (a page reads both)
+    assert "a" in cache and cache.held_bytes == 16
+    now[0] = 80
+    assert cache.get("b") is not None
+    cache.put("c", "z" * 2)  # a is 80 s old: it goes; b was read just now and stays
+    assert "a" not in cache and "b" in cache and cache.held_bytes == 10
