@@ -60,7 +60,7 @@ def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOpti
         return found
     with st.spinner(f"Reading {name} ({len(data):,} bytes)…"):
         graph = load_graph(data, name=name, format=format, options=options, nodes=nodes)
-    _graphs().put(key, graph)
+        _graphs().put(key, graph)  # before the spinner ends (see accounted_rendering)
     return graph
 
 
@@ -92,7 +92,7 @@ def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Gra
     with st.spinner(f"Generating the {name} graph…"):
         graph = GENERATORS.get(name)(**dict(arguments))
         _ = graph.content_key  # hashed once here, behind the spinner, rather than by the first cache that asks
-    _graphs().put(key, graph)
+        _graphs().put(key, graph)  # before the spinner ends (see accounted_rendering)
     return graph
 
 
@@ -179,7 +179,9 @@ def accounted_rendering(graph_key: str, graph: Graph, format: str, ordering: str
     with st.spinner(f"Rendering {format} and counting its tokens ({len(graph.nodes) + len(graph.edges):,} units)…"):
         built = core_accounted_rendering(graph, FORMATS.get(format), ordering_, effective_layout(format, layout),
                                          inputs, TOKENIZERS.get(tokenizer), cache=None)
-    store.put(key, built)
+        # Kept before the spinner ends: a click during the build ends this run at the next Streamlit call (the
+        # spinner's end), and what was built would be lost, then built again by the next run.
+        store.put(key, built)
     return built
 
 
