@@ -26,6 +26,7 @@ metric of every cut.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -73,9 +74,10 @@ def tail_document(format_: Format, rendering: Rendering, kept: int, records_end:
     if start and document[start - 1] != "\n" and not document.startswith("\n", start):
         return None  # the tail would begin inside a line (a whole record's line is not ended yet)
     tail = document[start:] if with_tail else ""
+    breaks = _blank(format_.line_breaks)
     chosen = sorted(set(context))
     if not chosen:
-        return rendering.preamble + "\n" * document.count("\n", preamble, start) + tail
+        return rendering.preamble + breaks(document, preamble, start) + tail
     if start != records_end:
         return None  # context is placed record by record, so the tail must begin at a record's start
     parts, position = [rendering.preamble], preamble
@@ -83,12 +85,20 @@ def tail_document(format_: Format, rendering: Rendering, kept: int, records_end:
     ends = _record_starts(rendering, chosen)
     for index in chosen:
         begin = ends[index]
-        parts.append("\n" * document.count("\n", position, begin))
+        parts.append(breaks(document, position, begin))
         parts.append(records[index].text)
         position = begin + len(records[index].text)
-    parts.append("\n" * document.count("\n", position, start))
+    parts.append(breaks(document, position, start))
     parts.append(tail)
     return "".join(parts)
+
+
+def _blank(line_breaks: str) -> Callable[[str, int, int], str]:
+    """document[start:end] as blank lines: its line break characters only, in order."""
+    if line_breaks == "\n":
+        return lambda text, start, end: "\n" * text.count("\n", start, end)
+    other = re.compile(f"[^{re.escape(line_breaks)}]+")
+    return lambda text, start, end: other.sub("", text[start:end])
 
 
 def _record_starts(rendering: Rendering, indices: list[int]) -> dict[int, int]:
@@ -100,6 +110,49 @@ def _record_starts(rendering: Rendering, indices: list[int]) -> dict[int, int]:
             starts[index] = offset
         offset += len(record.text)
     return starts
+
+
+def tail_lines(format_: Format, rendering: Rendering, kept: int, records_end: int, document: str,
+               context: Iterable[int] = (), with_tail: bool = True) -> list[tuple[int, str]] | None:
+    """For a decoder of numbered lines (`Format.decode_lines`): the document's lines, numbered as in the
+    whole cut, that hold the preamble, the context records or the tail; the other lines are left out."""
+    if format_.tail_start is None or not document.startswith(rendering.preamble):
+        return None
+    start = format_.tail_start(rendering, kept, records_end)
+    if start != records_end or records_end > len(document):
+        return None
+    if start and document[start - 1] != "\n" and not document.startswith("\n", start):
+        return None
+    chosen = sorted(set(context))
+    starts = _record_starts(rendering, chosen) if chosen else {}
+    text = document if with_tail else document[:start]
+    regions = [(0, len(rendering.preamble))]
+    regions += [(starts[index], starts[index] + len(rendering.records[index].text)) for index in chosen]
+    if with_tail:
+        regions.append((start, len(text)))
+    found: dict[int, str] = {}
+    for low, high in regions:
+        found.update(_lines_in(text, low, high))
+    return sorted(found.items())
+
+
+def _lines_in(text: str, low: int, high: int) -> list[tuple[int, str]]:
+    """The lines of `text` (numbered from 1) that hold a character of [low, high), and an empty last line
+    when the span reaches the end of the text."""
+    number = text.count("\n", 0, low) + 1
+    line_start = text.rfind("\n", 0, low) + 1
+    lines = []
+    while True:
+        line_end = text.find("\n", line_start)
+        line_end = len(text) if line_end < 0 else line_end
+        if line_start >= high and not line_start == line_end == high == len(text):
+            break
+        if line_end > low or (line_start == line_end and line_start >= low):
+            lines.append((number, text[line_start:line_end]))
+        if line_end == len(text):
+            break
+        line_start, number = line_end + 1, number + 1
+    return lines
 
 
 def tail_verdict(format_: Format, rendering: Rendering, kept: int, records_end: int, document: str,
@@ -114,13 +167,16 @@ def tail_verdict(format_: Format, rendering: Rendering, kept: int, records_end: 
     start = format_.tail_start(rendering, kept, records_end)
     context: set[int] = set()
     if format_.tail_context is not None and start == records_end:
-        context = {index for index in format_.tail_context(rendering, kept, document[records_end:]) if index < kept}
-    first = _decoded(format_, tail_document(format_, rendering, kept, records_end, document, context))
+        needed = format_.tail_context(rendering, kept, document[records_end:])
+        if needed is None:
+            return None  # the format cannot tell this tail's reading from its context
+        context = {index for index in needed if index < kept}
+    first = _decoded(format_, _tail_input(format_, rendering, kept, records_end, document, context))
     if first is None or isinstance(first, str):
         return None if first is None or DISAGREE in first else TailVerdict(error=first)
     if start != records_end:  # a statement begun among the whole records: only its error is known
         return None
-    baseline = _decoded(format_, tail_document(format_, rendering, kept, records_end, document, context,
+    baseline = _decoded(format_, _tail_input(format_, rendering, kept, records_end, document, context,
                                                with_tail=False)) if context else _EMPTY
     if not isinstance(baseline, Graph):
         return None
@@ -134,10 +190,10 @@ def tail_verdict(format_: Format, rendering: Rendering, kept: int, records_end: 
     found = first
     if disagreeing:  # the whole cut meets those records too: decode the tail beside them
         context |= disagreeing
-        again = _decoded(format_, tail_document(format_, rendering, kept, records_end, document, context))
+        again = _decoded(format_, _tail_input(format_, rendering, kept, records_end, document, context))
         if again is None or isinstance(again, str):
             return None if again is None else TailVerdict(error=again)
-        baseline = _decoded(format_, tail_document(format_, rendering, kept, records_end, document, context,
+        baseline = _decoded(format_, _tail_input(format_, rendering, kept, records_end, document, context,
                                                    with_tail=False))
         if not isinstance(baseline, Graph):
             return None
@@ -160,13 +216,22 @@ def tail_verdict(format_: Format, rendering: Rendering, kept: int, records_end: 
 _EMPTY = Graph((), ())
 
 
-def _decoded(format_: Format, document: str | None) -> Graph | str | None:
+def _decoded(format_: Format, document: str | list[tuple[int, str]] | None) -> Graph | str | None:
     if document is None:
         return None
     try:
+        if isinstance(document, list):
+            return format_.decode_lines(document) if format_.decode_lines is not None else None
         return format_.decode(document)
     except FormatError as error:
         return str(error)
+
+
+def _tail_input(format_: Format, rendering: Rendering, kept: int, records_end: int, document: str,
+                context: Iterable[int] = (), with_tail: bool = True) -> str | list[tuple[int, str]] | None:
+    """What the format's decoder reads for the tail: a padded document, or numbered lines."""
+    reader = tail_lines if format_.decode_lines is not None else tail_document
+    return reader(format_, rendering, kept, records_end, document, context, with_tail)
 
 
 def combined_graph(whole_records: Graph, verdict: TailVerdict) -> Graph:

@@ -22,11 +22,11 @@ KEY_INDEX_BYTES = 120  # one entry of an accounting's record_of_key (dict slot, 
 
 
 def record_bytes(record: Record) -> int:
-    """A record object, its text, its key tuple and its atoms (each a named tuple of two offsets and a kind)."""
-    atoms = record.atoms
-    atom_bytes = sum(sys.getsizeof(atom) + sys.getsizeof(atom.start) + sys.getsizeof(atom.end) for atom in atoms)
-    return (sys.getsizeof(record) + sys.getsizeof(record.__dict__) + sys.getsizeof(record.text)
-            + sys.getsizeof(record.unit_keys) + sys.getsizeof(atoms) + atom_bytes)
+    """A record (a named tuple), its text, its key tuple and its spans (each a tuple of two offsets and a kind)."""
+    spans = record.spans
+    span_bytes = sum(sys.getsizeof(span) + sys.getsizeof(span[0]) + sys.getsizeof(span[1]) for span in spans)
+    return (sys.getsizeof(record) + sys.getsizeof(record.text) + sys.getsizeof(record.unit_keys)
+            + sys.getsizeof(spans) + span_bytes)
 
 
 def _scaled(items: Sequence, size) -> int:
