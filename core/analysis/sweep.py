@@ -58,6 +58,7 @@ from core.tokens.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.tokens.protocol import Tokenizer
 
 DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
+ANSWERS_KEPT = 2048  # kept sets whose answers are remembered across renderings (each holds its unit indices)
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -284,9 +285,10 @@ class _Plan:
     # alike cut to the same text at small budgets, and decoding depends on the text alone.
     documents: LRUCache = field(default_factory=lambda: LRUCache(DOCUMENTS_KEPT), repr=False)
     orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
-    # (ordering key, records kept, query) -> whether the kept view answers: formats whose records are
-    # the ordered units one by one keep the same units at the same k, so their views are the same graph
-    answered: dict = field(default_factory=dict, repr=False)
+    # ((units kept, sum of their marks), query) -> ((kept unit indices, whether the view answers), ...): views
+    # that keep the same units are the same graph, in whichever format (`_shared_answer`); the last few kept
+    answered: LRUCache = field(default_factory=lambda: LRUCache(ANSWERS_KEPT), repr=False)
+    indices: dict = field(default_factory=dict, repr=False)  # key set name -> unit indices (`_indices`)
 
 
 def _inputs(plan: _Plan, ordering: Ordering, group: Sequence[str]) -> OrderingInputs:
@@ -370,17 +372,20 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
             positions = UnitPositions(plan.graph, record_of_key)
         elif format_.image is not None:  # a lossy format whose decoder's image of each unit is known
             positions = image_positions(plan.graph, format_, accounting.rendering.records)
-    node_counts, edge_counts = accounting.kept_node_and_edge_counts
-    same_units = None  # set when the k-th record prefix keeps the first k ordered units, as in other formats
-    if positions is not None and format_.lossless:
-        order_key = _order_key(ORDERINGS.get(ordering), layout, group)
-        ordered = plan.orders.get(order_key)
-        records = accounting.rendering.records
-        if ordered is not None and len(ordered) == len(records) and all(
-                len(record.unit_keys) == 1 and record.unit_keys[0] == unit.key for record, unit in zip(records, ordered)):
-            same_units = order_key
-    candidate_positions = _sorted_positions(plan.candidates, record_of_key)
-    evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
+    # A lossless rendering of the sweep's graph whose records carry each of its units once: its positions'
+    # arrays answer what the per-key lookups would, and its kept views can share answers by kept set.
+    shared = (positions is not None and format_.lossless and positions.graph is plan.graph
+              and _each_unit_once(accounting, positions))
+    if shared and positions is not None:
+        node_counts, edge_counts = _padded_counts(positions.prefix_counts(), accounting.records + 1)
+        candidate_positions = np.sort(positions.records_of(_indices(plan, "candidates", plan.candidates)))
+        evidence_positions = {name: np.sort(positions.records_of(_indices(plan, ("evidence", name),
+                                                                          plan.gold[name].evidence)))
+                              for name in group}
+    else:
+        node_counts, edge_counts = accounting.kept_node_and_edge_counts
+        candidate_positions = _sorted_positions(plan.candidates, record_of_key)
+        evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
     readings: dict[tuple, DecodedCut] = {}  # what a cut's document holds, by what identifies that document
     decoded: dict[tuple, DecodedCut] = {}  # the same, decoded (the decoded path, and verify)
     accurate: dict[tuple, bool] = {}
@@ -418,15 +423,12 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                 else:
                     known = accurate.get((identity, name))
                     if known is None:
-                        shared = None
-                        if same_units is not None and isinstance(reading.graph, KeptGraph) \
-                                and reading.graph.positions is positions and not reading.graph.extended:
-                            shared = (same_units, reading.graph.records, name)
-                            known = plan.answered.get(shared)
-                        if known is None:
+                        view = reading.graph
+                        if shared and isinstance(view, KeptGraph) and view.positions is positions \
+                                and not view.extended:
+                            known = _shared_answer(plan, positions, view.records, name, query, gold, reading)
+                        else:
                             known = answers(query, gold, reading)
-                            if shared is not None:
-                                plan.answered[shared] = known
                         accurate[identity, name] = known
                     answered = known
                 evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
@@ -443,6 +445,45 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
                     "empty": result.empty, **placement_columns(result, accounting, gold.evidence)}
+
+
+def _each_unit_once(accounting: PrefixTokens, positions: UnitPositions) -> bool:
+    """Whether every unit key of the rendering's records is a unit of the graph, carried by one record only."""
+    carried = sum(len(record.unit_keys) for record in accounting.rendering.records)
+    rendered = int(np.count_nonzero(positions.unit_record != NEVER))
+    return carried == len(accounting.record_of_key) == rendered
+
+
+def _padded_counts(counts: tuple[np.ndarray, np.ndarray], length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Prefix counts extended to every prefix length (records after the last unit-carrying one add nothing)."""
+    return tuple(np.concatenate((part, np.full(length - len(part), part[-1], dtype=np.int64)))
+                 for part in counts)
+
+
+def _indices(plan: _Plan, name: object, keys: Iterable[str]) -> np.ndarray:
+    """Unit indices of a key set the sweep asks about in every rendering, computed once per sweep."""
+    found = plan.indices.get(name)
+    if found is None:
+        found = plan.indices[name] = graph_keys(plan.graph).indices(keys)
+    return found
+
+
+def _shared_answer(plan: _Plan, positions: UnitPositions, records: int, name: str, query: Query, gold: Solution,
+                   reading: DecodedCut) -> bool:
+    """Whether the kept view answers, shared with every earlier view of the sweep that keeps the same units.
+
+    The view is the full graph restricted to its kept units, so views that keep the same units are the
+    same graph whatever the format; a sum of per-unit marks finds the candidates, compared exactly.
+    """
+    key = (positions.kept_mark(records), name)
+    units = positions.kept_units(records)
+    earlier = plan.answered.get(key, ())
+    for kept, known in earlier:
+        if np.array_equal(kept, units):
+            return known
+    known = answers(query, gold, reading)
+    plan.answered[key] = (*earlier, (units, known))
+    return known
 
 
 def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
