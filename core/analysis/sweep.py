@@ -26,7 +26,7 @@ from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
 from core.formats.cut_parse import tail_verdict
-from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions
+from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions, positions_for
 from core.graph.model import Graph
 from core.graph.units import Unit
 from core.metrics.coverage import SeedRegion, coverage_tokens, seed_region
@@ -345,16 +345,29 @@ def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: s
     inputs = _inputs(plan, ordering, group)
     accounting = accounted_rendering(plan.graph, format_, ordering, layout, inputs, encoder, region=plan.region,
                                      radius=plan.radius, cache=cache, ordered=_ordered(plan, ordering, layout, group))
+    # When the records carry each unit of the graph once, the positions' arrays answer what per-key
+    # lookups would (record positions of the candidates and the evidence, counts per prefix).
+    positions = positions_for(accounting, plan.graph, accounting.record_of_key)
+    arrays = positions if _each_unit_once(accounting, positions) else None
+    candidate_positions = (np.sort(arrays.records_of(_indices(plan, "candidates", plan.candidates)))
+                           if arrays is not None else _sorted_positions(plan.candidates, accounting.record_of_key))
+    extra = grammar_tokens(format_, encoder) if plan.count_grammar else 0
     context = {
         "format": format_.name, "lossless": format_.lossless, "ordering": ordering.name,
         "oracle": ordering.oracle, "layout": layout,
         "shuffle_seed": plan.shuffle_seed if ordering.uses_shuffle_seed else None,
         "coverage_tokens": plan.coverage[format_name, layout],
-        "full_recall_budget": full_recall_budget(
-            accounting, plan.candidates, grammar_tokens(format_, encoder) if plan.count_grammar else 0)
-        if plan.seed_ids else None}
-    for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout):
+        "full_recall_budget": _full_recall_from(accounting, candidate_positions, extra) if plan.seed_ids else None}
+    for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout, arrays, candidate_positions):
         yield {**context, **row}
+
+
+def _full_recall_from(accounting: PrefixTokens, candidate_records: np.ndarray, extra: int) -> int | None:
+    """`full_recall_budget` from the candidates' sorted record positions (NEVER: not rendered)."""
+    if len(candidate_records) and int(candidate_records[-1]) == NEVER:
+        return None  # a candidate is not rendered at all (a radius below k)
+    needed = (int(candidate_records[-1]) if len(candidate_records) else -1) + 1
+    return int(accounting.counts[:needed + 1].max()) + extra
 
 
 def _sorted_positions(keys: Iterable[str], record_of_key: Mapping[str, int]) -> np.ndarray:
@@ -363,28 +376,27 @@ def _sorted_positions(keys: Iterable[str], record_of_key: Mapping[str, int]) -> 
 
 
 def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Sequence[str], ordering: str,
-              layout: str) -> Iterable[dict]:
-    """One row per (policy, budget, query). Cuts that hold the same text share one reading of it."""
+              layout: str, arrays: UnitPositions | None, candidate_positions: np.ndarray) -> Iterable[dict]:
+    """One row per (policy, budget, query). Cuts that hold the same text share one reading of it.
+
+    `arrays`: the rendering's positions over the sweep's graph when its records carry each unit once.
+    """
     record_of_key = accounting.record_of_key
     positions = None
     if plan.metrics_from == "kept":
         if format_.lossless:
-            positions = UnitPositions(plan.graph, record_of_key)
+            positions = positions_for(accounting, plan.graph, record_of_key)
         elif format_.image is not None:  # a lossy format whose decoder's image of each unit is known
             positions = image_positions(plan.graph, format_, accounting.rendering.records)
-    # A lossless rendering of the sweep's graph whose records carry each of its units once: its positions'
-    # arrays answer what the per-key lookups would, and its kept views can share answers by kept set.
-    shared = (positions is not None and format_.lossless and positions.graph is plan.graph
-              and _each_unit_once(accounting, positions))
-    if shared and positions is not None:
-        node_counts, edge_counts = _padded_counts(positions.prefix_counts(), accounting.records + 1)
-        candidate_positions = np.sort(positions.records_of(_indices(plan, "candidates", plan.candidates)))
-        evidence_positions = {name: np.sort(positions.records_of(_indices(plan, ("evidence", name),
-                                                                          plan.gold[name].evidence)))
+    # Kept views of such a lossless rendering share answers with every view that keeps the same units.
+    shared = arrays is not None and positions is arrays
+    if arrays is not None:
+        node_counts, edge_counts = _padded_counts(arrays.prefix_counts(), accounting.records + 1)
+        evidence_positions = {name: np.sort(arrays.records_of(_indices(plan, ("evidence", name),
+                                                                       plan.gold[name].evidence)))
                               for name in group}
     else:
         node_counts, edge_counts = accounting.kept_node_and_edge_counts
-        candidate_positions = _sorted_positions(plan.candidates, record_of_key)
         evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
     readings: dict[tuple, DecodedCut] = {}  # what a cut's document holds, by what identifies that document
     decoded: dict[tuple, DecodedCut] = {}  # the same, decoded (the decoded path, and verify)

@@ -16,6 +16,7 @@ labels, so they are the same.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -150,6 +151,18 @@ class UnitPositions:
     def edge_of_key(self) -> dict[str, Edge]:
         """Full graph edge key -> edge (for merging a tail's edges into the canonical order)."""
         return dict(zip(self.edge_keys, self.graph.edges))
+
+
+_POSITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner (an accounted rendering) -> positions
+
+
+def positions_for(owner: object, graph: Graph, record_of_key: Mapping[str, int]) -> UnitPositions:
+    """`UnitPositions(graph, record_of_key)`, built once per owner (the accounted rendering the keys are of),
+    for the sweep and the placement columns alike."""
+    found = _POSITIONS.get(owner)
+    if found is None or found.graph is not graph or found.record_of_key is not record_of_key:
+        found = _POSITIONS[owner] = UnitPositions(graph, record_of_key)
+    return found
 
 
 _IMAGES: list[tuple[Graph, str, tuple]] = []  # the last few (graph, lossy format) images
