@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import yaml
 
 from core.errors import FormatError
-from core.formats.base import Atom, AtomKind, Format, Record, Rendering, after_whole_records, record_memo
+from core.formats.base import AtomKind, Format, Record, Rendering, after_whole_records, record_memo
 from core.formats.structured_json import RESERVED, graph_from_document
 from core.formats.subject_groups import escape_key, subject_groups
 from core.graph.model import Edge, Graph, Node
@@ -121,7 +121,7 @@ def _record(document: dict, context: dict | None, key: str, dumps: _Dumps) -> Re
         raise AssertionError(f"yaml dump of {document!r} does not extend that of {context!r}")
     spans = _atom_spans(yaml.compose(full, Loader=_COMPOSER))
     offset = len(base)
-    atoms = tuple(Atom(start - offset, end - offset, kind) for start, end, kind in sorted(spans)
+    atoms = tuple((start - offset, end - offset, kind) for start, end, kind in sorted(spans)
                   if start >= offset and end > start)
     return Record(full[offset:], (key,), atoms)
 
