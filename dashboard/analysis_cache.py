@@ -6,19 +6,17 @@ Keyed by the graph's content key and every setting; a sweep is kept in a small L
 
 from __future__ import annotations
 
-import time
-
 import pandas as pd
 import streamlit as st
 
 from core.analysis.budget_sweep import budget_sweep
 from core.analysis.format_markers import format_markers
 from core.analysis.pareto_tables import dominated_formats, efficiency_table, pareto_points
-from core.analysis.progress_estimate import progress_text
 from core.budget.policies import POLICIES
 from core.registry import FORMATS, ORDERINGS
 from core.tokens.format_anatomies import format_anatomies
 from core.tokens.token_anatomy import Anatomy, anatomy_table
+from dashboard.progress_run import progress_bar
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection
 from dashboard.views.charts import survival_figure
@@ -50,23 +48,11 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
         st.info("**The sweep was stopped.** Nothing is shown until it runs to the end.", icon="⏹️")
         st.button("Run the sweep", key=f"sweep_restart_{abs(hash(key))}", on_click=st.session_state.pop, args=(SWEEP_STOPPED, None))
         st.stop()
-    running = st.empty()  # the bar and the Stop button, removed once the sweep is done
-    box = running.container()
-    bar = box.progress(0.0, text="Sweeping budgets…")
-    # Any click reruns the page and ends this run at its next Streamlit call (the progress update), so Stop
-    # only has to remember which sweep it stopped.
-    box.button("Stop", key=f"sweep_stop_{abs(hash(key))}", icon="⏹️", on_click=st.session_state.__setitem__,
-               args=(SWEEP_STOPPED, key), help="Stop this sweep; the page then waits until you run it again")
-    started = time.monotonic()
-
-    def progress(done: int, total: int, what: str) -> None:
-        bar.progress(min(done / max(total, 1), 1.0),
-                     text=progress_text(f"Sweeping budgets ({what})", done, total, time.monotonic() - started))
-
-    frame = budget_sweep(selection.graph, selection.query, selection.seeds, formats=list(formats),
-                         orderings=list(orderings), layout=layout, policies=list(policies), budgets=list(budgets),
-                         tokenizer=selection.tokenizer, progress=progress)
-    running.empty()
+    with progress_bar(key, "Sweeping budgets", "cuts", on_stop=lambda: st.session_state.__setitem__(SWEEP_STOPPED, key),
+                      stop_help="Stop this sweep; the page then waits until you run it again") as progress:
+        frame = budget_sweep(selection.graph, selection.query, selection.seeds, formats=list(formats),
+                             orderings=list(orderings), layout=layout, policies=list(policies), budgets=list(budgets),
+                             tokenizer=selection.tokenizer, progress=progress)
     store.put(key, frame)
     return frame
 

@@ -25,6 +25,7 @@ from core.retrieval.hops import hop_distances
 from core.retrieval.ordering import inputs_for
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.token_spans import token_ends
+from dashboard.large_graph import large
 from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
@@ -67,10 +68,22 @@ def sample_graph(name: str) -> Graph:
     return load_sample(name)
 
 
+def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> dict[str, int]:
+    """What each format's complete text counts against a budget, grammar included (core): every registered
+    format's, or on a large graph (dashboard.large_graph) only the `shown` formats', each counted once."""
+    if large(graph):
+        return {name: _complete_format_tokens(graph_key, graph, tokenizer, name) for name in shown}
+    return _every_complete_tokens(graph_key, graph, tokenizer)
+
+
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting every format's complete text…")
-def complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, int]:
-    """What each registered format's complete text counts against a budget, grammar included (core)."""
+def _every_complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, int]:
     return session_defaults.complete_tokens(_graph, tokenizer)
+
+
+@st.cache_resource(max_entries=USER_DATA_ENTRIES * 4, show_spinner="Counting the shown format's complete text…")
+def _complete_format_tokens(graph_key: str, _graph: Graph, tokenizer: str, format_name: str) -> int:
+    return session_defaults.complete_tokens(_graph, tokenizer, [format_name])[format_name]
 
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")

@@ -152,7 +152,7 @@ def draw() -> Selection:
                                        "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
                                        "8,000 of 30,000), each filled by the record rule"
                                        ) or "record"
-    totals = cache.complete_tokens(graph.content_key, graph, tokenizer)
+    totals = cache.complete_tokens(graph.content_key, graph, tokenizer, tuple(formats))
     budget, limit = _budget(totals, formats, changed)
     st.session_state[BUDGET_SLOT] = sidebar.container()  # drawn once the page is known (place_budget)
     budgets = _budget_list(sidebar, totals, changed)

@@ -420,7 +420,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     if known is None:
                         shared = None
                         if same_units is not None and isinstance(reading.graph, KeptGraph) \
-                                and reading.graph.positions is positions:
+                                and reading.graph.positions is positions and not reading.graph.extended:
                             shared = (same_units, reading.graph.records, name)
                             known = plan.answered.get(shared)
                         if known is None:
@@ -476,8 +476,8 @@ def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
                   accounting: PrefixTokens) -> DecodedCut | None:
     """A raw cut ending inside a record, read from its partial last statement (`core.formats.cut_parse`).
 
-    The error its tail raises is the error the whole cut raises; a tail that holds nothing leaves the
-    graph of the whole records. None when only decoding the whole cut can tell.
+    The error its tail raises is the error the whole cut raises; otherwise the cut holds the graph of
+    the whole records plus what the tail adds. None when only decoding the whole cut can tell.
     """
     if format_.tail_start is None:
         return None
@@ -486,12 +486,13 @@ def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
     records = records[:len(records) - len(accounting.rendering.closings[kept])]
     if not result.document.startswith(records):
         return None
-    verdict = tail_verdict(format_, accounting.rendering, kept, len(records), result.document)
+    own_record = (lambda node_id: positions.own_record(node_id, kept)) if positions is not None else None
+    verdict = tail_verdict(format_, accounting.rendering, kept, len(records), result.document, own_record)
     if verdict is None:
         return None
     if verdict.error:
         return DecodedCut(None, verdict.error)
-    return DecodedCut(positions.kept(kept)) if positions is not None else None
+    return DecodedCut(positions.kept(kept, verdict.nodes, verdict.edges)) if positions is not None else None
 
 
 

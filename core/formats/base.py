@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, TypeVar, cast
 
@@ -16,27 +16,33 @@ ATOM_KINDS: tuple[AtomKind, ...] = ("node_id", "node_type", "relation", "propert
 
 
 class Atom(NamedTuple):
-    """A span [start, end) of a record's text that holds one graph value, as written (escaped).
-
-    A named tuple rather than a dataclass: a rendering makes several per record, and a tuple is
-    built several times faster.
-    """
+    """A span [start, end) of a record's text that holds one graph value, as written (escaped)."""
 
     start: int
     end: int
     kind: AtomKind
 
 
-@dataclass(frozen=True)
-class Record:
+Span = tuple[int, int, AtomKind]  # an Atom's fields as a plain tuple: how a Record stores it
+
+
+class Record(NamedTuple):
     """One piece of a document, with the separator that joins it to the previous record.
 
     Truncation keeps or drops whole records; `unit_keys` says which units the record carries.
+    A named tuple holding plain tuples, not a dataclass holding Atoms: a 2,000-service graph's
+    memos keep about 100,000 records, and the garbage collector stops tracking a plain tuple of
+    numbers and strings, but walks every object (dataclass, named tuple) on each full collection:
+    Atoms were half a rendering's collector time. `atoms` makes the Atoms when asked.
     """
 
     text: str
     unit_keys: tuple[str, ...]
-    atoms: tuple[Atom, ...] = ()
+    spans: tuple[Span, ...] = ()
+
+    @property
+    def atoms(self) -> tuple[Atom, ...]:
+        return tuple(map(Atom._make, self.spans))
 
 
 @dataclass(frozen=True)
@@ -75,18 +81,18 @@ class RecordText:
 
     def __init__(self) -> None:
         self._parts: list[str] = []
-        self._atoms: list[Atom] = []
+        self._spans: list[Span] = []
         self._length = 0
 
     def add(self, text: str, kind: AtomKind | None = None) -> RecordText:
         if kind is not None and text:
-            self._atoms.append(Atom(self._length, self._length + len(text), kind))
+            self._spans.append((self._length, self._length + len(text), kind))
         self._parts.append(text)
         self._length += len(text)
         return self
 
     def build(self, *unit_keys: str) -> Record:
-        return Record("".join(self._parts), tuple(unit_keys), tuple(self._atoms))
+        return Record("".join(self._parts), unit_keys, tuple(self._spans))
 
 
 MEMOS_KEPT = 2  # a sweep renders one format in every ordering and layout before the next format
@@ -170,6 +176,18 @@ class Format:
     # parse. A raw cut then parses exactly as the preamble, blank lines in place of the whole statements
     # and that tail do (`core.formats.cut_parse`). None: only decoding the whole cut tells.
     tail_start: Callable[[Rendering, int, int], int] | None = field(default=None, repr=False)
+    # With tail_start: tail_context(rendering, kept, tail) names the whole records (indices below kept) a
+    # tail beginning at a record's start needs in place to read as in the whole cut (a section header,
+    # the rows its local ids cite); the other whole records become blank lines (`core.formats.cut_parse`).
+    # It returns None for a tail whose reading it cannot vouch for (only the whole decode tells).
+    tail_context: Callable[[Rendering, int, str], Iterable[int] | None] | None = field(default=None, repr=False)
+    # For a decoder whose blank lines are not neutral (a Markdown table ends at one) but whose lines read
+    # alone: decode_lines([(line number, line), ...]) decodes the given lines as if the others were not
+    # there; cut_parse then hands it the preamble's, the context's and the tail's lines only.
+    decode_lines: Callable[[list[tuple[int, str]]], Graph] | None = field(default=None, repr=False)
+    # The characters the decoder counts as line breaks (YAML also counts U+2028 and others): the blank
+    # lines that stand for whole records keep every one of them, so error positions stay the same.
+    line_breaks: str = "\n"
     # For a lossy format: what its decoder gives back of one unit (a Node or an Edge), so that a record
     # prefix's decoded graph is read from its kept units as for a lossless one (`core.graph.kept.image_positions`).
     image: Callable[[Unit], object] | None = field(default=None, repr=False)

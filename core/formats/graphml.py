@@ -35,7 +35,7 @@ import networkx as nx
 from networkx.readwrite.graphml import GraphMLWriter
 
 from core.errors import FormatError
-from core.formats.base import Atom, AtomKind, Format, Record, Rendering, nodes_then_edges
+from core.formats.base import AtomKind, Format, Record, Rendering, Span, nodes_then_edges
 from core.formats.decoding import decoded_graph, expect_string, properties_from
 from core.formats.subject_groups import escape_key, unescape_key
 from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
@@ -103,14 +103,14 @@ def _attribute_span(text: str, name: str) -> tuple[int, int]:
     return start, text.index('"', start)
 
 
-def _element_atoms(text: str, kinds: dict[str, AtomKind]) -> tuple[Atom, ...]:
+def _element_atoms(text: str, kinds: dict[str, AtomKind]) -> tuple[Span, ...]:
     """Atoms of one serialised <node> or <edge>: its id or endpoints, then its data values."""
     names = ("id",) if text.startswith("<node") else ("source", "target")
     spans: list[tuple[int, int, AtomKind]] = [(*_attribute_span(text, name), "node_id") for name in names]
     for match in _DATA.finditer(text):
         if match.group(2):
             spans.append((match.start(2), match.end(2), kinds.get(match.group(1), "property_value")))
-    return tuple(Atom(start, end, kind) for start, end, kind in sorted(spans) if end > start)
+    return tuple((start, end, kind) for start, end, kind in sorted(spans) if end > start)
 
 
 @lru_cache(maxsize=16)
@@ -132,8 +132,7 @@ def _document(graph: Graph) -> tuple[str, dict[str, Record]]:
         element.tail = None
         text = ElementTree.tostring(element, encoding="unicode")
         unit = element_units[element.tag[0] + element.get("id")]
-        atoms = tuple(Atom(atom.start + len(_LEAD), atom.end + len(_LEAD), atom.kind)
-                      for atom in _element_atoms(text, kinds))
+        atoms = tuple((start + len(_LEAD), end + len(_LEAD), kind) for start, end, kind in _element_atoms(text, kinds))
         records[unit] = Record(_LEAD + text, (unit,), atoms)
     return preamble, records
 

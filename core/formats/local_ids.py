@@ -32,10 +32,20 @@ edge line as a compact JSON object.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, memo_table, record_memo, without_closing
+from core.formats.base import (
+    Format,
+    Record,
+    RecordText,
+    Rendering,
+    after_whole_records,
+    memo_table,
+    record_memo,
+    without_closing,
+)
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
@@ -187,6 +197,41 @@ def _is_hop_header(line: str) -> bool:
     return digits != line and digits.isascii() and digits.isdigit() and str(int(digits)) == digits
 
 
+_CITED = re.compile(r"@([0-9]+)")
+_ROW = re.compile(r"\n@([0-9]+) ")
+_ROWS: list[tuple[Rendering, dict[int, int], int | None]] = []  # the last rendering's rows (a sweep cuts one at a time)
+
+
+def _rows(rendering: Rendering) -> tuple[dict[int, int], int | None]:
+    """Local number -> index of the record holding its row, and the index of the first edge record."""
+    for seen, rows, first_edge in _ROWS:
+        if seen is rendering:
+            return rows, first_edge
+    rows, first_edge = {}, None
+    for index, record in enumerate(rendering.records):
+        if record.unit_keys[0].startswith("n:"):
+            found = _ROW.search(record.text)
+            if found is not None:
+                rows.setdefault(int(found.group(1)), index)
+        elif first_edge is None:
+            first_edge = index
+    _ROWS[:] = [(rendering, rows, first_edge)]
+    return rows, first_edge
+
+
+def tail_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
+    """What a raw cut's partial last line needs above it: the `## edges` header (in the first edge record,
+    with the rows its edge cites) and the rows of the local ids the tail cites."""
+    rows, first_edge = _rows(rendering)
+    cited = tail
+    context = []
+    if first_edge is not None and first_edge < kept:
+        context.append(first_edge)
+        cited += rendering.records[first_edge].text
+    context += [rows[number] for number in map(int, _CITED.findall(cited)) if number in rows]
+    return context
+
+
 FORMAT = Format(
     name=NAME,
     title="Local ids (GCF-style node table)",
@@ -197,4 +242,6 @@ FORMAT = Format(
     example="@4 depends_on @5 (after rows @4 service svc-api, @5 service svc-auth)",
     interleaves=False,
     uses_hops=True,
+    tail_start=after_whole_records,  # lines read alone, but for the header and rows a line cites:
+    tail_context=tail_context,
 )

@@ -20,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
+from core.formats.base import (
+    AtomKind,
+    Format,
+    Record,
+    RecordText,
+    Rendering,
+    after_whole_records,
+    nodes_then_edges,
+    record_memo,
+)
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.graph.model import Edge, Graph, Node, Properties, properties_json
 from core.graph.units import Unit
@@ -173,7 +182,12 @@ def _skip_blank(lines: list[tuple[int, str]], index: int) -> int:
 
 
 def decode(text: str) -> Graph:
-    lines = [(number, line.removesuffix("\r")) for number, line in enumerate(text.split("\n"), start=1)]
+    return decode_lines(list(enumerate(text.split("\n"), start=1)))
+
+
+def decode_lines(numbered: list[tuple[int, str]]) -> Graph:
+    """Decode the given (line number, line) pairs, in order; a table's rows each read alone."""
+    lines = [(number, line.removesuffix("\r")) for number, line in numbered]
     node_properties, node_rows, index = _table(lines, _skip_blank(lines, 0), NODE_COLUMNS)
     edge_properties, edge_rows, index = _table(lines, _skip_blank(lines, index), EDGE_COLUMNS)
     index = _skip_blank(lines, index)
@@ -194,6 +208,14 @@ def _properties(cells: list[str], column: int, present: bool, number: int):
     return properties_from_json(cells[column], f"line {number} properties")
 
 
+def tail_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
+    """A tail among the edge rows needs the edges table's header above it: it sits in the first edge record."""
+    for index, record in enumerate(rendering.records[:kept]):
+        if record.unit_keys[0].startswith("e:"):
+            return [index]
+    return []
+
+
 FORMAT = Format(
     name=NAME,
     title="Markdown tables",
@@ -203,4 +225,7 @@ FORMAT = Format(
     decode=decode,
     example="| svc-api | depends_on | svc-auth |",
     interleaves=False,
+    tail_start=after_whole_records,  # rows read alone; a blank line ends a table, so lines are left out instead
+    tail_context=tail_context,
+    decode_lines=decode_lines,
 )

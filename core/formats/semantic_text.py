@@ -44,7 +44,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, record_memo, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties, frozen, json_text
@@ -397,6 +397,11 @@ def decode(text: str) -> Graph:
     return decoded_graph(nodes, edges)
 
 
+def tail_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
+    """A tail that does not open a page with its blank line continues the last whole page: keep that page."""
+    return [kept - 1] if kept and not tail.startswith("\n\n") else []
+
+
 FORMAT = Format(
     name=NAME,
     title="Semantic datasheet (one page of sentences per node)",
@@ -404,5 +409,7 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=after_whole_records,  # each page reads alone, with the preamble's readings
+    tail_context=tail_context,
     example="svc-api — a service / LINKED — This service depends on svc-auth and db-identity.",
 )

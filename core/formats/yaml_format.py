@@ -19,11 +19,11 @@ from collections.abc import Sequence
 import yaml
 
 from core.errors import FormatError
-from core.formats.base import Atom, AtomKind, Format, Record, Rendering, record_memo
+from core.formats.base import AtomKind, Format, Record, Rendering, after_whole_records, record_memo
 from core.formats.structured_json import RESERVED, graph_from_document
 from core.formats.subject_groups import escape_key, subject_groups
 from core.graph.model import Edge, Graph, Node
-from core.graph.units import Unit
+from core.graph.units import Unit, escape_key_atom
 
 NAME = "yaml"
 _PLACEHOLDER = "x"  # stands for the context a record follows; it never reaches the output
@@ -33,6 +33,7 @@ _NEL = "\x85"
 _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # its marks count characters like PyYAML's
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+YAML_LINE_BREAKS = "\n\r\x85\u2028\u2029"  # what YAML counts as line breaks (its marks' line numbers)
 _NO_FOLDING = 2**31 - 1  # libyaml takes a C int; float("inf") overflows it
 
 GRAMMAR = """\
@@ -120,7 +121,7 @@ def _record(document: dict, context: dict | None, key: str, dumps: _Dumps) -> Re
         raise AssertionError(f"yaml dump of {document!r} does not extend that of {context!r}")
     spans = _atom_spans(yaml.compose(full, Loader=_COMPOSER))
     offset = len(base)
-    atoms = tuple(Atom(start - offset, end - offset, kind) for start, end, kind in sorted(spans)
+    atoms = tuple((start - offset, end - offset, kind) for start, end, kind in sorted(spans)
                   if start >= offset and end > start)
     return Record(full[offset:], (key,), atoms)
 
@@ -209,6 +210,40 @@ def decode(text: str) -> Graph:
     return graph_from_document(document)
 
 
+def _place(key: str) -> tuple[str, str | None]:
+    """(subject, relation) of a record's unit key, escaped as in an edge key (equal exactly when the names are)."""
+    if key.startswith("n:"):
+        return escape_key_atom(key[2:]), None  # a node key holds the id as it is
+    parts = key[2:].split("|")  # `|` inside a name is escaped as \\p
+    return parts[0], parts[1]
+
+
+def tail_context(rendering: Rendering, kept: int, tail: str) -> list[int] | None:
+    """The whole records a raw cut's partial record needs in place to read as in the whole cut.
+
+    The first record (so the top-level mapping starts where it does), the record that opened the tail's
+    subject (its key, and its type) and every record of the tail's relation list (a list item's error
+    names its index). A tail with an explicit `?` key (PyYAML's form for keys over 128 characters) is
+    left to the whole decode: cut short, it could repeat a key above it, and YAML keeps the last.
+    """
+    records = rendering.records
+    if kept >= len(records) or any(line.lstrip(" -").startswith("?") for line in tail.split("\n")):
+        return None
+    subject, relation = _place(records[kept].unit_keys[0])
+    context = [0]
+    index = kept - 1
+    while index >= 0:
+        place = _place(records[index].unit_keys[0])
+        if place[0] != subject:
+            break
+        if relation is not None and place[1] == relation:
+            context.append(index)  # the tail's relation list, item by item
+        index -= 1
+    if index + 1 < kept:
+        context.append(index + 1)  # the record that opened the subject
+    return context
+
+
 FORMAT = Format(
     name=NAME,
     title="Structured YAML (subject → relation → objects)",
@@ -216,5 +251,8 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
+    tail_start=after_whole_records,  # block YAML skips blank lines; the context keeps the keys above the tail
+    tail_context=tail_context,
+    line_breaks=YAML_LINE_BREAKS,
     example="svc-api: / type: service / depends_on: / - svc-auth (one per line, indented)",
 )

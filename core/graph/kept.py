@@ -27,6 +27,7 @@ from core.graph.model import Edge, Graph, Node
 from core.graph.units import edge_keys, graph_units, node_key
 
 NEVER = np.iinfo(np.int64).max  # the position of a unit the rendering does not hold
+TAIL_KEY = "tail:"  # keys of the edges a raw cut's partial last record adds (unit keys start n: or e:)
 
 
 @dataclass(frozen=True)
@@ -78,9 +79,23 @@ class UnitPositions:
             np.minimum.at(present, keys.targets, self.edge_record)
         self.present_from = present
 
-    def kept(self, records: int) -> KeptGraph:
-        """The graph the first `records` records describe."""
-        return KeptGraph(self, records)
+    def kept(self, records: int, nodes: tuple[Node, ...] = (), edges: tuple[Edge, ...] = ()) -> KeptGraph:
+        """The graph the first `records` records describe, plus the nodes and edges a raw cut's partial
+        last record adds (`core.formats.cut_parse.TailVerdict`: nodes only of ids without a kept record)."""
+        return KeptGraph(self, records, nodes, edges)
+
+    def own_record(self, node_id: str, records: int) -> tuple[int, Node] | None:
+        """(the record carrying the node's own record, the node) when it is among the first `records`."""
+        index = self.node_index.get(node_id)
+        if index is None:
+            return None
+        record = int(self.node_record[index])
+        return (record, self.graph.nodes[index]) if record < records else None
+
+    @cached_property
+    def edge_of_key(self) -> dict[str, Edge]:
+        """Full graph edge key -> edge (for merging a tail's edges into the canonical order)."""
+        return dict(zip(self.edge_keys, self.graph.edges))
 
 
 _IMAGES: list[tuple[Graph, str, tuple]] = []  # the last few (graph, lossy format) images
@@ -138,12 +153,18 @@ class _KeptNodes(Mapping[str, Node]):
         self._view = view
 
     def get(self, node_id, default=None):  # the hot path of every solver
-        positions = self._view.positions
+        view = self._view
+        positions = view.positions
         index = positions.node_index.get(node_id)
-        if index is None or positions.present_from[index] >= self._view.records:
+        if index is not None and positions.node_record[index] < view.records:
+            return positions.graph.nodes[index]
+        if view.extra_nodes or view.extra_edges:
+            added = view.added_nodes.get(node_id)
+            if added is not None:
+                return added
+        if index is None or positions.present_from[index] >= view.records:
             return default
-        node = positions.graph.nodes[index]
-        return node if positions.node_record[index] < self._view.records else Node(node.id, ORPHAN_TYPE)
+        return Node(node_id, ORPHAN_TYPE)
 
     def __getitem__(self, node_id: str) -> Node:
         node = self.get(node_id)
@@ -167,14 +188,55 @@ class KeptGraph:
 
     positions: UnitPositions
     records: int
+    # What a raw cut's partial last record adds (empty for a record prefix): nodes of ids without a
+    # kept record of their own, and edges, keyed `TAIL_KEY<n>` (never a unit key of the full graph).
+    extra_nodes: tuple[Node, ...] = ()
+    extra_edges: tuple[Edge, ...] = ()
 
     @property
     def full(self) -> Graph:
         return self.positions.graph
 
+    @property
+    def extended(self) -> bool:
+        return bool(self.extra_nodes or self.extra_edges)
+
     def has_key(self, key: str) -> bool:
         position = self.positions.record_of_key.get(key)
-        return position is not None and position < self.records
+        if position is None:
+            return key.startswith(TAIL_KEY) and int(key[len(TAIL_KEY):]) < len(self.extra_edges)
+        return position < self.records
+
+    @cached_property
+    def added_nodes(self) -> dict[str, Node]:
+        """Node id -> node for the ids the tail brings that have no kept record of their own."""
+        added = {node.id: node for node in self.extra_nodes}
+        kept = self._base_nodes_by_id
+        for edge in self.extra_edges:
+            for end in (edge.source, edge.target):
+                if end not in added and end not in kept:
+                    added[end] = Node(end, ORPHAN_TYPE)
+        return added
+
+    @cached_property
+    def _base_nodes_by_id(self) -> dict[str, Node]:
+        return {node.id: node for node in self._base_nodes}
+
+    def extra_steps(self, relation: str | None, reverse: bool) -> dict[str, list[tuple[str, str]]]:
+        """node -> [(neighbour, key)] over the tail's edges of one relation (any when None)."""
+        steps: dict[str, list[tuple[str, str]]] = {}
+        for number, edge in enumerate(self.extra_edges):
+            if relation is None or edge.relation == relation:
+                if reverse:
+                    steps.setdefault(edge.target, []).append((edge.source, f"{TAIL_KEY}{number}"))
+                else:
+                    steps.setdefault(edge.source, []).append((edge.target, f"{TAIL_KEY}{number}"))
+        return steps
+
+    def edge_of_key(self, key: str) -> Edge:
+        if key.startswith(TAIL_KEY) and key not in self.positions.record_of_key:
+            return self.extra_edges[int(key[len(TAIL_KEY):])]
+        return self.positions.edge_of_key[key]
 
     @cached_property
     def node_by_id(self) -> _KeptNodes:
@@ -183,6 +245,13 @@ class KeptGraph:
     @cached_property
     def nodes(self) -> tuple[Node, ...]:
         """Nodes in id order, as a decoder's canonical graph lists them."""
+        if not self.extended:
+            return self._base_nodes
+        every = {**self._base_nodes_by_id, **self.added_nodes}
+        return tuple(every[node_id] for node_id in sorted(every))
+
+    @cached_property
+    def _base_nodes(self) -> tuple[Node, ...]:
         positions = self.positions
         present = np.flatnonzero(positions.present_from < self.records).tolist()
         own = positions.node_record < self.records
@@ -191,13 +260,16 @@ class KeptGraph:
 
     @cached_property
     def edges(self) -> tuple[Edge, ...]:
-        every = self.positions.graph.edges
-        return tuple(every[index] for index in np.flatnonzero(self.positions.edge_record < self.records).tolist())
+        return tuple(edge for _, edge in self.keyed_edges())
 
     def keyed_edges(self) -> list[tuple[str, Edge]]:
-        """(full graph key, edge) of the kept edges in canonical order."""
+        """(full graph key, edge) of the kept edges in canonical order (tail edges keyed `TAIL_KEY<n>`)."""
         keys, every = self.positions.edge_keys, self.positions.graph.edges
-        return [(keys[index], every[index]) for index in np.flatnonzero(self.positions.edge_record < self.records)]
+        kept = [(keys[index], every[index]) for index in np.flatnonzero(self.positions.edge_record < self.records)]
+        if not self.extra_edges:
+            return kept
+        added = [(f"{TAIL_KEY}{number}", edge) for number, edge in enumerate(self.extra_edges)]
+        return sorted(kept + added, key=lambda pair: pair[1].sort_key)  # stable: equal edges are the same edge
 
     @property
     def schema(self):

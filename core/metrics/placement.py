@@ -30,6 +30,7 @@ import numpy as np
 
 from core.budget.policies import Cut
 from core.formats.base import Rendering
+from core.graph.kept import NEVER, UnitPositions, graph_keys
 from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
 
 _UNESCAPE = re.compile(r"\\(p|\\)")
@@ -101,18 +102,42 @@ def _layout(accounting: PrefixTokens) -> _Layout:
         return found
     records = accounting.rendering.records
     starts = accounting.tokens_before_bytes(np.asarray(accounting.record_ends[:len(records)]))
-    position = accounting.record_of_key
+    edges_and_endpoints = _from_graph(accounting)
+    if edges_and_endpoints is None:
+        edges_and_endpoints = _from_keys(accounting.record_of_key, len(records))
+    layout = _Layout(starts, *edges_and_endpoints)
+    _LAYOUTS[accounting] = layout
+    return layout
+
+
+def _from_keys(position: dict[str, int], missing: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per rendered edge key: its record, and the later of its endpoints' records (`missing` when one is not rendered)."""
     lookup = position.get
-    missing = len(records)
     edges, endpoints = [], []
     for key, record in position.items():
         if key.startswith("e:"):
             source, target = _endpoint_keys(key)
             edges.append(record)
             endpoints.append(max(lookup(source, missing), lookup(target, missing)))
-    layout = _Layout(starts, np.array(edges, dtype=np.int64), np.array(endpoints, dtype=np.int64))
-    _LAYOUTS[accounting] = layout
-    return layout
+    return np.array(edges, dtype=np.int64), np.array(endpoints, dtype=np.int64)
+
+
+def _from_graph(accounting: PrefixTokens) -> tuple[np.ndarray, np.ndarray] | None:
+    """`_from_keys` from the graph's edge endpoints (arrays shared by every rendering of the graph), in graph
+    order rather than record order (only their count of dangling edges is read); None when the rendering
+    carries a key the graph does not have."""
+    if accounting.source is None:
+        return None
+    positions = UnitPositions(accounting.source[0], accounting.record_of_key)
+    rendered = positions.edge_record != NEVER
+    _, edge_total = accounting.kept_node_and_edge_counts
+    if int(np.count_nonzero(rendered)) != int(edge_total[-1]):
+        return None
+    keys = graph_keys(positions.graph)
+    missing = accounting.records
+    nodes = np.minimum(positions.node_record, missing)  # a node without a record: `missing`, as above
+    endpoints = np.maximum(nodes[keys.sources], nodes[keys.targets])[rendered]
+    return positions.edge_record[rendered], endpoints
 
 
 def placement(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str] | set[str]) -> Placement:

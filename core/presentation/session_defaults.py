@@ -98,8 +98,9 @@ def budget_text(budgets: Sequence[int]) -> str:
     return ", ".join(str(budget) for budget in budgets)
 
 
-def complete_tokens(graph: Graph, tokenizer_name: str) -> dict[str, int]:
-    """Per registered format, the tokens its complete canonical text counts against a budget (grammar included)."""
+def complete_tokens(graph: Graph, tokenizer_name: str, formats: Sequence[str] | None = None) -> dict[str, int]:
+    """Per format (every registered one unless `formats` names some), the tokens its complete canonical text counts
+    against a budget (grammar included). One complete text is alive at a time: on the largest graphs each is tens of MB."""
     from core.budget.policies import grammar_tokens
     from core.graph.units import graph_units
     from core.registry import FORMATS, TOKENIZERS
@@ -107,7 +108,7 @@ def complete_tokens(graph: Graph, tokenizer_name: str) -> dict[str, int]:
     tokenizer = TOKENIZERS.get(tokenizer_name)
     units = graph_units(graph)
     return {name: tokenizer.count(FORMATS.get(name).render(graph, units).text)
-            + grammar_tokens(FORMATS.get(name), tokenizer) for name in FORMATS}
+            + grammar_tokens(FORMATS.get(name), tokenizer) for name in (formats or FORMATS.names())}
 
 
 def parameter_choices(graph: Graph, template: QueryTemplate, parameter: str) -> list[str]:

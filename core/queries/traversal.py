@@ -43,7 +43,7 @@ def adjacency(graph: Graph, relation: str | None, reverse: bool) -> dict[str, li
     prefix of a rendering) it is the full graph's adjacency, filtered as it is read.
     """
     if isinstance(graph, KeptGraph):
-        return _KeptAdjacency(adjacency(graph.full, relation, reverse), graph)
+        return _KeptAdjacency(adjacency(graph.full, relation, reverse), graph, relation, reverse)
     tables = _tables(graph)
     found = tables.get(("adjacency", relation, reverse))
     if found is None:
@@ -61,15 +61,24 @@ def adjacency(graph: Graph, relation: str | None, reverse: bool) -> dict[str, li
 class _KeptAdjacency:
     """`adjacency` of a KeptGraph: a solver reads only the nodes it visits, so filter on reading."""
 
-    def __init__(self, full: dict[str, list[tuple[str, str]]], kept: KeptGraph) -> None:
+    def __init__(self, full: dict[str, list[tuple[str, str]]], kept: KeptGraph, relation: str | None = None,
+                 reverse: bool = False) -> None:
         self._full, self._has = full, kept.has_key
+        # a raw cut's partial record may add edges: merged into each list in canonical edge order
+        self._extra = kept.extra_steps(relation, reverse) if kept.extra_edges else None
+        self._edge_of = kept.edge_of_key
 
     def get(self, node: str, default=None):
         steps = self._full.get(node)
-        if steps is None:
+        extra = self._extra.get(node) if self._extra else None
+        if steps is None and extra is None:
             return default
         has = self._has
-        return [step for step in steps if has(step[1])]
+        found = [step for step in steps if has(step[1])] if steps is not None else []
+        if extra is None:
+            return found
+        edge_of = self._edge_of
+        return sorted(found + extra, key=lambda step: edge_of(step[1]).sort_key)  # stable: equal edges are one edge
 
 
 def breadth_first(graph: Graph, start: str, relation: str, reverse: bool,

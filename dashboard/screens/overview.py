@@ -1,4 +1,8 @@
-"""Overview page: every format's cost and fidelity on the loaded graph, with the cheapest lossless one marked."""
+"""Overview page: every format's cost and fidelity on the loaded graph, with the cheapest lossless one marked.
+
+On a large graph (core.presentation.graph_size) the graph's own figures show at once and every format is
+measured when the reader asks, behind a progress bar with a Stop button.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,19 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.analysis.sweep import cheapest_lossless
-from core.registry import MODELS
+from core.analysis.sweep import cheapest_lossless, rendering_summary
+from core.presentation.graph_size import GraphFigures, graph_figures
+from core.registry import FORMATS, MODELS, TOKENIZERS
 from core.tokens.models import approximate_count
 from core.tokens.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from dashboard import cache
+from dashboard.large_graph import large, large_graph_units
+from dashboard.measure_on_request import measured
 from dashboard.sidebar import current
 from dashboard.views.markdown_text import escape_markdown
 
 HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
+COUNTED = ("bytes", "characters", "tokens", "grammar tokens", "total tokens", "records")  # whole numbers
 
 LAYERS = {
     "round trip": ("Serialization fidelity",
@@ -36,14 +44,73 @@ def show() -> None:
     st.caption(f"{escape_markdown(selection.loaded.label)} · {len(graph.nodes):,} nodes · {len(graph.edges):,} edges · "
                f"graph hash {graph.sha256[:12]} · tokenizer {selection.tokenizer}"
                + (f" · approximate: {escape_markdown(selection.approximation)}" if selection.approximate else ""))
-    summary = cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key, selection.query)
+    if large(graph):
+        large_graph(selection)
+        return
+    format_section(selection, cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key,
+                                                 selection.query))
+    st.subheader("Every tokenizer side by side")
+    tokenizer_section(_tokens_per_format(graph.content_key, graph))
+
+
+def large_graph(selection) -> None:
+    """Above the threshold: the graph's own figures at once; every format measured when asked, behind progress."""
+    graph = selection.graph
+    figures = graph_figures(graph)
+    st.info(f"**A large graph: {figures.units:,} nodes and edges**, above the {large_graph_units():,} from which "
+            f"the Overview measures the {len(FORMATS):,} formats only when you ask (each is rendered, decoded and "
+            "counted whole: time and memory grow with the graph), and the default budgets come from the formats on "
+            "screen. The graph's own figures below are exact and need no rendering.", icon=":material/info:")
+    graph_figures_section(figures)
+    st.subheader("Every format")
+    names = FORMATS.names()
+    summary = measured(
+        ("format table", graph.content_key, selection.tokenizer, selection.query_key), names,
+        lambda name: rendering_summary(graph, [selection.query], formats=[name],
+                                       tokenizer=selection.tokenizer).set_index("format"),
+        what="Measuring every format", ask="Measure every format",
+        explanation=f"Tokens ({selection.tokenizer}), size, round trip and traversal accuracy of every format's "
+                    "complete text: measured when you ask, one format at a time, with the time left and a Stop button.")
+    if summary is not None:
+        format_section(selection, summary)
+    st.subheader("Every tokenizer side by side")
+    table = measured(("tokenizer table", graph.content_key), names,
+                     lambda name: tokens_per_format(graph, formats=[name]),
+                     what="Counting every format with every tokenizer", ask="Count with every tokenizer",
+                     explanation=f"Every format's complete text counted by each of the {len(TOKENIZERS):,} "
+                                 "tokenizers: counted when you ask, one format at a time.")
+    if table is not None:
+        tokenizer_section(table)
+
+
+def graph_figures_section(figures: GraphFigures) -> None:
+    """Counts of the graph itself (core.presentation.graph_size.graph_figures), shown on a large graph."""
+    row = st.container(horizontal=True, wrap=True, gap="medium")
+    for label, value in (("Nodes", figures.nodes), ("Edges", figures.edges), ("Node types", len(figures.node_types)),
+                         ("Relations", len(figures.relations)), ("Property values", figures.property_values),
+                         ("Largest out-degree", figures.largest_out_degree),
+                         ("Largest in-degree", figures.largest_in_degree)):
+        row.metric(label, f"{value:,}", width="content")
+    types, relations = st.columns(2)
+    types.dataframe(pd.DataFrame(figures.node_types, columns=["node type", "nodes"]), hide_index=True,
+                    width="stretch", key="node_type_table",
+                    column_config={"nodes": st.column_config.NumberColumn(format="localized")})
+    relations.dataframe(pd.DataFrame(figures.relations, columns=["relation", "edges"]), hide_index=True,
+                        width="stretch", key="relation_table",
+                        column_config={"edges": st.column_config.NumberColumn(format="localized")})
+
+
+def format_section(selection, summary: pd.DataFrame) -> None:
+    """The table and chart of every format's complete text (core.analysis.sweep.rendering_summary)."""
     best = cheapest_lossless(summary.reset_index())
     table = summary.drop(columns=["graph_hash", "tokenizer"]).rename(columns=lambda name: name.replace("_", " "))
     if best is not None:
         tokens = approximate_count(int(table.loc[best, "tokens"]), selection.approximate)
         st.markdown(f"Cheapest lossless format: **{best}**, {tokens} tokens for the whole graph "
                     f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.question_shown)}*")
-    styled = table.style.apply(lambda row: [HIGHLIGHT if row.name == best else ""] * len(row), axis=1)
+    counts = [column for column in COUNTED if column in table.columns]
+    styled = (table.style.apply(lambda row: [HIGHLIGHT if row.name == best else ""] * len(row), axis=1)
+              .format("{:,}", subset=counts))  # 3,539,920, not 3539920
     st.dataframe(styled, width="stretch", key="format_table", column_config={
         "round trip": st.column_config.CheckboxColumn("round trip", help=LAYERS["round trip"][1]),
         "traversal accuracy": st.column_config.NumberColumn("traversal accuracy", format="%.2f",
@@ -63,7 +130,6 @@ def show() -> None:
                           "whole graph")
     figure.update_layout(xaxis_title=None, legend_title=None)
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
-    every_tokenizer(selection)
 
 
 @st.cache_data(max_entries=16, show_spinner="Counting every format with every tokenizer…")
@@ -71,10 +137,8 @@ def _tokens_per_format(content_key: str, _graph) -> pd.DataFrame:
     return tokens_per_format(_graph)
 
 
-def every_tokenizer(selection) -> None:
+def tokenizer_section(table: pd.DataFrame) -> None:
     """Every registered tokenizer side by side: tokens per format, each format's rank as a heatmap, the winner."""
-    st.subheader("Every tokenizer side by side")
-    table = _tokens_per_format(selection.graph.content_key, selection.graph)
     st.markdown(escape_markdown(winner_sentence(table)))
     stand_ins = ", ".join(f"{model.title} → {model.tokenizer}" for model in map(MODELS.get, MODELS) if model.approximate)
     st.caption(f"Exact counts from each vendor's tokenizer, loaded offline. No public tokenizer, so a stand-in "

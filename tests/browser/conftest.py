@@ -6,6 +6,7 @@ dialogs are collected, and the test fails on any of them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -47,20 +48,22 @@ def wait_until_healthy(url: str, process: subprocess.Popen, timeout: float = 90.
     raise TimeoutError(f"{url}/_stcore/health did not answer ok within {timeout:.0f} s")
 
 
-@pytest.fixture(scope="session")
-def dashboard_url():
+@contextlib.contextmanager
+def running_dashboard(environment: dict[str, str] | None = None, log_name: str = "streamlit.log"):
+    """`streamlit run` on a free loopback port (with these extra environment variables); yields its URL."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    log = (ARTIFACTS / "streamlit.log")
+    log = (ARTIFACTS / log_name)
     ARTIFACTS.mkdir(exist_ok=True)
     with open(log, "w") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless", "true",
              "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
-            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(environment or {})})
         try:
             wait_until_healthy(url, process)
             yield url
@@ -70,6 +73,12 @@ def dashboard_url():
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+@pytest.fixture(scope="session")
+def dashboard_url():
+    with running_dashboard() as url:
+        yield url
 
 
 @dataclass

@@ -138,3 +138,27 @@ def test_a_raw_cut_through_a_character_stops_before_it():
         assert offset == len(document) or document[offset] != text[offset]  # and stops as late as it can
         split += document.endswith("\ufffd")
     assert split  # some budget does end inside a character (o200k_base splits 🦜 into three tokens)
+
+
+def test_dangling_edges_read_from_the_graphs_arrays_equal_those_read_key_by_key():
+    from core.io.samples import load_sample, sample_names
+    from core.metrics.coverage import seed_region
+    from core.registry import ORDERINGS
+    from core.retrieval.ordering import OrderingInputs, order_units
+    dangling = []
+    for name in sample_names():
+        graph = load_sample(name)
+        seeds = (graph.nodes[0].id,)
+        region = seed_region(graph, seeds)
+        for format_name in ("jsonl", "local_ids", "semantic_text"):
+            format_ = FORMATS.get(format_name)
+            units = order_units(graph, region.units, ORDERINGS.get("shuffled"), "interleaved",
+                                OrderingInputs(seeds, frozenset(), 5))
+            rendering = format_.render(graph, units)
+            from_graph = prefix_tokens(rendering, O200K, source=(graph, units))  # the graph's endpoint arrays
+            from_keys = prefix_tokens(rendering, O200K)  # each edge key split into its endpoints
+            for budget in (0, 90, 200, 400, 800, 1600, 100_000):
+                results = [cut(accounting, format_, "record", budget) for accounting in (from_graph, from_keys)]
+                dangling.append(placement(results[0], from_graph, frozenset()).dangling_edges)
+                assert dangling[-1] == placement(results[1], from_keys, frozenset()).dangling_edges, (name, budget)
+    assert max(dangling) > 0  # the cuts do leave edges dangling

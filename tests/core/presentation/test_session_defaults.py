@@ -130,6 +130,13 @@ def test_parameter_choices_are_the_graphs_ids_relations_and_types():
     assert parameter_choices(graph, QUERIES.get("dependencies_within"), "hops") == []
 
 
+def test_complete_tokens_of_some_formats_are_those_formats_figures_of_every_format():
+    graph = load_sample("nvidia-jetson")
+    every = complete_tokens(graph, "o200k_base")
+    assert complete_tokens(graph, "o200k_base", SHOWN) == {name: every[name] for name in SHOWN}
+    assert list(every) == FORMATS.names()
+
+
 @pytest.mark.parametrize("sample", sample_names())
 def test_every_samples_questions_name_their_seeds_and_leave_no_slot_empty(sample):
     """The default question finds the default seeds again, and every template's caption names the seeds by label

@@ -1,0 +1,76 @@
+"""The Overview above the large-graph threshold (set small through the server's environment variable, so a sample
+counts as large): the graph's own figures at once, every format measured only when asked, the same table then."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from core.analysis.sweep import rendering_summary
+from core.io.samples import get_sample, load_sample
+from core.presentation.graph_size import graph_figures
+from core.presentation.session_defaults import budget_text, complete_tokens, graph_defaults, sweep_budgets
+from core.registry import FORMATS
+from core.tokens.tokenizer_comparison import tokens_per_format
+from dashboard.large_graph import THRESHOLD_VARIABLE
+from tests.dashboard.conftest import metric, started
+
+SAMPLE = "nvidia-jetson"  # 49 nodes and 64 edges: 113 units
+SHOWN = FORMATS.names()[:2]
+
+
+@pytest.fixture
+def small_threshold(monkeypatch):
+    monkeypatch.setenv(THRESHOLD_VARIABLE, "100")
+
+
+def table_with(app, column: str) -> pd.DataFrame:
+    """The first table on the page with this column (AppTest does not expose a dataframe's key)."""
+    return next(item.value for item in app.dataframe if column in item.value.columns)
+
+
+def button(app, label: str):
+    return next(item for item in app.button if item.label == label)
+
+
+def test_a_large_graph_opens_on_its_own_figures_and_measures_nothing_until_asked(small_threshold):
+    app = started(sample=SAMPLE)
+    assert not app.exception
+    info = app.info[0].value
+    assert "113 nodes and edges" in info and "above the 100" in info
+    figures = graph_figures(load_sample(SAMPLE))
+    assert metric(app, "Nodes") == [f"{figures.nodes:,}"] and metric(app, "Edges") == [f"{figures.edges:,}"]
+    assert metric(app, "Node types") == [f"{len(figures.node_types):,}"]
+    assert app.dataframe[0].value.values.tolist() == [list(pair) for pair in figures.node_types]
+    assert [list(item.value.columns) for item in app.dataframe] == [["node type", "nodes"], ["relation", "edges"]]
+    assert {item.label for item in app.button} >= {"Measure every format", "Count with every tokenizer"}
+
+
+def test_asked_it_shows_the_table_core_measures_on_the_whole_graph(small_threshold):
+    app = started(sample=SAMPLE)
+    button(app, "Measure every format").click().run()
+    assert not app.exception
+    shown = table_with(app, "round trip")
+    graph = load_sample(SAMPLE)
+    expected = rendering_summary(graph, [graph_defaults(graph, get_sample(SAMPLE)).query]).set_index("format")
+    assert shown["tokens"].to_dict() == expected["tokens"].to_dict()
+    assert shown["round trip"].to_dict() == expected["round_trip"].to_dict()
+    assert list(shown.index) == FORMATS.names()
+    assert "Count with every tokenizer" in {item.label for item in app.button}  # the other waits for its own ask
+    button(app, "Count with every tokenizer").click().run()
+    table = table_with(app, "deepseek")
+    pd.testing.assert_frame_equal(table, tokens_per_format(graph), check_names=False)
+
+
+def test_below_the_threshold_the_overview_measures_at_once():
+    app = started(sample=SAMPLE)
+    assert "round trip" in app.dataframe[0].value.columns
+    assert not any("nodes and edges" in item.value for item in app.info)
+
+
+def test_a_large_graph_takes_its_sweep_budgets_from_the_shown_formats(small_threshold):
+    graph = load_sample(SAMPLE)
+    app = started(sample=SAMPLE)
+    shown_only = budget_text(sweep_budgets(complete_tokens(graph, "o200k_base", SHOWN)))
+    assert shown_only != budget_text(sweep_budgets(complete_tokens(graph, "o200k_base")))  # so the test can fail
+    assert app.sidebar.text_input(key="budgets").value == shown_only
