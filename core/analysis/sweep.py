@@ -26,7 +26,7 @@ from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
 from core.formats.cut_parse import tail_verdict
-from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions
+from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions, positions_for
 from core.graph.model import Graph
 from core.graph.units import Unit
 from core.metrics.coverage import SeedRegion, coverage_tokens, seed_region
@@ -58,6 +58,7 @@ from core.tokens.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
 from core.tokens.protocol import Tokenizer
 
 DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
+ANSWERS_KEPT = 2048  # kept sets whose answers are remembered across renderings (each holds its unit indices)
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 # Bounded by rendering text bytes; the records and token arrays behind them take several times more.
@@ -285,9 +286,10 @@ class _Plan:
     # alike cut to the same text at small budgets, and decoding depends on the text alone.
     documents: LRUCache = field(default_factory=lambda: LRUCache(DOCUMENTS_KEPT), repr=False)
     orders: dict = field(default_factory=dict, repr=False)  # (ordering, layout, queries) -> ordered units
-    # (ordering key, records kept, query) -> whether the kept view answers: formats whose records are
-    # the ordered units one by one keep the same units at the same k, so their views are the same graph
-    answered: dict = field(default_factory=dict, repr=False)
+    # ((units kept, sum of their marks), query) -> ((kept unit indices, whether the view answers), ...): views
+    # that keep the same units are the same graph, in whichever format (`_shared_answer`); the last few kept
+    answered: LRUCache = field(default_factory=lambda: LRUCache(ANSWERS_KEPT), repr=False)
+    indices: dict = field(default_factory=dict, repr=False)  # key set name -> unit indices (`_indices`)
 
 
 def _inputs(plan: _Plan, ordering: Ordering, group: Sequence[str]) -> OrderingInputs:
@@ -344,16 +346,29 @@ def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: s
     inputs = _inputs(plan, ordering, group)
     accounting = accounted_rendering(plan.graph, format_, ordering, layout, inputs, encoder, region=plan.region,
                                      radius=plan.radius, cache=cache, ordered=_ordered(plan, ordering, layout, group))
+    # When the records carry each unit of the graph once, the positions' arrays answer what per-key
+    # lookups would (record positions of the candidates and the evidence, counts per prefix).
+    positions = positions_for(accounting, plan.graph, accounting.record_of_key)
+    arrays = positions if _each_unit_once(accounting, positions) else None
+    candidate_positions = (np.sort(arrays.records_of(_indices(plan, "candidates", plan.candidates)))
+                           if arrays is not None else _sorted_positions(plan.candidates, accounting.record_of_key))
+    extra = grammar_tokens(format_, encoder) if plan.count_grammar else 0
     context = {
         "format": format_.name, "lossless": format_.lossless, "ordering": ordering.name,
         "oracle": ordering.oracle, "layout": layout,
         "shuffle_seed": plan.shuffle_seed if ordering.uses_shuffle_seed else None,
         "coverage_tokens": plan.coverage[format_name, layout],
-        "full_recall_budget": full_recall_budget(
-            accounting, plan.candidates, grammar_tokens(format_, encoder) if plan.count_grammar else 0)
-        if plan.seed_ids else None}
-    for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout):
+        "full_recall_budget": _full_recall_from(accounting, candidate_positions, extra) if plan.seed_ids else None}
+    for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout, arrays, candidate_positions):
         yield {**context, **row}
+
+
+def _full_recall_from(accounting: PrefixTokens, candidate_records: np.ndarray, extra: int) -> int | None:
+    """`full_recall_budget` from the candidates' sorted record positions (NEVER: not rendered)."""
+    if len(candidate_records) and int(candidate_records[-1]) == NEVER:
+        return None  # a candidate is not rendered at all (a radius below k)
+    needed = (int(candidate_records[-1]) if len(candidate_records) else -1) + 1
+    return int(accounting.counts[:needed + 1].max()) + extra
 
 
 def _sorted_positions(keys: Iterable[str], record_of_key: Mapping[str, int]) -> np.ndarray:
@@ -362,26 +377,28 @@ def _sorted_positions(keys: Iterable[str], record_of_key: Mapping[str, int]) -> 
 
 
 def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Sequence[str], ordering: str,
-              layout: str) -> Iterable[dict]:
-    """One row per (policy, budget, query). Cuts that hold the same text share one reading of it."""
+              layout: str, arrays: UnitPositions | None, candidate_positions: np.ndarray) -> Iterable[dict]:
+    """One row per (policy, budget, query). Cuts that hold the same text share one reading of it.
+
+    `arrays`: the rendering's positions over the sweep's graph when its records carry each unit once.
+    """
     record_of_key = accounting.record_of_key
     positions = None
     if plan.metrics_from == "kept":
         if format_.lossless:
-            positions = UnitPositions(plan.graph, record_of_key)
+            positions = positions_for(accounting, plan.graph, record_of_key)
         elif format_.image is not None:  # a lossy format whose decoder's image of each unit is known
             positions = image_positions(plan.graph, format_, accounting.rendering.records)
-    node_counts, edge_counts = accounting.kept_node_and_edge_counts
-    same_units = None  # set when the k-th record prefix keeps the first k ordered units, as in other formats
-    if positions is not None and format_.lossless:
-        order_key = _order_key(ORDERINGS.get(ordering), layout, group)
-        ordered = plan.orders.get(order_key)
-        records = accounting.rendering.records
-        if ordered is not None and len(ordered) == len(records) and all(
-                len(record.unit_keys) == 1 and record.unit_keys[0] == unit.key for record, unit in zip(records, ordered)):
-            same_units = order_key
-    candidate_positions = _sorted_positions(plan.candidates, record_of_key)
-    evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
+    # Kept views of such a lossless rendering share answers with every view that keeps the same units.
+    shared = arrays is not None and positions is arrays
+    if arrays is not None:
+        node_counts, edge_counts = _padded_counts(arrays.prefix_counts(), accounting.records + 1)
+        evidence_positions = {name: np.sort(arrays.records_of(_indices(plan, ("evidence", name),
+                                                                       plan.gold[name].evidence)))
+                              for name in group}
+    else:
+        node_counts, edge_counts = accounting.kept_node_and_edge_counts
+        evidence_positions = {name: _sorted_positions(plan.gold[name].evidence, record_of_key) for name in group}
     readings: dict[tuple, DecodedCut] = {}  # what a cut's document holds, by what identifies that document
     decoded: dict[tuple, DecodedCut] = {}  # the same, decoded (the decoded path, and verify)
     accurate: dict[tuple, bool] = {}
@@ -419,15 +436,12 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                 else:
                     known = accurate.get((identity, name))
                     if known is None:
-                        shared = None
-                        if same_units is not None and isinstance(reading.graph, KeptGraph) \
-                                and reading.graph.positions is positions and not reading.graph.extended:
-                            shared = (same_units, reading.graph.records, name)
-                            known = plan.answered.get(shared)
-                        if known is None:
+                        view = reading.graph
+                        if shared and isinstance(view, KeptGraph) and view.positions is positions \
+                                and not view.extended:
+                            known = _shared_answer(plan, positions, view.records, name, query, gold, reading)
+                        else:
                             known = answers(query, gold, reading)
-                            if shared is not None:
-                                plan.answered[shared] = known
                         accurate[identity, name] = known
                     answered = known
                 evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
@@ -444,6 +458,45 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
                     "empty": result.empty, **placement_columns(result, accounting, gold.evidence)}
+
+
+def _each_unit_once(accounting: PrefixTokens, positions: UnitPositions) -> bool:
+    """Whether every unit key of the rendering's records is a unit of the graph, carried by one record only."""
+    carried = sum(len(record.unit_keys) for record in accounting.rendering.records)
+    rendered = int(np.count_nonzero(positions.unit_record != NEVER))
+    return carried == len(accounting.record_of_key) == rendered
+
+
+def _padded_counts(counts: tuple[np.ndarray, np.ndarray], length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Prefix counts extended to every prefix length (records after the last unit-carrying one add nothing)."""
+    return tuple(np.concatenate((part, np.full(length - len(part), part[-1], dtype=np.int64)))
+                 for part in counts)
+
+
+def _indices(plan: _Plan, name: object, keys: Iterable[str]) -> np.ndarray:
+    """Unit indices of a key set the sweep asks about in every rendering, computed once per sweep."""
+    found = plan.indices.get(name)
+    if found is None:
+        found = plan.indices[name] = graph_keys(plan.graph).indices(keys)
+    return found
+
+
+def _shared_answer(plan: _Plan, positions: UnitPositions, records: int, name: str, query: Query, gold: Solution,
+                   reading: DecodedCut) -> bool:
+    """Whether the kept view answers, shared with every earlier view of the sweep that keeps the same units.
+
+    The view is the full graph restricted to its kept units, so views that keep the same units are the
+    same graph whatever the format; a sum of per-unit marks finds the candidates, compared exactly.
+    """
+    key = (positions.kept_mark(records), name)
+    units = positions.kept_units(records)
+    earlier = plan.answered.get(key, ())
+    for kept, known in earlier:
+        if np.array_equal(kept, units):
+            return known
+    known = answers(query, gold, reading)
+    plan.answered[key] = (*earlier, (units, known))
+    return known
 
 
 def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:

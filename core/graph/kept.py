@@ -16,7 +16,8 @@ labels, so they are the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -39,6 +40,24 @@ class _GraphKeys:
     edge_keys: list[str]
     sources: np.ndarray
     targets: np.ndarray
+
+    @cached_property
+    def unit_index(self) -> dict[str, int]:
+        """Unit key -> its index among all units: nodes first (graph order), then edges (canonical order)."""
+        keys = self.node_keys + self.edge_keys
+        return dict(zip(keys, range(len(keys))))
+
+    @cached_property
+    def marks(self) -> np.ndarray:
+        """A fixed pseudo-random 64-bit mark per unit (same order as unit_index): a kept set's sum of
+        marks finds the earlier cuts that may keep the same units (then compared exactly)."""
+        count = len(self.node_keys) + len(self.edge_keys)
+        return np.random.default_rng(0).integers(0, 2**63, size=count, dtype=np.uint64)
+
+    def indices(self, keys: Iterable[str]) -> np.ndarray:
+        """Unit indices of the keys, in their order; -1 for a key the graph does not have."""
+        lookup = self.unit_index.get
+        return np.fromiter((lookup(key, -1) for key in keys), dtype=np.int64)
 
 
 _GRAPH_KEYS: list[tuple[Graph, _GraphKeys]] = []  # the last few graphs (holding one keeps its id unique)
@@ -79,6 +98,42 @@ class UnitPositions:
             np.minimum.at(present, keys.targets, self.edge_record)
         self.present_from = present
 
+    @cached_property
+    def unit_record(self) -> np.ndarray:
+        """Per unit (graph_keys' unit order: nodes, then edges): the record carrying it, NEVER when none."""
+        return np.concatenate((self.node_record, self.edge_record))
+
+    def records_of(self, indices: np.ndarray) -> np.ndarray:
+        """The record of each unit index (`_GraphKeys.indices`); NEVER for -1 or a unit not rendered."""
+        found = self.unit_record[np.maximum(indices, 0)]
+        return np.where(indices < 0, NEVER, found)
+
+    def prefix_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every prefix length k (0 to the last record + 1): how many node and edge units it holds."""
+        rendered = [self.node_record[self.node_record != NEVER], self.edge_record[self.edge_record != NEVER]]
+        length = max((int(part.max()) + 1 for part in rendered if len(part)), default=0)
+        return tuple(np.concatenate(([0], np.cumsum(np.bincount(part, minlength=length), dtype=np.int64)))
+                     for part in rendered)  # type: ignore[return-value]
+
+    @cached_property
+    def _marked_prefixes(self) -> tuple[np.ndarray, np.ndarray]:
+        records = self.unit_record
+        rendered = np.flatnonzero(records != NEVER)
+        order = rendered[np.argsort(records[rendered], kind="stable")]
+        sums = np.concatenate((np.zeros(1, dtype=np.uint64), np.cumsum(graph_keys(self.graph).marks[order],
+                                                                         dtype=np.uint64)))
+        return records[order], sums  # sums wrap around 2**64: only equality is read
+
+    def kept_mark(self, records: int) -> tuple[int, int]:
+        """(how many units, the sum of their marks) of the first `records` records: equal for equal kept sets."""
+        ordered, sums = self._marked_prefixes
+        count = int(np.searchsorted(ordered, records))
+        return count, int(sums[count])
+
+    def kept_units(self, records: int) -> np.ndarray:
+        """Indices (graph_keys' unit order) of the units the first `records` records hold, ascending."""
+        return np.flatnonzero(self.unit_record < records)
+
     def kept(self, records: int, nodes: tuple[Node, ...] = (), edges: tuple[Edge, ...] = ()) -> KeptGraph:
         """The graph the first `records` records describe, plus the nodes and edges a raw cut's partial
         last record adds (`core.formats.cut_parse.TailVerdict`: nodes only of ids without a kept record)."""
@@ -96,6 +151,18 @@ class UnitPositions:
     def edge_of_key(self) -> dict[str, Edge]:
         """Full graph edge key -> edge (for merging a tail's edges into the canonical order)."""
         return dict(zip(self.edge_keys, self.graph.edges))
+
+
+_POSITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner (an accounted rendering) -> positions
+
+
+def positions_for(owner: object, graph: Graph, record_of_key: Mapping[str, int]) -> UnitPositions:
+    """`UnitPositions(graph, record_of_key)`, built once per owner (the accounted rendering the keys are of),
+    for the sweep and the placement columns alike."""
+    found = _POSITIONS.get(owner)
+    if found is None or found.graph is not graph or found.record_of_key is not record_of_key:
+        found = _POSITIONS[owner] = UnitPositions(graph, record_of_key)
+    return found
 
 
 _IMAGES: list[tuple[Graph, str, tuple]] = []  # the last few (graph, lossy format) images

@@ -30,7 +30,7 @@ import numpy as np
 
 from core.budget.policies import Cut
 from core.formats.base import Rendering
-from core.graph.kept import NEVER, UnitPositions, graph_keys
+from core.graph.kept import NEVER, graph_keys, positions_for
 from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
 
 _UNESCAPE = re.compile(r"\\(p|\\)")
@@ -128,11 +128,10 @@ def _from_graph(accounting: PrefixTokens) -> tuple[np.ndarray, np.ndarray] | Non
     carries a key the graph does not have."""
     if accounting.source is None:
         return None
-    positions = UnitPositions(accounting.source[0], accounting.record_of_key)
+    positions = positions_for(accounting, accounting.source[0], accounting.record_of_key)
     rendered = positions.edge_record != NEVER
-    _, edge_total = accounting.kept_node_and_edge_counts
-    if int(np.count_nonzero(rendered)) != int(edge_total[-1]):
-        return None
+    if int(np.count_nonzero(positions.unit_record != NEVER)) != len(accounting.record_of_key):
+        return None  # a key that is not a unit of the graph
     keys = graph_keys(positions.graph)
     missing = accounting.records
     nodes = np.minimum(positions.node_record, missing)  # a node without a record: `missing`, as above

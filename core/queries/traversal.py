@@ -7,7 +7,7 @@ from collections import defaultdict, deque
 
 from cachetools import LRUCache
 
-from core.graph.kept import KeptGraph
+from core.graph.kept import NEVER, KeptGraph
 from core.graph.model import Edge, Graph
 from core.graph.units import edge_keys
 
@@ -63,7 +63,9 @@ class _KeptAdjacency:
 
     def __init__(self, full: dict[str, list[tuple[str, str]]], kept: KeptGraph, relation: str | None = None,
                  reverse: bool = False) -> None:
-        self._full, self._has = full, kept.has_key
+        self._full = full
+        # the full graph's steps are its own edges: kept when their record is among the first `records`
+        self._record_of, self._records = kept.positions.record_of_key.get, kept.records
         # a raw cut's partial record may add edges: merged into each list in canonical edge order
         self._extra = kept.extra_steps(relation, reverse) if kept.extra_edges else None
         self._edge_of = kept.edge_of_key
@@ -73,8 +75,8 @@ class _KeptAdjacency:
         extra = self._extra.get(node) if self._extra else None
         if steps is None and extra is None:
             return default
-        has = self._has
-        found = [step for step in steps if has(step[1])] if steps is not None else []
+        record_of, records = self._record_of, self._records
+        found = [step for step in steps if record_of(step[1], NEVER) < records] if steps is not None else []
         if extra is None:
             return found
         edge_of = self._edge_of
