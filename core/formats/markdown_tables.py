@@ -208,12 +208,17 @@ def _properties(cells: list[str], column: int, present: bool, number: int):
     return properties_from_json(cells[column], f"line {number} properties")
 
 
+_FIRST_EDGE: list[tuple[Rendering, int]] = []  # the last rendering's first edge record (a sweep cuts one at a time)
+
+
 def tail_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
     """A tail among the edge rows needs the edges table's header above it: it sits in the first edge record."""
-    for index, record in enumerate(rendering.records[:kept]):
-        if record.unit_keys[0].startswith("e:"):
-            return [index]
-    return []
+    first = next((index for seen, index in _FIRST_EDGE if seen is rendering), None)
+    if first is None:
+        first = next((index for index, record in enumerate(rendering.records) if record.unit_keys[0].startswith("e:")),
+                     len(rendering.records))
+        _FIRST_EDGE[:] = [(rendering, first)]
+    return [first] if first < kept else []
 
 
 FORMAT = Format(
