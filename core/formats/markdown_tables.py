@@ -27,6 +27,7 @@ from core.formats.base import (
     RecordText,
     Rendering,
     after_whole_records,
+    edges_header_context,
     nodes_then_edges,
     record_memo,
 )
@@ -208,19 +209,6 @@ def _properties(cells: list[str], column: int, present: bool, number: int):
     return properties_from_json(cells[column], f"line {number} properties")
 
 
-_FIRST_EDGE: list[tuple[Rendering, int]] = []  # the last rendering's first edge record (a sweep cuts one at a time)
-
-
-def tail_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
-    """A tail among the edge rows needs the edges table's header above it: it sits in the first edge record."""
-    first = next((index for seen, index in _FIRST_EDGE if seen is rendering), None)
-    if first is None:
-        first = next((index for index, record in enumerate(rendering.records) if record.unit_keys[0].startswith("e:")),
-                     len(rendering.records))
-        _FIRST_EDGE[:] = [(rendering, first)]
-    return [first] if first < kept else []
-
-
 FORMAT = Format(
     name=NAME,
     title="Markdown tables",
@@ -231,6 +219,6 @@ FORMAT = Format(
     example="| svc-api | depends_on | svc-auth |",
     interleaves=False,
     tail_start=after_whole_records,  # rows read alone; a blank line ends a table, so lines are left out instead
-    tail_context=tail_context,
+    tail_context=edges_header_context,
     decode_lines=decode_lines,
 )
