@@ -12,6 +12,7 @@ from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError
 from core.graph.model import Graph
 from core.presentation.glossary import glossary_markdown
+from core.presentation.mirrored_controls import Mirror, needs_drawing, reconcile
 from core.presentation.session_defaults import (
     GraphDefaults,
     budget_text,
@@ -106,6 +107,8 @@ def format_label(name: str) -> str:
 SIDEBAR_BOUND_KEYS = ("source", "sample", "seed_mode", "seeds", "question", "query", "model", "tokenizer", "formats",
                       "ordering", "layout", "policy", "budgets")
 BUDGET_SLIDER = "budget_slider"
+BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (core.presentation.mirrored_controls)
+BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
 BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
@@ -234,40 +237,62 @@ def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
 def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[int, int]:
     """The inspected budget and the top of its range (which covers the largest complete rendering).
 
-    The budget lives under "budget" (the exact number, bound to the URL): set from the URL when valid,
-    else the graph's default (half the cheapest shown format's complete text); a new graph starts at its
-    own default. The slider follows it and writes back through its callback. The slider is not the bound
-    widget because its identity changes with its range, and the browser would remount it from the old
-    URL value; a number input keeps its identity.
+    The budget is shown twice, as a slider and as an exact number (under "budget", bound to the URL): set
+    from the URL when valid, else the graph's default (half the cheapest shown format's complete text); a
+    new graph starts at its own default. Which control the user moved is decided by
+    core.presentation.mirrored_controls, so a quick press is never undone by the other control's stale
+    value. The slider is not the bound widget because its identity changes with its range, and the browser
+    would remount it from the old URL value; a number input keeps its identity. Nothing is assigned here:
+    `budget_controls` assigns and draws, deciding again from the same browser values (the same answer).
     """
     limit = max(100, math.ceil(max(totals.values()) * 1.05 / 100) * 100)
     default = inspected_budget(totals, formats)
-    current = st.session_state.get("budget")
-    if changed:
-        current = default
-    elif not isinstance(current, int) or not 0 <= current <= limit:
-        current = url_integer("budget", 0, limit, default)
-    # Assigned on every full run, so the browser's widgets always show what the pages use (also after a run
-    # that an early page switch interrupted).
-    st.session_state["budget"] = st.session_state[BUDGET_SLIDER] = int(current)
-    return int(current), limit
+    state = st.session_state
+    mirror = state.get(BUDGET_MIRROR)
+    slider, number = _reported(BUDGET_SLIDER), _reported("budget")
+    if changed or not isinstance(mirror, Mirror) or not 0 <= mirror.drawn <= limit:
+        start = default if changed else number if number is not None and 0 <= number <= limit else url_integer(
+            "budget", 0, limit, default)
+        # what the browser shows now (another graph's budget) may come back until it shows `start`
+        mirror = Mirror(start, frozenset({slider, number} - {None, start}), frozenset({slider, number} - {None, start}))
+    else:
+        mirror = reconcile(mirror, slider, number, 0, limit)
+    state[BUDGET_MIRROR] = mirror
+    state[BUDGET_FULL_RUN] = True  # budget_controls assigns both controls in a full run (see there)
+    return mirror.drawn, limit
 
 
-def _slider_to_number() -> None:
-    st.session_state["budget"] = st.session_state[BUDGET_SLIDER]
-
-
-def _number_to_slider() -> None:  # a fragment rerun does not pass through _budget, which aligns them
-    st.session_state[BUDGET_SLIDER] = st.session_state["budget"]
+def _reported(key: str) -> int | None:
+    """The whole number the browser reported for a budget control (None before it is drawn)."""
+    value = st.session_state.get(key)
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def budget_controls(container, limit: int, number_container=None) -> int:
     """Slider and exact number for the inspected budget, drawn in `container` (the sidebar, or a page's
-    fragment beside what the budget changes; the number in `number_container` if given). Returns the budget."""
-    container.slider("Token budget", 0, limit, key=BUDGET_SLIDER, on_change=_slider_to_number, format="%,d")
-    budget = (number_container or container).number_input("Exact budget", 0, limit, key="budget", bind="query-params",
-                                    on_change=_number_to_slider, help="Type a budget; the slider follows.")
-    return int(budget)
+    fragment beside what the budget changes; the number in `number_container` if given). Returns the budget.
+
+    In a full run `_budget` has already decided from the same reports (deciding again gives the same
+    value); in a fragment rerun this decides, and the control being pressed is not assigned (see
+    core.presentation.mirrored_controls), so a redraw of the fragment does not pull it back."""
+    state = st.session_state
+    slider, number = _reported(BUDGET_SLIDER), _reported("budget")
+    mirror = state.get(BUDGET_MIRROR)
+    if not isinstance(mirror, Mirror):
+        mirror = Mirror(min(max(number or 0, 0), limit))
+    mirror = reconcile(mirror, slider, number, 0, limit)
+    state[BUDGET_MIRROR] = mirror
+    # A full run may draw the controls anew (another page, another place), and a new control shows its default
+    # unless assigned: assign both. A fragment rerun keeps them mounted: assign only one showing another value.
+    every = state.pop(BUDGET_FULL_RUN, False)
+    if every or needs_drawing("slider", mirror):
+        state[BUDGET_SLIDER] = mirror.drawn
+    if every or needs_drawing("number", mirror):
+        state["budget"] = mirror.drawn
+    container.slider("Token budget", 0, limit, key=BUDGET_SLIDER, format="%,d")
+    (number_container or container).number_input("Exact budget", 0, limit, key="budget", bind="query-params",
+                                                  help="Type a budget; the slider follows.")
+    return mirror.drawn
 
 
 PAGES_WITH_OWN_BUDGET = ("contexts", "graph", "token-anatomy")  # the budget is drawn on the page, in a fragment

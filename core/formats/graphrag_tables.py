@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 
 from core.errors import FormatError
 from core.formats.base import (
@@ -64,7 +63,6 @@ def _relationship_columns(with_properties: bool) -> list[str]:
     return RELATIONSHIP_COLUMNS + [PROPERTIES_COLUMN] * with_properties
 
 
-@lru_cache(maxsize=16)
 def _numbers(graph: Graph) -> tuple[dict[str, int], dict[str, int], Counter]:
     """Row ids of nodes and edges (canonical positions) and each node's degree in the whole graph."""
     degrees: Counter = Counter()

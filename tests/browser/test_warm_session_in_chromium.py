@@ -51,8 +51,8 @@ def test_later_sessions_keep_their_sample_and_budget_after_a_page_switch(dashboa
         thumb.focus()
         for press in range(1, 4):
             thumb.press("ArrowRight")
-            # Each press reaches the server before the next (the URL is the server's): presses quicker than
-            # the fragment's reruns can lose the last ones on a loaded machine, which this test is not about.
+            # Each press reaches the server before the next (the URL is the server's): quick presses are
+            # test_quick_budget_presses_in_chromium.py's subject, not this test's.
             wait_until(page, lambda press=press: url_parameters(page).get("budget") == [str(budget + press)])
         wait_until(page, lambda: sidebar_budget(page) == budget + 3)
         before = full_runs(page)
