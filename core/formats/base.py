@@ -245,6 +245,20 @@ class Format:
     image: Callable[[Unit], object] | None = field(default=None, repr=False)
 
 
+_FIRST_EDGE: list[tuple[Rendering, int]] = []  # the last rendering's first edge record (a sweep cuts one at a time)
+
+
+def edges_header_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
+    """tail_context of a format whose first edge record opens the edge section with its header (Markdown
+    tables, GraphRAG tables): a tail among the edge rows needs that record above it."""
+    first = next((index for seen, index in _FIRST_EDGE if seen is rendering), None)
+    if first is None:
+        first = next((index for index, record in enumerate(rendering.records) if record.unit_keys[0].startswith("e:")),
+                     len(rendering.records))
+        _FIRST_EDGE[:] = [(rendering, first)]
+    return [first] if first < kept else []
+
+
 def after_whole_records(rendering: Rendering, kept: int, records_end: int) -> int:
     """tail_start of a format whose every record is whole statements (lines or pages) of its own."""
     return records_end
