@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_scalar
 from core.graph.model import Edge, Graph, Node, Properties
@@ -63,15 +63,22 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     node_count = sum(1 for unit in ordered if unit.is_node)
     records: list[Record] = []
     closings = [_CLOSE_IN_NODES[False]]
+    memo = record_memo(graph, NAME)  # a record depends on its unit and its lead, for every ordering and layout
     for index, unit in enumerate(ordered):
         if unit.is_node:
-            records.append(_node_record(unit.node, unit.key, "," if index else ""))
+            lead = "," if index else ""
+            record = memo.get((unit.key, lead))
+            if record is None:
+                record = memo[unit.key, lead] = _node_record(unit.node, unit.key, lead)
             closings.append(_CLOSE_IN_NODES[True])
         else:
             opens_edges = index == node_count
             lead = (_NODES_TO_EDGES if node_count else _EMPTY_NODES_TO_EDGES) if opens_edges else ","
-            records.append(_edge_record(unit.edge, unit.key, lead))
+            record = memo.get((unit.key, lead))
+            if record is None:
+                record = memo[unit.key, lead] = _edge_record(unit.edge, unit.key, lead)
             closings.append(_CLOSE_IN_EDGES)
+        records.append(record)
     return Rendering(NAME, _PREAMBLE, tuple(records), tuple(closings))
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering
+from core.formats.base import Format, Record, RecordText, Rendering, record_memo
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_scalar
 from core.formats.subject_groups import escape_key, subject_groups, unescape_key
@@ -64,37 +64,62 @@ def _open_subject(record: RecordText, subject: str, lead: str) -> None:
     record.add(": {" + _KEY)
 
 
+def _node_record(node: Node, key: str, lead: str) -> Record:
+    record = RecordText()
+    _open_subject(record, node.id, lead)
+    record.add('"type": ')
+    add_scalar(record, node.type, "node_type")
+    if node.properties:
+        record.add("," + _KEY + '"properties": ')
+        _add_properties(record, node.properties, _KEY)
+    return record.build(key)
+
+
+def _edge_record(edge: Edge, key: str, place: int, lead: str) -> Record:
+    """place: 0 a later item of its list, 1 opening its subject and list, 2 opening a later list, 3 the first list."""
+    record = RecordText()
+    if place == 0:
+        record.add("," + _ITEM)
+    else:
+        if place == 1:
+            _open_subject(record, edge.source, lead)
+        else:
+            record.add(("\n    ]," if place == 2 else ",") + _KEY)
+        add_scalar(record, escape_key(edge.relation, RESERVED), "relation")
+        record.add(": [" + _ITEM)
+    _add_target(record, edge)
+    return record.build(key)
+
+
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     records: list[Record] = []
     closings = ["}"]
     close_previous = ""  # what ends the previous subject before a "," and the next one
+    # A record depends on its unit, its place in its subject and list, and what ends the subject before
+    # it: the orderings and layouts of a sweep write most units in the same places.
+    memo = record_memo(graph, NAME)
     for group in subject_groups(units):
         lead = close_previous + ("," if records else "")
         if group.node is not None:
-            node = group.node.node
-            record = RecordText()
-            _open_subject(record, group.subject, lead)
-            record.add('"type": ')
-            add_scalar(record, node.type, "node_type")
-            if node.properties:
-                record.add("," + _KEY + '"properties": ')
-                _add_properties(record, node.properties, _KEY)
-            records.append(record.build(group.node.key))
+            variant: tuple = (group.node.key, lead)
+            record = memo.get(variant)
+            if record is None:
+                record = memo[variant] = _node_record(group.node.node, group.node.key, lead)
+            records.append(record)
             closings.append(_CLOSE_NODE + "\n}")
-        for relation_index, (relation, edges) in enumerate(group.relations.items()):
+        for relation_index, edges in enumerate(group.relations.values()):
             for edge_index, unit in enumerate(edges):
-                record = RecordText()
                 if edge_index:
-                    record.add("," + _ITEM)
+                    place, edge_lead = 0, ""
+                elif group.node is None and relation_index == 0:
+                    place, edge_lead = 1, lead
                 else:
-                    if group.node is None and relation_index == 0:
-                        _open_subject(record, group.subject, lead)
-                    else:
-                        record.add(("\n    ]," if relation_index else ",") + _KEY)
-                    add_scalar(record, escape_key(relation, RESERVED), "relation")
-                    record.add(": [" + _ITEM)
-                _add_target(record, unit.edge)
-                records.append(record.build(unit.key))
+                    place, edge_lead = (2 if relation_index else 3), ""
+                variant = (unit.key, place, edge_lead)
+                record = memo.get(variant)
+                if record is None:
+                    record = memo[variant] = _edge_record(unit.edge, unit.key, place, edge_lead)
+                records.append(record)
                 closings.append(_CLOSE_LIST + "\n}")
         close_previous = _CLOSE_LIST if group.relations else _CLOSE_NODE
     return Rendering(NAME, "{", tuple(records), tuple(closings))
