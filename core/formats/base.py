@@ -91,6 +91,20 @@ class RecordText:
         self._length += len(text)
         return self
 
+    def add_piece(self, piece: tuple[str, tuple[Span, ...]]) -> RecordText:
+        """Text built before by `piece()`, with its atoms: as if its `add` calls were made here."""
+        text, spans = piece
+        if spans:
+            offset = self._length
+            self._spans.extend([(start + offset, end + offset, kind) for start, end, kind in spans])
+        self._parts.append(text)
+        self._length += len(text)
+        return self
+
+    def piece(self) -> tuple[str, tuple[Span, ...]]:
+        """The text so far and its atoms, to be added to other records (`add_piece`)."""
+        return "".join(self._parts), tuple(self._spans)
+
     def build(self, *unit_keys: str) -> Record:
         return Record("".join(self._parts), unit_keys, tuple(self._spans))
 
@@ -229,6 +243,20 @@ class Format:
     # For a lossy format: what its decoder gives back of one unit (a Node or an Edge), so that a record
     # prefix's decoded graph is read from its kept units as for a lossless one (`core.graph.kept.image_positions`).
     image: Callable[[Unit], object] | None = field(default=None, repr=False)
+
+
+_FIRST_EDGE: list[tuple[Rendering, int]] = []  # the last rendering's first edge record (a sweep cuts one at a time)
+
+
+def edges_header_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
+    """tail_context of a format whose first edge record opens the edge section with its header (Markdown
+    tables, GraphRAG tables): a tail among the edge rows needs that record above it."""
+    first = next((index for seen, index in _FIRST_EDGE if seen is rendering), None)
+    if first is None:
+        first = next((index for index, record in enumerate(rendering.records) if record.unit_keys[0].startswith("e:")),
+                     len(rendering.records))
+        _FIRST_EDGE[:] = [(rendering, first)]
+    return [first] if first < kept else []
 
 
 def after_whole_records(rendering: Rendering, kept: int, records_end: int) -> int:

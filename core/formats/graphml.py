@@ -34,7 +34,17 @@ import networkx as nx
 from networkx.readwrite.graphml import GraphMLWriter
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, Rendering, Span, memo_table, nodes_then_edges, record_memo
+from core.formats.base import (
+    AtomKind,
+    Format,
+    Record,
+    Rendering,
+    Span,
+    after_whole_records,
+    memo_table,
+    nodes_then_edges,
+    record_memo,
+)
 from core.formats.decoding import decoded_graph, expect_string, properties_from
 from core.formats.subject_groups import escape_key, unescape_key
 from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
@@ -243,4 +253,8 @@ FORMAT = Format(
     decode=decode,
     example='<edge source="svc-api" target="svc-auth" id="e0"><data key="d1">depends_on</data></edge>',
     interleaves=False,
+    # A raw cut is XML without its closing tags: the parser fails in the tail, with the whole records'
+    # elements closed before it, so the tail beside blank lines (XML's line breaks kept) fails alike.
+    tail_start=after_whole_records,
+    line_breaks="\n\r",
 )
