@@ -10,6 +10,7 @@ running and back to notRunning; the figure is from the interaction to the last n
 
     python bench/browser.py [--repeats 10] [--graphs nvidia-jetson,services-2000]
     python bench/browser.py --repeats 3 --graphs scale-free-200000   # the server's peak memory on the largest
+    python bench/browser.py --repeats 3 --graphs scale-free-200000 --overview-first   # + the first screen's time
 
 After each graph it prints the server's resident memory and its peak so far (/proc VmRSS and VmHWM).
 """
@@ -152,6 +153,26 @@ def first_open(page, url: str) -> float:
     return time.perf_counter() - begun
 
 
+def overview_open(page, url: str) -> float:
+    """Seconds from navigation until the Overview has drawn (its table, or on a large graph its own figures)."""
+    begun = time.perf_counter()
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator("h1", has_text="Overview").first.wait_for(timeout=1_800_000)
+    page.locator('[data-testid="stMetricValue"], [data-testid="stDataFrame"]').first.wait_for(timeout=1_800_000)
+    wait_idle(page)
+    return time.perf_counter() - begun
+
+
+def contexts_after_overview(page) -> float:
+    """Seconds from clicking Contexts on a drawn Overview until its panels show and the app is idle."""
+    begun = time.perf_counter()
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Contexts").first.click(timeout=1_800_000)
+    page.locator("h1", has_text="Contexts").first.wait_for(timeout=1_800_000)
+    page.locator('[data-testid="stMetricValue"]').first.wait_for(timeout=1_800_000)
+    wait_idle(page)
+    return time.perf_counter() - begun
+
+
 def budget_changes(page, repeats: int, phases: list[dict] | None = None) -> list[float]:
     """Seconds per budget change (one ArrowRight on the page's slider); with `phases`, each change's breakdown."""
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type=range]').first
@@ -230,6 +251,9 @@ def main() -> int:
     parser.add_argument("--breakdown", action="store_true",
                         help="also split each budget change into request, server and drawing (websocket frames)")
     parser.add_argument("--budget-only", action="store_true", help="skip the format changes (a quicker breakdown)")
+    parser.add_argument("--overview-first", action="store_true",
+                        help="wait for the Overview to draw before opening Contexts, and print both times "
+                             "(a large graph's first screen; the default clicks Contexts at once)")
     arguments = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -243,7 +267,13 @@ def main() -> int:
                 page = browser.new_page(viewport={"width": 1440, "height": 900})
                 if arguments.breakdown:
                     page.add_init_script(TRACER)
-                opened = first_open(page, f"http://127.0.0.1:{port}/?{GRAPHS[name]}")
+                url = f"http://127.0.0.1:{port}/?{GRAPHS[name]}"
+                if arguments.overview_first:
+                    overview = overview_open(page, url)
+                    opened = contexts_after_overview(page)
+                    print(f"{name}: the Overview drawn after {overview:.1f} s, then Contexts {opened:.1f} s more")
+                else:
+                    opened = first_open(page, url)
                 phases: list[dict] | None = [] if arguments.breakdown else None
                 budgets = budget_changes(page, arguments.repeats, phases)
                 formats = [] if arguments.budget_only else format_changes(page, arguments.repeats)

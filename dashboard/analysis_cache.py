@@ -53,7 +53,7 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
         frame = budget_sweep(selection.graph, selection.query, selection.seeds, formats=list(formats),
                              orderings=list(orderings), layout=layout, policies=list(policies), budgets=list(budgets),
                              tokenizer=selection.tokenizer, progress=progress)
-    store.put(key, frame)
+        store.put(key, frame)  # before the bar is removed: a click meanwhile ends the run at that Streamlit call
     return frame
 
 

@@ -6,6 +6,9 @@ graph is passed as `_graph` next to its `content_key`, which is what the cache h
 
 from __future__ import annotations
 
+import hashlib
+import time
+
 import pandas as pd
 import streamlit as st
 
@@ -18,24 +21,47 @@ from core.io import LoadOptions, load_graph
 from core.io.samples import load_sample
 from core.metrics.coverage import coverage_curve, seed_region
 from core.presentation import session_defaults
+from core.presentation.graph_size import graph_figures
 from core.presentation.teaching import tight_budget
 from core.queries import Query, Solution
 from core.registry import FORMATS, GENERATORS, ORDERINGS, TOKENIZERS
 from core.retrieval.hops import hop_distances
-from core.retrieval.ordering import inputs_for
+from core.retrieval.ordering import LAYOUTS, inputs_for
+from core.tokens.held_bytes import accounting_bytes, graph_bytes, layout_bytes
 from core.tokens.prefix_tokens import PrefixTokens
+from core.tokens.sized_cache import SizedCache
 from core.tokens.token_spans import token_ends
 from dashboard.large_graph import large
 from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
+# What the renderings a page cuts may hold together (the largest graph's pretty_json holds ~550 MB, its
+# compact_json ~190 MB): past it the least recently used go, the newest always stays (core.tokens.sized_cache).
+ACCOUNTINGS_BYTES = 900_000_000
+GRAPHS_BYTES = 400_000_000  # generated and uploaded graphs (the largest generated one is ~100 MB)
+LAYOUTS_BYTES = 150_000_000  # the panels' complete texts and record spans (~55 MB for that pretty_json)
+# What a page read in the last ten minutes stays even past the bound: a page showing four large renderings
+# would otherwise push out the first while building the fourth, and rebuild it on every rerun.
+KEEP_SECONDS = 600
 
 
-@st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Reading the file…")
+@st.cache_resource
+def _graphs() -> SizedCache[Graph]:
+    return SizedCache(GRAPHS_BYTES, graph_bytes)
+
+
 def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOptions,
                    nodes: bytes | None) -> Graph:
-    """Parse an upload once per (bytes, options); a LoadError is raised, and not cached."""
-    return load_graph(data, name=name, format=format, options=options, nodes=nodes)
+    """Parse an upload once per (bytes, options); a LoadError is raised, and not kept."""
+    key = ("upload", hashlib.sha256(data).hexdigest(), name, format, options,
+           None if nodes is None else hashlib.sha256(nodes).hexdigest())
+    found = _graphs().get(key)
+    if found is not None:
+        return found
+    with st.spinner(f"Reading {name} ({len(data):,} bytes)…"):
+        graph = load_graph(data, name=name, format=format, options=options, nodes=nodes)
+        _graphs().put(key, graph)  # before the spinner ends (see accounted_rendering)
+    return graph
 
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Measuring every format…")
@@ -58,9 +84,16 @@ def graph_view(graph_key: str, _graph: Graph, hops_key: str, _hops: dict[str, fl
     return view, layout_positions(view) if view.needs_fixed_layout else None
 
 
-@st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Generating the graph…")
 def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Graph:
-    return GENERATORS.get(name)(**dict(arguments))
+    key = ("generated", name, arguments)
+    found = _graphs().get(key)
+    if found is not None:
+        return found
+    with st.spinner(f"Generating the {name} graph…"):
+        graph = GENERATORS.get(name)(**dict(arguments))
+        _ = graph.content_key  # hashed once here, behind the spinner, rather than by the first cache that asks
+        _graphs().put(key, graph)  # before the spinner ends (see accounted_rendering)
+    return graph
 
 
 @st.cache_resource(max_entries=16, show_spinner="Loading the sample…")
@@ -70,20 +103,45 @@ def sample_graph(name: str) -> Graph:
 
 def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> dict[str, int]:
     """What each format's complete text counts against a budget, grammar included (core): every registered
-    format's, or on a large graph (dashboard.large_graph) only the `shown` formats', each counted once."""
-    if large(graph):
-        return {name: _complete_format_tokens(graph_key, graph, tokenizer, name) for name in shown}
-    return _every_complete_tokens(graph_key, graph, tokenizer)
+    format's, or on a large graph (dashboard.large_graph) only the `shown` formats', read off the renderings
+    the Contexts page cuts under its default settings (canonical order, nodes then edges), so a large graph's
+    complete texts are rendered and counted once; while they are, a status box says which and how long each took."""
+    if not large(graph):
+        return _every_complete_tokens(graph_key, graph, tokenizer)
+    arguments = {name: (graph_key, graph, name, "canonical", LAYOUTS[0], (), "", frozenset(), tokenizer)
+                 for name in shown}
+    missing = [name for name in shown if _accounting_key(*arguments[name]) not in _accountings()]
+    if missing:
+        _render_with_status(graph, [arguments[name] for name in missing])
+    return {name: session_defaults.rendered_tokens(accounted_rendering(*arguments[name]), FORMATS.get(name))
+            for name in shown}
+
+
+def _render_with_status(graph: Graph, missing: list[tuple]) -> None:
+    units = len(graph.nodes) + len(graph.edges)
+    began = time.monotonic()
+    figures = graph_figures(graph)
+    with st.status(f"Opening a large graph ({units:,} nodes and edges): rendering and counting the formats on screen",
+                   expanded=True) as status:
+        status.write(f"The graph: {figures.nodes:,} nodes of {len(figures.node_types):,} types, {figures.edges:,} edges "
+                     f"of {len(figures.relations):,} relations, {figures.property_values:,} property values. The budget "
+                     "controls start from the exact tokens of the formats on screen, counted now; the Overview "
+                     "measures the others only when asked.")
+        for index, arguments in enumerate(missing, start=1):
+            name = arguments[2]
+            status.write(f"{name} ({index:,} of {len(missing):,}): rendering the complete text and counting every "
+                         "record's tokens…")
+            started = time.monotonic()
+            accounting = accounted_rendering(*arguments)
+            status.write(f"{name}: {accounting.records:,} records, {accounting.total:,} tokens, "
+                         f"{time.monotonic() - started:,.0f} s")
+        status.update(label=f"Rendered and counted {', '.join(arguments[2] for arguments in missing)} in "
+                            f"{time.monotonic() - began:,.0f} s", state="complete", expanded=False)
 
 
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting every format's complete text…")
 def _every_complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dict[str, int]:
     return session_defaults.complete_tokens(_graph, tokenizer)
-
-
-@st.cache_resource(max_entries=USER_DATA_ENTRIES * 4, show_spinner="Counting the shown format's complete text…")
-def _complete_format_tokens(graph_key: str, _graph: Graph, tokenizer: str, format_name: str) -> int:
-    return session_defaults.complete_tokens(_graph, tokenizer, [format_name])[format_name]
 
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")
@@ -92,19 +150,39 @@ def walkthrough_budget(graph_key: str, _graph: Graph, format_name: str, tokenize
     return tight_budget(_graph, format_name, tokenizer)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Rendering and counting tokens…")
-def accounted_rendering(graph_key: str, _graph: Graph, format: str, ordering: str, layout: str,
-                        seeds: tuple[str, ...], evidence_key: str, _evidence: frozenset[str], tokenizer: str,
+@st.cache_resource
+def _accountings() -> SizedCache[PrefixTokens]:
+    return SizedCache(ACCOUNTINGS_BYTES, accounting_bytes, keep_seconds=KEEP_SECONDS)
+
+
+def _accounting_key(graph_key: str, graph: Graph, format: str, ordering: str, layout: str, seeds: tuple[str, ...],
+                    evidence_key: str, evidence: frozenset[str], tokenizer: str, question: str = "") -> tuple:
+    return (graph_key, format, ordering, layout, seeds, evidence_key, tokenizer, question)
+
+
+def accounted_rendering(graph_key: str, graph: Graph, format: str, ordering: str, layout: str,
+                        seeds: tuple[str, ...], evidence_key: str, evidence: frozenset[str], tokenizer: str,
                         question: str = "") -> PrefixTokens:
     """core.analysis.sweep.accounted_rendering of the whole graph: the rendering every budget and policy of a page cuts.
 
-    Cached here once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
-    question for an ordering that uses it), so core's own cache is not asked to hold it a second time.
+    Kept here once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
+    question for an ordering that uses it), so core's own cache is not asked to hold it a second time;
+    bounded by the bytes the renderings hold (ACCOUNTINGS_BYTES), not by their number.
     """
+    key = _accounting_key(graph_key, graph, format, ordering, layout, seeds, evidence_key, evidence, tokenizer, question)
+    store = _accountings()
+    found = store.get(key)
+    if found is not None:
+        return found
     ordering_ = ORDERINGS.get(ordering)
-    inputs = inputs_for(ordering_, seeds, evidence=_evidence, question=question)
-    return core_accounted_rendering(_graph, FORMATS.get(format), ordering_, effective_layout(format, layout), inputs,
-                                    TOKENIZERS.get(tokenizer), cache=None)
+    inputs = inputs_for(ordering_, seeds, evidence=evidence, question=question)
+    with st.spinner(f"Rendering {format} and counting its tokens ({len(graph.nodes) + len(graph.edges):,} units)…"):
+        built = core_accounted_rendering(graph, FORMATS.get(format), ordering_, effective_layout(format, layout),
+                                         inputs, TOKENIZERS.get(tokenizer), cache=None)
+        # Kept before the spinner ends: a click during the build ends this run at the next Streamlit call (the
+        # spinner's end), and what was built would be lost, then built again by the next run.
+        store.put(key, built)
+    return built
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -125,11 +203,19 @@ def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str,
     return coverage_curve(seed_region(_graph, seeds), FORMATS.get(format), TOKENIZERS.get(tokenizer))
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def text_layout(rendering_key: str, _accounting: PrefixTokens, _evidence: frozenset[str]
+@st.cache_resource
+def _layouts() -> SizedCache[tuple[str, list[tuple[int, int]], list[int]]]:
+    return SizedCache(LAYOUTS_BYTES, layout_bytes, keep_seconds=KEEP_SECONDS)
+
+
+def text_layout(rendering_key: str, accounting: PrefixTokens, evidence: frozenset[str]
                 ) -> tuple[str, list[tuple[int, int]], list[int]]:
-    """A rendering's complete text, each record's character span, and the records that carry evidence."""
-    rendering = _accounting.rendering
-    spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
-    carrying = [index for index, record in enumerate(rendering.records) if _evidence.intersection(record.unit_keys)]
-    return rendering.text, spans, carrying
+    """A rendering's complete text, each record's character span, and the records that carry evidence
+    (bounded by the bytes they hold, LAYOUTS_BYTES)."""
+    def build() -> tuple[str, list[tuple[int, int]], list[int]]:
+        rendering = accounting.rendering
+        spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
+        carrying = [index for index, record in enumerate(rendering.records) if evidence.intersection(record.unit_keys)]
+        return rendering.text, spans, carrying
+
+    return _layouts().get_or_build(rendering_key, build)

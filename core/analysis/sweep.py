@@ -206,10 +206,11 @@ def _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets
             for layout, ordering_name, group in renderings:
                 _ordered(plan, ORDERINGS.get(ordering_name), layout, group)
         graph_keys(graph)  # unit keys and endpoints, shared by every rendering: inherited by the workers
-        # One pool task per (format, layout): finer than a format, so the two workers end together;
-        # a worker builds a format's record memo once per layout it renders (one rendering's work).
-        pooled = [(name, tuple(rendering for rendering in renderings if rendering[0] == layout))
-                  for name, renderings in tasks for layout in dict.fromkeys(rendering[0] for rendering in renderings)]
+        TOKENIZERS.get(tokenizer).encode("")  # the tokenizer's tables, built once here rather than in each worker
+        # One pool task per rendering, so the workers end together; the tasks of one format are a group,
+        # which one worker runs in a row (its record memo and decoded cuts serve all of them) unless the
+        # other worker would otherwise wait.
+        pooled = [(name, (rendering,)) for name, renderings in tasks for rendering in renderings]
         pooled_weights = [per_cut * sum(len(group) for _, _, group in renderings) for _, renderings in pooled]
 
         def finished(done: int, _: int, index: int) -> None:
@@ -217,7 +218,7 @@ def _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets
                 progress(done, total, pooled[index][0])
 
         parts = run_tasks(_pooled_rows, pooled, workers=requested, progress=finished, weights=pooled_weights,
-                          initializer=_adopt_plan, initargs=(plan,),
+                          initializer=_adopt_plan, initargs=(plan,), groups=[name for name, _ in pooled],
                           costs=[weight * _cost_factor(FORMATS.get(name)) for (name, _), weight
                                  in zip(pooled, pooled_weights)])
         rows = [row for part in parts for row in part]
@@ -317,7 +318,7 @@ def _adopt_plan(plan: _Plan) -> None:
 
 
 def _pooled_rows(task: tuple) -> list[tuple]:
-    return _format_rows(_WORKER_PLAN[0], task, DEFAULT_CACHE, None)
+    return _format_rows(_WORKER_PLAN[0], task, None, None)  # a worker's cache would end with it, unused
 
 
 def _format_rows(plan: _Plan, task: tuple, cache: TokenCache | None,

@@ -14,6 +14,10 @@
   position, so a caller can say what just finished. Calls come in completion order, `done` grows.
 - Results come back in the order of `tasks`, whatever the order the workers finish in, so the
   output of any worker count is the same. An exception in a task is raised here, as it was raised.
+- `groups` (one hashable per task) names tasks that share what a worker builds as it runs them (a
+  sweep's tasks of one format share its record memo and decoded cuts): a worker that finishes a
+  task takes the next one of the same group when one is left, and otherwise the costliest task of
+  a group no other worker has started, so a group is split over workers only at the end of a run.
 
 Processes are forked where the platform allows it (Linux: nothing is pickled to start a worker,
 the initializer's arguments included); elsewhere they are spawned.
@@ -25,12 +29,12 @@ import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from contextlib import contextmanager
-from typing import TypeVar
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from multiprocessing.connection import Connection, wait
+from typing import TypeVar, cast
 
-from core.errors import ParameterError
+from core.errors import GraphContextError, ParameterError
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
@@ -92,7 +96,7 @@ def check_workers(workers: int | None) -> int:
 def run_tasks(function: Callable[[Task], Result], tasks: Sequence[Task], *, workers: int | None = None,
               progress: TaskProgress | None = None, weights: Sequence[int] | None = None,
               initializer: Callable[..., None] | None = None, initargs: tuple = (),
-              costs: Sequence[float] | None = None) -> list[Result]:
+              costs: Sequence[float] | None = None, groups: Sequence[Hashable] | None = None) -> list[Result]:
     """function(task) for every task, in a pool of `workers` processes; results in the order of `tasks`.
 
     `costs` (default: the weights) estimate each task's time; the pool starts the costliest first.
@@ -101,6 +105,9 @@ def run_tasks(function: Callable[[Task], Result], tasks: Sequence[Task], *, work
     weights = list(weights) if weights is not None else [1] * len(tasks)
     if len(weights) != len(tasks):
         raise ParameterError(f"{len(weights)} weights for {len(tasks)} tasks", "weights", "give one weight per task")
+    groups = list(groups) if groups is not None else list(range(len(tasks)))
+    if len(groups) != len(tasks):
+        raise ParameterError(f"{len(groups)} groups for {len(tasks)} tasks", "groups", "give one group per task")
     total = sum(weights)
     if count <= 1:
         done = 0
@@ -113,41 +120,128 @@ def run_tasks(function: Callable[[Task], Result], tasks: Sequence[Task], *, work
             if progress is not None:
                 progress(done, total, index)
         return results
-    found: list = [None] * len(tasks)
     # Heaviest first (longest processing time first): a heavy task started last would leave the
     # other workers idle at the end. Results still come back in the order of `tasks`.
     estimates = list(costs) if costs is not None else weights
     order = sorted(range(len(tasks)), key=lambda index: -estimates[index])
+    found: list = [None] * len(tasks)
+    done = 0
+
+    def store(index: int, result: object) -> None:
+        nonlocal done
+        found[index] = result
+        done += weights[index]
+        if progress is not None:
+            progress(done, total, index)
+
     # Objects that exist now are frozen out of the garbage collector: a forked worker inherits them
     # copy-on-write, and a collection walking them would write to (and so copy) every page they sit on.
     gc.collect()
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=count, mp_context=_context(), initializer=initializer,
-                                 initargs=initargs) as pool:
-            pending = {pool.submit(function, tasks[index]): index for index in order}
-            _collect(pool, pending, found, weights, total, progress)
+        _run_pool(function, tasks, order, groups, count, initializer, initargs, store)
     finally:
         gc.unfreeze()
     return found
 
 
-def _collect(pool: ProcessPoolExecutor, pending: dict, found: list, weights: list[int], total: int,
-             progress: TaskProgress | None) -> None:
-    """Store each result at its task's index as it finishes, reporting progress in completion order."""
-    done = 0
+def _next_task(pending: list[int], groups: list[Hashable], last: Hashable | None, running: set) -> int:
+    """The pending task a free worker takes: its last group's next, else the costliest of a group nobody runs."""
+    for position, index in enumerate(pending):
+        if groups[index] == last:
+            return pending.pop(position)
+    for position, index in enumerate(pending):
+        if groups[index] not in running:
+            return pending.pop(position)
+    return pending.pop(0)
+
+
+def _run_pool(function: Callable, tasks: Sequence, order: list[int], groups: list[Hashable], count: int,
+              initializer: Callable[..., None] | None, initargs: tuple, store: Callable[[int, object], None]) -> None:
+    """Run the tasks on `count` worker processes, each fed one task at a time through its own pipe.
+
+    Not a ProcessPoolExecutor: its workers take tasks from one shared queue, so which worker runs
+    which task cannot follow the groups.
+    """
+    context = _context()
+    workers: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    failed = True
     try:
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(finished, key=pending.__getitem__):
-                index = pending.pop(future)
-                found[index] = future.result()
-                done += weights[index]
-                if progress is not None:
-                    progress(done, total, index)
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)  # the first failure ends the run; no task is left running
-        raise
+        for _ in range(count):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs, function, initializer, initargs))
+            process.start()
+            theirs.close()
+            workers.append((process, ours))
+        pending = list(order)
+        running: dict[Connection, int] = {}
+        last: dict[Connection, Hashable] = {}
+
+        def assign(connection: Connection) -> None:
+            index = _next_task(pending, groups, last.get(connection),
+                               {groups[other] for other in running.values()})
+            running[connection] = index
+            connection.send((index, tasks[index]))
+
+        for _, connection in workers:
+            if pending:
+                assign(connection)
+        while running:
+            for ready in wait(list(running)):
+                connection = cast(Connection, ready)
+                try:
+                    succeeded, payload = connection.recv()
+                except EOFError:
+                    raise GraphContextError("a worker process ended before returning its result",
+                                            "the process pool", "run with 1 worker to see the error") from None
+                index = running.pop(connection)
+                if not succeeded:
+                    raise payload
+                store(index, payload)
+                last[connection] = groups[index]
+                if pending:
+                    assign(connection)
+        failed = False
+    finally:
+        for process, connection in workers:
+            if failed:  # the first failure ends the run; no task is left running
+                process.terminate()
+            else:
+                with suppress(OSError):
+                    connection.send(None)  # no more tasks: the worker returns
+            connection.close()
+        for process, _ in workers:
+            process.join()
+
+
+def _serve(connection: Connection, function: Callable, initializer: Callable[..., None] | None,
+           initargs: tuple) -> None:
+    """A worker: run the initializer, then each task received, sending back (True, result) or (False, error)."""
+    problem: BaseException | None = None
+    try:
+        if initializer is not None:
+            initializer(*initargs)
+    except Exception as error:  # reported with the first task, as the task's error
+        problem = error
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:  # the parent is gone
+            return
+        if message is None:
+            return
+        _, task = message
+        try:
+            if problem is not None:
+                raise problem
+            reply: tuple[bool, object] = (True, function(task))
+        except Exception as error:
+            reply = (False, error)
+        try:
+            connection.send(reply)
+        except Exception as error:  # an unpicklable result or error: say what it was
+            connection.send((False, GraphContextError(f"a worker could not send back its result: {error!r}",
+                                                      "the process pool", "")))
 
 
 def _context():

@@ -91,6 +91,20 @@ class RecordText:
         self._length += len(text)
         return self
 
+    def add_piece(self, piece: tuple[str, tuple[Span, ...]]) -> RecordText:
+        """Text built before by `piece()`, with its atoms: as if its `add` calls were made here."""
+        text, spans = piece
+        if spans:
+            offset = self._length
+            self._spans.extend([(start + offset, end + offset, kind) for start, end, kind in spans])
+        self._parts.append(text)
+        self._length += len(text)
+        return self
+
+    def piece(self) -> tuple[str, tuple[Span, ...]]:
+        """The text so far and its atoms, to be added to other records (`add_piece`)."""
+        return "".join(self._parts), tuple(self._spans)
+
     def build(self, *unit_keys: str) -> Record:
         return Record("".join(self._parts), unit_keys, tuple(self._spans))
 
@@ -99,6 +113,7 @@ MEMOS_KEPT = 2  # a sweep renders one format in every ordering and layout before
 # Beyond those two, older memos stay while all the memos together hold at most this many records: the
 # dashboard measures every format once when a graph loads, and a page that sweeps every format (Pareto)
 # then finds their records built (every format of a 2,000-service graph; three at 20,000 services).
+# A memo's table (memo_table) counts as the records it holds: graphml keeps its whole document as one.
 RECORDS_KEPT = 200_000
 # An OrderedDict rather than a cachetools cache: a memo grows after it is stored, and cachetools weighs an
 # entry (getsizeof) only when it is inserted.
@@ -127,12 +142,49 @@ def record_memo(graph: Graph, format_name: str) -> dict[Hashable, Record]:
         return memo
 
 
+def forget_memos(graph: Graph, format_name: str | None = None) -> int:
+    """Drop the memo of `graph` in `format_name` (or in every format); the number of records let go.
+
+    For one-off work on a large graph (measuring every format's complete text once): the records of a
+    format no page shows would otherwise stay until two newer memos push them out (hundreds of MB on
+    the largest graphs the limits accept).
+    """
+    with _MEMO_LOCK:
+        keys = [key for key, (held, _) in _MEMOS.items()
+                if held is graph and (format_name is None or key[1] == format_name)]
+        return sum(_weight(_MEMOS.pop(key)[1]) for key in keys)
+
+
+def memos_held() -> dict[str, int]:
+    """Records held per format across the memos now kept (for measuring what the memos cost)."""
+    with _MEMO_LOCK:
+        held: dict[str, int] = {}
+        for (_, format_name), (_, memo) in _MEMOS.items():
+            held[format_name] = held.get(format_name, 0) + _weight(memo)
+        return held
+
+
 def _forget_oldest() -> None:
     """Drop the least recently used memos beyond the two newest while the records kept exceed RECORDS_KEPT."""
-    held = sum(len(memo) for _, memo in _MEMOS.values())
+    held = sum(_weight(memo) for _, memo in _MEMOS.values())
     while len(_MEMOS) > MEMOS_KEPT and held > RECORDS_KEPT:
         _, (_, memo) = _MEMOS.popitem(last=False)
-        held -= len(memo)
+        held -= _weight(memo)
+
+
+def _weight(memo: dict[Hashable, Record]) -> int:
+    """The records a memo holds: its entries, plus what each of its tables holds."""
+    return len(memo) + sum(_table_size(value) for key, value in memo.items() if _is_table_key(key))
+
+
+def _is_table_key(key: Hashable) -> bool:
+    return isinstance(key, str) and not key.startswith(("n:", "e:"))
+
+
+def _table_size(value: object) -> int:
+    if isinstance(value, tuple):
+        return sum(_table_size(part) for part in value)
+    return len(value) if isinstance(value, (dict, list, set, frozenset)) else 0
 
 
 T = TypeVar("T")
@@ -191,6 +243,20 @@ class Format:
     # For a lossy format: what its decoder gives back of one unit (a Node or an Edge), so that a record
     # prefix's decoded graph is read from its kept units as for a lossless one (`core.graph.kept.image_positions`).
     image: Callable[[Unit], object] | None = field(default=None, repr=False)
+
+
+_FIRST_EDGE: list[tuple[Rendering, int]] = []  # the last rendering's first edge record (a sweep cuts one at a time)
+
+
+def edges_header_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
+    """tail_context of a format whose first edge record opens the edge section with its header (Markdown
+    tables, GraphRAG tables): a tail among the edge rows needs that record above it."""
+    first = next((index for seen, index in _FIRST_EDGE if seen is rendering), None)
+    if first is None:
+        first = next((index for index, record in enumerate(rendering.records) if record.unit_keys[0].startswith("e:")),
+                     len(rendering.records))
+        _FIRST_EDGE[:] = [(rendering, first)]
+    return [first] if first < kept else []
 
 
 def after_whole_records(rendering: Rendering, kept: int, records_end: int) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph
-from core.formats.grouping import grouped, node_positions, split_lines
+from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import Unit, unit_edges
@@ -55,22 +55,29 @@ def _line(node: Node | None, source: str, edges: list[Edge], keys: list[str]) ->
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    positions = node_positions(units)
-
-    def carrier(unit: Unit) -> tuple[bool, str]:
-        if unit.is_node:
-            return (True, unit.node.id)
-        return (unit.edge.source in positions, unit.edge.source)
-
+    # One line per source id, in the order of its first unit: the node (when rendered) and its
+    # outgoing edges. Grouped inline (no key object per unit): this loop runs for every ordering and layout.
+    rows = {unit.node.id for unit in units if unit.is_node}
+    lines: list[list[Unit]] = []
+    by_source: dict[str, list[Unit]] = {}
+    for unit in units:
+        source = unit.node.id if unit.is_node else unit.edge.source
+        group = by_source.get(source)
+        if group is None:
+            lines.append(by_source.setdefault(source, [unit]))
+        else:
+            group.append(unit)
     memo = record_memo(graph, NAME)  # a line depends only on its units, in their order
     records = []
-    for (has_node, source), members in grouped(units, carrier):
-        keys = tuple(unit.key for unit in members)
+    for members in lines:
+        keys = tuple([unit.key for unit in members])
+        first = members[0]
+        source = first.node.id if first.is_node else first.edge.source
+        has_node = source in rows
         record = memo.get((has_node, keys))
         if record is None:
             node = next(unit.node for unit in members if unit.is_node) if has_node else None
-            record = memo[has_node, keys] = _line(node, source, unit_edges(members),
-                                                  list(keys))
+            record = memo[has_node, keys] = _line(node, source, unit_edges(members), list(keys))
         records.append(record)
     return without_closing(NAME, VERSION_MARKER, records)
 

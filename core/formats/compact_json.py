@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
 from core.formats.json_writing import add_compact_properties, add_scalar
 from core.graph.model import Edge, Graph, Node
@@ -36,18 +36,25 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     node_count = sum(1 for unit in ordered if unit.is_node)
     records: list[Record] = []
     closings = ['],"e":[]}']
+    memo = record_memo(graph, NAME)  # a record depends on its unit and its lead, for every ordering and layout
     for index, unit in enumerate(ordered):
         if unit.is_node:
-            node = unit.node
-            values: list[tuple[str, AtomKind]] = [(node.id, "node_id"), (node.type, "node_type")]
-            records.append(_array_record(values, node.properties, unit.key, "," if index else ""))
+            lead = "," if index else ""
+            record = memo.get((unit.key, lead))
+            if record is None:
+                node = unit.node
+                values: list[tuple[str, AtomKind]] = [(node.id, "node_id"), (node.type, "node_type")]
+                record = memo[unit.key, lead] = _array_record(values, node.properties, unit.key, lead)
             closings.append('],"e":[]}')
         else:
-            edge = unit.edge
-            values = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
             lead = '],"e":[' if index == node_count else ","
-            records.append(_array_record(values, edge.properties, unit.key, lead))
+            record = memo.get((unit.key, lead))
+            if record is None:
+                edge = unit.edge
+                values = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+                record = memo[unit.key, lead] = _array_record(values, edge.properties, unit.key, lead)
             closings.append("]}")
+        records.append(record)
     return Rendering(NAME, '{"n":[', tuple(records), tuple(closings))
 
 

@@ -31,6 +31,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from core.errors import FormatError
 from core.formats.base import Format, Rendering
 from core.formats.decoding import ORPHAN_TYPE
@@ -101,15 +103,18 @@ def _blank(line_breaks: str) -> Callable[[str, int, int], str]:
     return lambda text, start, end: other.sub("", text[start:end])
 
 
+_STARTS: list[tuple[Rendering, np.ndarray]] = []  # the last rendering's record starts (a sweep cuts one at a time)
+
+
 def _record_starts(rendering: Rendering, indices: list[int]) -> dict[int, int]:
     """Offset in the document where each chosen record begins."""
-    starts, offset, wanted = {}, len(rendering.preamble), set(indices)
-    last = max(indices)
-    for index, record in enumerate(rendering.records[:last + 1]):
-        if index in wanted:
-            starts[index] = offset
-        offset += len(record.text)
-    return starts
+    starts = next((found for seen, found in _STARTS if seen is rendering), None)
+    if starts is None:
+        lengths = np.fromiter((len(record.text) for record in rendering.records), dtype=np.int64,
+                              count=len(rendering.records))
+        starts = len(rendering.preamble) + np.concatenate(([0], np.cumsum(lengths)))
+        _STARTS[:] = [(rendering, starts)]
+    return {index: int(starts[index]) for index in indices}
 
 
 def tail_lines(format_: Format, rendering: Rendering, kept: int, records_end: int, document: str,

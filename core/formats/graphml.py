@@ -28,14 +28,23 @@ import io
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
-from functools import lru_cache
 
 import defusedxml.ElementTree
 import networkx as nx
 from networkx.readwrite.graphml import GraphMLWriter
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, Rendering, Span, nodes_then_edges
+from core.formats.base import (
+    AtomKind,
+    Format,
+    Record,
+    Rendering,
+    Span,
+    after_whole_records,
+    memo_table,
+    nodes_then_edges,
+    record_memo,
+)
 from core.formats.decoding import decoded_graph, expect_string, properties_from
 from core.formats.subject_groups import escape_key, unescape_key
 from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
@@ -113,7 +122,6 @@ def _element_atoms(text: str, kinds: dict[str, AtomKind]) -> tuple[Span, ...]:
     return tuple((start, end, kind) for start, end, kind in sorted(spans) if end > start)
 
 
-@lru_cache(maxsize=16)
 def _document(graph: Graph) -> tuple[str, dict[str, Record]]:
     """The preamble and, per unit key, the record networkx's writer makes for it (without the lead)."""
     network, element_units = _network(graph)
@@ -138,7 +146,8 @@ def _document(graph: Graph) -> tuple[str, dict[str, Record]]:
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    preamble, records = _document(graph)
+    # kept in the graph's memo (so the memo policy bounds it), not in a cache that would hold 16 graphs alive
+    preamble, records = memo_table(record_memo(graph, NAME), "document", lambda: _document(graph))
     chosen = tuple(records[unit.key] for unit in nodes_then_edges(units))
     return Rendering(NAME, preamble, chosen, (_CLOSING,) * (len(chosen) + 1))
 
@@ -244,4 +253,8 @@ FORMAT = Format(
     decode=decode,
     example='<edge source="svc-api" target="svc-auth" id="e0"><data key="d1">depends_on</data></edge>',
     interleaves=False,
+    # A raw cut is XML without its closing tags: the parser fails in the tail, with the whole records'
+    # elements closed before it, so the tail beside blank lines (XML's line breaks kept) fails alike.
+    tail_start=after_whole_records,
+    line_breaks="\n\r",
 )

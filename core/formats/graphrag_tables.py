@@ -21,10 +21,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 
 from core.errors import FormatError
-from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, memo_table, nodes_then_edges, record_memo
+from core.formats.base import (
+    AtomKind,
+    Format,
+    Record,
+    RecordText,
+    Rendering,
+    after_whole_records,
+    edges_header_context,
+    memo_table,
+    nodes_then_edges,
+    record_memo,
+)
 from core.formats.decoding import decoded_graph, properties_from_json
 from core.formats.escaping import escape_atom, split_fields
 from core.graph.model import Edge, Graph, Node, Properties, properties_json
@@ -53,7 +63,6 @@ def _relationship_columns(with_properties: bool) -> list[str]:
     return RELATIONSHIP_COLUMNS + [PROPERTIES_COLUMN] * with_properties
 
 
-@lru_cache(maxsize=16)
 def _numbers(graph: Graph) -> tuple[dict[str, int], dict[str, int], Counter]:
     """Row ids of nodes and edges (canonical positions) and each node's degree in the whole graph."""
     degrees: Counter = Counter()
@@ -139,7 +148,12 @@ def _section(lines: list[tuple[int, str]], index: int, title: str, headers: tupl
 
 
 def decode(text: str) -> Graph:
-    lines = [(number, line.removesuffix("\r")) for number, line in enumerate(text.split("\n"), start=1)]
+    return decode_lines(list(enumerate(text.split("\n"), start=1)))
+
+
+def decode_lines(numbered: list[tuple[int, str]]) -> Graph:
+    """Decode the given (line number, line) pairs, in order; a section's rows each read alone."""
+    lines = [(number, line.removesuffix("\r")) for number, line in numbered]
     entity_headers = (_entity_columns(False), _entity_columns(True))
     relationship_headers = (_relationship_columns(False), _relationship_columns(True))
     with_node_properties, entity_rows, index = _section(lines, 0, ENTITIES, entity_headers)
@@ -175,4 +189,7 @@ FORMAT = Format(
     decode=decode,
     example="-----Relationships----- then rows like  0|svc-api|svc-auth|depends_on",
     interleaves=False,
+    tail_start=after_whole_records,  # rows read alone; a blank line ends a section, so lines are left out instead
+    tail_context=edges_header_context,
+    decode_lines=decode_lines,
 )

@@ -20,7 +20,12 @@ def grouped(units: Sequence[Unit], carrier: Callable[[Unit], K]) -> list[tuple[K
     """(carrier key, units in their given order) per carrier, ordered by each group's first unit."""
     groups: dict[K, list[Unit]] = {}
     for unit in units:
-        groups.setdefault(carrier(unit), []).append(unit)
+        key = carrier(unit)
+        group = groups.get(key)
+        if group is None:  # not setdefault(key, []): that builds a list for every unit
+            groups[key] = [unit]
+        else:
+            group.append(unit)
     return list(groups.items())
 
 

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.decoding import decoded_graph
-from core.formats.grouping import grouped, split_lines
+from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
 from core.graph.model import Edge, Graph, Node
-from core.graph.units import Unit, unit_edges
+from core.graph.units import EdgeUnit, NodeUnit, Unit, unit_edges
 
 NAME = "incident_text"
 NAMES = Names(extra="-/+@'")
@@ -56,25 +56,36 @@ def _incidence_line(source: str, edges: list[Edge], lead: str, keys: list[str]) 
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    def carrier(unit: Unit) -> tuple[str, str]:
-        return ("node", unit.node.id) if unit.is_node else ("edges", unit.edge.source)
-
+    # Lines in the order of their first unit: a node unit is a line of its own, the edges of one source
+    # share one. Grouped inline (no key object per unit): this loop runs for every ordering and layout.
+    lines: list[NodeUnit | list[EdgeUnit]] = []
+    by_source: dict[str, list[EdgeUnit]] = {}
+    for unit in units:
+        if unit.is_node:
+            lines.append(unit)
+        else:
+            group = by_source.get(unit.edge.source)
+            if group is None:
+                lines.append(by_source.setdefault(unit.edge.source, [unit]))
+            else:
+                group.append(unit)
     # A line depends on its units (in their order) and on being the first or not: the orderings and
     # layouts of a sweep often group the same units into the same lines.
     memo = record_memo(graph, NAME)
     records = []
-    for index, ((_kind, node_id), members) in enumerate(grouped(units, carrier)):
-        lead = "\n" if index else ""
-        keys = tuple(unit.key for unit in members)
-        record = memo.get((keys, lead))
-        if record is None:
-            first = members[0]
-            if first.is_node:  # a node's own group holds its node unit only
-                record = _type_line(first.node, lead, first.key)
-            else:
-                record = _incidence_line(node_id, unit_edges(members), lead, list(keys))
-            memo[keys, lead] = record
+    lead = ""
+    for line in lines:
+        if isinstance(line, list):
+            keys = tuple([unit.key for unit in line])
+            record = memo.get((keys, lead))
+            if record is None:
+                record = memo[keys, lead] = _incidence_line(line[0].edge.source, unit_edges(line), lead, list(keys))
+        else:
+            record = memo.get((line.key, lead))
+            if record is None:
+                record = memo[line.key, lead] = _type_line(line.node, lead, line.key)
         records.append(record)
+        lead = "\n"
     return without_closing(NAME, "", records)
 
 

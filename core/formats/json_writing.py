@@ -7,9 +7,12 @@ import json
 from core.formats.base import AtomKind, RecordText
 from core.graph.model import Properties, PropertyValue
 
+# What json.dumps(value, ensure_ascii=False) builds on every call, built once: the same text.
+_SCALAR = json.JSONEncoder(ensure_ascii=False)
+
 
 def json_scalar(value: PropertyValue) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _SCALAR.encode(value)
 
 
 def add_scalar(record: RecordText, value: PropertyValue, kind: AtomKind | None) -> None:

@@ -27,6 +27,7 @@ from core.formats.base import (
     RecordText,
     Rendering,
     after_whole_records,
+    edges_header_context,
     nodes_then_edges,
     record_memo,
 )
@@ -208,14 +209,6 @@ def _properties(cells: list[str], column: int, present: bool, number: int):
     return properties_from_json(cells[column], f"line {number} properties")
 
 
-def tail_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
-    """A tail among the edge rows needs the edges table's header above it: it sits in the first edge record."""
-    for index, record in enumerate(rendering.records[:kept]):
-        if record.unit_keys[0].startswith("e:"):
-            return [index]
-    return []
-
-
 FORMAT = Format(
     name=NAME,
     title="Markdown tables",
@@ -226,6 +219,6 @@ FORMAT = Format(
     example="| svc-api | depends_on | svc-auth |",
     interleaves=False,
     tail_start=after_whole_records,  # rows read alone; a blank line ends a table, so lines are left out instead
-    tail_context=tail_context,
+    tail_context=edges_header_context,
     decode_lines=decode_lines,
 )

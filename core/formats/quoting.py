@@ -21,9 +21,14 @@ from core.graph.model import Properties, PropertyValue, freeze_properties
 _DECODER = json.JSONDecoder()
 
 
+# The encoders json.dumps builds on every call with these options, built once: the same text.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_QUOTED = json.JSONEncoder(ensure_ascii=False)
+
+
 def json_text(value: object) -> str:
     """Compact JSON with non-ASCII kept as written."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT.encode(value)
 
 
 def add_properties(record: RecordText, properties: Properties, lead: str = " ") -> None:
@@ -92,7 +97,7 @@ class Names:
         return self._bare.match(value) is not None and value not in self.reserved
 
     def write(self, value: str) -> str:
-        return value if self.is_bare(value) else json.dumps(value, ensure_ascii=False)
+        return value if self.is_bare(value) else _QUOTED.encode(value)
 
     def read(self, text: str, position: int, line: int, what: str = "a name") -> tuple[str, int]:
         """The name starting at `position` (bare or a JSON string) and the offset just after it."""

@@ -44,7 +44,17 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
+from core.formats.base import (
+    Format,
+    Record,
+    RecordText,
+    Rendering,
+    Span,
+    after_whole_records,
+    memo_table,
+    record_memo,
+    without_closing,
+)
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, node_positions, split_lines
 from core.formats.quoting import Cursor, Names, add_properties, frozen, json_text
@@ -183,27 +193,37 @@ def _free_text(text: str) -> str:
     return text if _usable(text) else json_text(text)
 
 
-def _add_items(record: RecordText, edges: list[Edge], far_end: str) -> None:
+def _item(far_id: str, properties: Properties) -> tuple[str, tuple[Span, ...]]:
+    record = RecordText().add(IDS.write(far_id), "node_id")
+    add_properties(record, properties)
+    return record.piece()
+
+
+def _add_items(record: RecordText, edges: list[Edge], far_end: str, items: dict) -> None:
     for index, edge in enumerate(edges):
         if index:
             record.add(" and " if index == len(edges) - 1 else ", ")
-        record.add(IDS.write(getattr(edge, far_end)), "node_id")
-        add_properties(record, edge.properties)
+        far_id = edge.target if far_end == "target" else edge.source
+        piece = items.get((far_id, edge.properties))
+        if piece is None:
+            piece = items[far_id, edge.properties] = _item(far_id, edge.properties)
+        record.add_piece(piece)
     record.add(".")
 
 
 def _add_sentences(record: RecordText, subject: str, edges: list[Edge], page_id: str,
-                   phrases: dict[str, tuple[str, str]]) -> None:
+                   phrases: dict[str, tuple[str, str]], items: dict) -> None:
     outgoing = [edge for edge in edges if edge.source == page_id]
     incoming = [edge for edge in edges if edge.source != page_id]
     for side, far_end, group in ((0, "target", outgoing), (1, "source", incoming)):
         for relation in sorted({edge.relation for edge in group}):
             record.add("\nThis ").add(subject, "node_type").add(" ")
             record.add(phrases[relation][side], "relation").add(" ")
-            _add_items(record, [edge for edge in group if edge.relation == relation], far_end)
+            _add_items(record, [edge for edge in group if edge.relation == relation], far_end, items)
 
 
-def _page(graph: Graph, node: Node, edges: list[Edge], phrases, allowed: _Allowed, keys: list[str]) -> Record:
+def _head(graph: Graph, node: Node) -> tuple[str, tuple[Span, ...]]:
+    """A page's header, definition and PROPERTIES: fixed per node."""
     subject = type_text(node.type)
     record = RecordText().add("\n\n").add(IDS.write(node.id), "node_id")
     record.add(f" — {_article(subject)} ").add(subject, "node_type")
@@ -214,36 +234,61 @@ def _page(graph: Graph, node: Node, edges: list[Edge], phrases, allowed: _Allowe
         record.add("\n" + PROPERTIES_HEADER)
         for key, value in node.properties:
             record.add("\n- ").add(KEYS.write(key), "property_key").add(": ").add(json_text(value), "property_value")
+    return record.piece()
+
+
+def _tail(node: Node, phrases, allowed: _Allowed) -> str:
+    """A page's CAN BE LINKED section (no atoms): fixed per node."""
+    missing = allowed.missing(node)
+    if not missing:
+        return ""
+    lines = ["\n" + CAN_BE_LINKED_HEADER]
+    for direction, relation, others in missing:
+        phrase = phrases[relation][0 if direction == "out" else 1]
+        lines.append(f"\n- {phrase}: {', '.join(o if o == ANY_TYPE else type_text(o) for o in others)}")
+    return "".join(lines)
+
+
+def _page(graph: Graph, node: Node, edges: list[Edge], phrases, allowed: _Allowed, keys: list[str],
+          parts: dict) -> Record:
+    """A node's page, from its fixed head and tail (kept in `parts` per node) and the sentences of its edges."""
+    fixed = parts.get(node.id)
+    if fixed is None:
+        fixed = parts[node.id] = (_head(graph, node), _tail(node, phrases, allowed))
+    head, tail = fixed
+    record = RecordText().add_piece(head)
     if edges:
         record.add("\n" + LINKED_HEADER)
-        _add_sentences(record, subject, edges, node.id, phrases)
-    missing = allowed.missing(node)
-    if missing:
-        record.add("\n" + CAN_BE_LINKED_HEADER)
-        for direction, relation, others in missing:
-            phrase = phrases[relation][0 if direction == "out" else 1]
-            record.add(f"\n- {phrase}: {', '.join(o if o == ANY_TYPE else type_text(o) for o in others)}")
-    return record.build(*keys)
+        _add_sentences(record, type_text(node.type), edges, node.id, phrases, parts)
+    return record.add(tail).build(*keys)
 
 
-def _stub(source: str, edges: list[Edge], phrases, keys: list[str]) -> Record:
+def _stub(source: str, edges: list[Edge], phrases, keys: list[str], parts: dict) -> Record:
     record = RecordText().add("\n\n").add(IDS.write(source), "node_id").add(f" — {STUB}\n{LINKED_HEADER}")
-    _add_sentences(record, STUB_SUBJECT, edges, source, phrases)
+    _add_sentences(record, STUB_SUBJECT, edges, source, phrases, parts)
     return record.build(*keys)
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    phrases = readings(graph)
-    allowed = _Allowed(graph)
+    memo = record_memo(graph, NAME)  # a page or stub depends on its units, in their order (and on the graph)
+    # fixed per graph: built once for every ordering and layout
+    phrases = memo_table(memo, "readings", lambda: readings(graph))
+    allowed = memo_table(memo, "allowed", lambda: _Allowed(graph))
+    preamble = memo_table(memo, "preamble", lambda: _readings_preamble(phrases))
+    # a page's fixed head and tail by node id, an item's text by (far end id, properties): the same
+    # in every page that holds them, whichever edges the page carries in this ordering
+    parts: dict = memo_table(memo, "parts", dict)
     positions = node_positions(units)
 
     def carrier(unit: Unit) -> tuple[str, str]:
         if unit.is_node:
             return ("page", unit.node.id)
-        ends = [end for end in (unit.edge.source, unit.edge.target) if end in positions]
-        return ("page", min(ends, key=positions.__getitem__)) if ends else ("stub", unit.edge.source)
+        source, target = unit.edge.source, unit.edge.target
+        at_source, at_target = positions.get(source), positions.get(target)
+        if at_target is None or (at_source is not None and at_source <= at_target):
+            return ("page", source) if at_source is not None else ("stub", source)
+        return ("page", target)
 
-    memo = record_memo(graph, NAME)  # a page or stub depends on its units, in their order (and on the graph)
     records = []
     for (kind, node_id), members in grouped(units, carrier):
         keys = [unit.key for unit in members]
@@ -253,12 +298,12 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             edges = unit_edges(members)
             if kind == "page":
                 node = next(unit.node for unit in members if unit.is_node)
-                record = _page(graph, node, edges, phrases, allowed, keys)
+                record = _page(graph, node, edges, phrases, allowed, keys, parts)
             else:
-                record = _stub(node_id, edges, phrases, keys)
+                record = _stub(node_id, edges, phrases, keys, parts)
             memo[memo_key] = record
         records.append(record)
-    return without_closing(NAME, _readings_preamble(phrases), records)
+    return without_closing(NAME, preamble, records)
 
 
 # ---- decoding --------------------------------------------------------------------------------------

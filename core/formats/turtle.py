@@ -66,8 +66,14 @@ def _name_char(char: str, first: bool) -> bool:
     return any(low <= code <= high for low, high in _NAME_RANGES)
 
 
+# ASCII letters, digits and `_`, then also `-`: what _name_char keeps as it is (most names; checked at once)
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
+
+
 def local_name(value: str) -> str:
     """`svc-api` stays; `a b` -> `a%20b`, `%` -> `%25`, `-x` -> `%2Dx`."""
+    if _PLAIN_NAME.match(value):
+        return value
     return "".join(char if _name_char(char, index == 0) else "".join(f"%{byte:02X}" for byte in
                                                                      char.encode("utf-8", "surrogatepass"))
                    for index, char in enumerate(value))

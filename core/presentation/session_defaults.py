@@ -14,11 +14,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from core.formats.base import Format
 from core.graph.model import Graph
 from core.io.samples import Sample
 from core.queries import Query, QueryTemplate, query
 from core.queries.model import label_of
 from core.registry import QUERIES
+from core.tokens.prefix_tokens import PrefixTokens
 
 SWEEP_BUDGET_COUNT = 9
 SMALLEST_SHARE = 4  # the sweep list starts at a quarter of the smallest complete text
@@ -109,6 +111,17 @@ def complete_tokens(graph: Graph, tokenizer_name: str, formats: Sequence[str] | 
     units = graph_units(graph)
     return {name: tokenizer.count(FORMATS.get(name).render(graph, units).text)
             + grammar_tokens(FORMATS.get(name), tokenizer) for name in (formats or FORMATS.names())}
+
+
+def rendered_tokens(accounting: PrefixTokens, format_: Format) -> int:
+    """What an accounted rendering's complete text counts against a budget: its tokens plus the grammar's.
+
+    On a large graph the dashboard takes the defaults from the renderings the Contexts page cuts anyway
+    (canonical order, nodes then edges), instead of rendering and counting each complete text again.
+    """
+    from core.budget.policies import grammar_tokens
+
+    return accounting.total + grammar_tokens(format_, accounting.tokenizer)
 
 
 def parameter_choices(graph: Graph, template: QueryTemplate, parameter: str) -> list[str]:

@@ -6,11 +6,14 @@ measured when the reader asks, behind a progress bar with a Stop button.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
 from core.analysis.sweep import cheapest_lossless, rendering_summary
+from core.formats.base import forget_memos
 from core.presentation.graph_size import GraphFigures, graph_figures
 from core.registry import FORMATS, MODELS, TOKENIZERS
 from core.tokens.models import approximate_count
@@ -66,8 +69,8 @@ def large_graph(selection) -> None:
     names = FORMATS.names()
     summary = measured(
         ("format table", graph.content_key, selection.tokenizer, selection.query_key), names,
-        lambda name: rendering_summary(graph, [selection.query], formats=[name],
-                                       tokenizer=selection.tokenizer).set_index("format"),
+        lambda name: alone(graph, name, lambda: rendering_summary(graph, [selection.query], formats=[name],
+                                                                  tokenizer=selection.tokenizer).set_index("format")),
         what="Measuring every format", ask="Measure every format",
         explanation=f"Tokens ({selection.tokenizer}), size, round trip and traversal accuracy of every format's "
                     "complete text: measured when you ask, one format at a time, with the time left and a Stop button.")
@@ -75,12 +78,21 @@ def large_graph(selection) -> None:
         format_section(selection, summary)
     st.subheader("Every tokenizer side by side")
     table = measured(("tokenizer table", graph.content_key), names,
-                     lambda name: tokens_per_format(graph, formats=[name]),
+                     lambda name: alone(graph, name, lambda: tokens_per_format(graph, formats=[name])),
                      what="Counting every format with every tokenizer", ask="Count with every tokenizer",
                      explanation=f"Every format's complete text counted by each of the {len(TOKENIZERS):,} "
                                  "tokenizers: counted when you ask, one format at a time.")
     if table is not None:
         tokenizer_section(table)
+
+
+def alone(graph, format_name: str, measure: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    """One format's one-off measurement, after which the format's record memo is let go (core.formats.base):
+    on a large graph it would hold hundreds of MB of records no page reads."""
+    try:
+        return measure()
+    finally:
+        forget_memos(graph, format_name)
 
 
 def graph_figures_section(figures: GraphFigures) -> None:

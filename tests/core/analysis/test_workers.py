@@ -70,3 +70,40 @@ def test_fewer_collections_sets_the_sweep_thresholds_and_restores_the_previous_o
         assert gc.get_threshold() == (900, 11, 12)
     finally:
         gc.set_threshold(*before)
+
+
+def _process_of(value: int) -> int:
+    if value < 0:
+        os._exit(3)  # a worker that dies without a word (killed, out of memory)
+    return os.getpid()
+
+
+def test_a_free_worker_takes_its_group_s_next_task_else_a_group_nobody_runs_else_any():
+    from core.analysis.workers import _next_task
+
+    groups = ["A", "A", "B", "B", "C"]
+    pending = [1, 2, 3, 4]  # costliest first
+    assert _next_task(pending, groups, "B", {"A"}) == 2 and pending == [1, 3, 4]  # its own group's next
+    assert _next_task(pending, groups, None, {"A"}) == 3  # the costliest of a group nobody runs
+    assert _next_task(pending, groups, "B", {"A", "C"}) == 1  # every group is running: rather than wait
+    assert pending == [4]
+
+
+def test_grouped_tasks_give_their_results_in_task_order():
+    processes = run_tasks(_process_of, [0, 1, 2, 3], workers=2, groups=["A", "A", "B", "B"], costs=[4, 3, 2, 1])
+    assert len(processes) == 4 and len(set(processes)) <= 2 and os.getpid() not in processes
+    with pytest.raises(ParameterError):
+        run_tasks(_process_of, [0, 1], workers=2, groups=["A"])
+
+
+def _failing_initializer() -> None:
+    raise LookupError("no shared state")
+
+
+def test_a_dead_worker_and_a_failing_initializer_are_errors_here():
+    from core.errors import GraphContextError
+
+    with pytest.raises(GraphContextError, match="ended before returning"):
+        run_tasks(_process_of, [1, -1, 2], workers=2)
+    with pytest.raises(LookupError, match="no shared state"):
+        run_tasks(_process_of, [1, 2], workers=2, initializer=_failing_initializer)

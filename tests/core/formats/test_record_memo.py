@@ -36,3 +36,30 @@ def test_memos_beyond_the_two_newest_stay_while_their_records_fit(monkeypatch) -
     record_memo(graph, "e")  # 16 held: the least recently used (b) goes, leaving 12
     assert [record_memo(graph, name) is memos[name] for name in ("c", "a", "d")] == [True, True, True]
     assert record_memo(graph, "b") is not memos["b"]
+
+
+def test_forgetting_a_graphs_memo_lets_its_records_go_and_keeps_the_others(monkeypatch) -> None:
+    graph, other = load_sample("online-boutique"), load_sample("nvidia-jetson")
+    monkeypatch.setattr(base, "_MEMOS", type(base._MEMOS)())
+    units = graph_units(graph)
+    FORMATS.get("jsonl").render(graph, units)
+    FORMATS.get("csv").render(graph, units)
+    FORMATS.get("jsonl").render(other, graph_units(other))
+    assert base.memos_held() == {"jsonl": len(units) + len(graph_units(other)), "csv": len(units)}
+    assert base.forget_memos(graph, "jsonl") == len(units)
+    assert base.memos_held() == {"jsonl": len(graph_units(other)), "csv": len(units)}
+    assert base.forget_memos(graph) == len(units) and base.memos_held() == {"jsonl": len(graph_units(other))}
+    assert base.forget_memos(graph) == 0
+
+
+def test_a_memo_table_counts_as_the_records_it_holds(monkeypatch) -> None:
+    """graphml keeps its whole document as one table: the policy weighs it by its records, not as one entry."""
+    graph = load_sample("nvidia-jetson")
+    monkeypatch.setattr(base, "_MEMOS", type(base._MEMOS)())
+    rendering = FORMATS.get("graphml").render(graph, graph_units(graph))
+    assert base.memos_held() == {"graphml": 1 + len(rendering.records)}  # the table's entry and its records
+    assert FORMATS.get("graphml").render(graph, graph_units(graph)).text == rendering.text  # from the memo
+    monkeypatch.setattr(base, "RECORDS_KEPT", len(rendering.records))
+    FORMATS.get("jsonl").render(graph, graph_units(graph))
+    FORMATS.get("csv").render(graph, graph_units(graph))  # three memos, over the records kept: graphml goes
+    assert set(base.memos_held()) == {"jsonl", "csv"}

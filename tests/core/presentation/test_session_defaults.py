@@ -158,3 +158,19 @@ def test_every_samples_questions_name_their_seeds_and_leave_no_slot_empty(sample
             assert shown_name(graph, defaults.seeds[0]) in bound.question_shown(graph)
     if label_of(graph, defaults.seeds[0]) != defaults.seeds[0]:  # nvidia-jetson: "Tensorrt (node 12)"
         assert f"{label_of(graph, defaults.seeds[0])} (node {defaults.seeds[0]})" in defaults.query.question_shown(graph)
+
+
+@pytest.mark.parametrize("format_name", FORMATS.names())
+def test_an_accounted_renderings_complete_text_fits_exactly_at_its_rendered_tokens(format_name):
+    from core.presentation.session_defaults import rendered_tokens
+
+    graph = load_sample("nvidia-jetson")
+    tokenizer = TOKENIZERS.get("o200k_base")
+    ordered = order_units(graph, hop_units(graph, ()), ORDERINGS.get("canonical"), "nodes_then_edges",
+                          OrderingInputs())
+    accounting = prefix_tokens(FORMATS.get(format_name).render(graph, ordered), tokenizer)
+    total = rendered_tokens(accounting, FORMATS.get(format_name))
+    assert total == tokenizer.count(accounting.rendering.text) + tokenizer.count(FORMATS.get(format_name).grammar)
+    whole = cut(accounting, FORMATS.get(format_name), "record", total)
+    assert whole.records_kept == len(accounting.rendering.records)  # the whole text fits at that budget
+    assert cut(accounting, FORMATS.get(format_name), "record", total - 1).records_kept < whole.records_kept

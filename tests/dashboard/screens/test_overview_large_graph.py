@@ -7,11 +7,14 @@ import pandas as pd
 import pytest
 
 from core.analysis.sweep import rendering_summary
+from core.graph.units import graph_units
 from core.io.samples import get_sample, load_sample
 from core.presentation.graph_size import graph_figures
 from core.presentation.session_defaults import budget_text, complete_tokens, graph_defaults, sweep_budgets
-from core.registry import FORMATS
+from core.registry import FORMATS, TOKENIZERS
+from core.tokens.prefix_tokens import prefix_tokens
 from core.tokens.tokenizer_comparison import tokens_per_format
+from dashboard import cache
 from dashboard.large_graph import THRESHOLD_VARIABLE
 from tests.dashboard.conftest import metric, started
 
@@ -74,3 +77,19 @@ def test_a_large_graph_takes_its_sweep_budgets_from_the_shown_formats(small_thre
     shown_only = budget_text(sweep_budgets(complete_tokens(graph, "o200k_base", SHOWN)))
     assert shown_only != budget_text(sweep_budgets(complete_tokens(graph, "o200k_base")))  # so the test can fail
     assert app.sidebar.text_input(key="budgets").value == shown_only
+
+
+def test_opening_a_large_graph_says_which_formats_it_renders_and_then_reuses_them(small_threshold):
+    cache._accountings.clear()  # a fresh server: nothing rendered yet
+    app = started(sample=SAMPLE)
+    labels = [item.label for item in app.status]
+    assert len(labels) == 1 and labels[0].startswith(f"Rendered and counted {SHOWN[0]}, {SHOWN[1]} in ")
+    lines = [item.value for item in app.status[0].markdown]
+    graph = load_sample(SAMPLE)
+    assert lines[0].startswith(f"The graph: {len(graph.nodes):,} nodes of ")  # its own figures first
+    records = len(FORMATS.get(SHOWN[0]).render(graph, graph_units(graph)).records)
+    assert any(line.startswith(f"{SHOWN[0]}: {records:,} records, ") for line in lines), lines
+    tokens = prefix_tokens(FORMATS.get(SHOWN[0]).render(graph, graph_units(graph)), TOKENIZERS.get("o200k_base"))
+    assert f"{tokens.total:,} tokens" in " ".join(lines)
+    app.run()
+    assert len(app.status) == 0  # a rerun finds them rendered

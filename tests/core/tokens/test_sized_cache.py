@@ -1,0 +1,87 @@
+"""The size-bounded cache: least recently used out first once the values' bytes pass the bound; the newest stays."""
+
+from __future__ import annotations
+
+import threading
+
+from core.tokens.sized_cache import SizedCache
+
+
+def sized() -> SizedCache[str]:
+    return SizedCache(10, sizer=len)  # a value weighs its length
+
+
+def test_values_stay_while_their_bytes_fit():
+    cache = sized()
+    cache.put("a", "xxxx")
+    cache.put("b", "yyyyyy")
+    assert (cache.get("a"), cache.get("b"), cache.held_bytes, len(cache)) == ("xxxx", "yyyyyy", 10, 2)
+
+
+def test_past_the_bound_the_least_recently_used_goes_first():
+    cache = sized()
+    cache.put("a", "xxxx")
+    cache.put("b", "yyyy")
+    assert cache.get("a") == "xxxx"  # now b is the least recently used
+    cache.put("c", "zzzz")  # 12 bytes: b goes
+    assert "b" not in cache and cache.get("a") == "xxxx" and cache.get("c") == "zzzz"
+    assert cache.held_bytes == 8
+
+
+def test_a_value_larger_than_the_bound_is_kept_alone_until_the_next():
+    cache = sized()
+    cache.put("a", "xx")
+    cache.put("big", "b" * 50)
+    assert list(cache._entries) == ["big"] and cache.held_bytes == 50  # the page that asked reads it again
+    cache.put("c", "zz")
+    assert "big" not in cache and cache.held_bytes == 2
+
+
+def test_putting_a_key_again_replaces_its_weight():
+    cache = sized()
+    cache.put("a", "xxxxxxxx")
+    cache.put("a", "x")
+    assert cache.held_bytes == 1 and len(cache) == 1
+
+
+def test_get_or_build_builds_once_and_counts_the_built_value():
+    cache = sized()
+    calls = []
+
+    def build() -> str:
+        calls.append(1)
+        return "built"
+
+    assert cache.get_or_build("k", build) == "built" == cache.get_or_build("k", build)
+    assert calls == [1] and cache.held_bytes == 5
+    cache.clear()
+    assert len(cache) == 0 and cache.held_bytes == 0 and cache.get("k") is None
+
+
+def test_threads_putting_at_once_keep_the_count_of_bytes_right():
+    cache = SizedCache(1_000, sizer=len)
+
+    def work(offset: int) -> None:
+        for index in range(300):
+            cache.put((offset, index % 50), "v" * (index % 7 + 1))
+            cache.get((offset, (index + 3) % 50))
+
+    threads = [threading.Thread(target=work, args=(offset,)) for offset in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert cache.held_bytes == sum(len(value) for value, _ in cache._entries.values()) <= 1_000
+
+
+def test_an_entry_read_within_keep_seconds_is_not_dropped_until_it_ages():
+    now = [0.0]
+    cache = SizedCache(10, sizer=len, keep_seconds=60, clock=lambda: now[0])
+    cache.put("a", "x" * 8)
+    now[0] = 30
+    cache.put("b", "y" * 8)  # 16 bytes, but a was put 30 s ago: both stay (a page reads both)
+    assert "a" in cache and cache.held_bytes == 16
+    now[0] = 80
+    assert cache.get("b") is not None
+    cache.put("c", "z" * 2)  # a is 80 s old: it goes; b was read just now and stays
+    assert "a" not in cache and "b" in cache and cache.held_bytes == 10
