@@ -10,9 +10,10 @@ import streamlit as st
 from core.budget.policies import Cut, cut
 from core.metrics.cut_metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
 from core.metrics.placement import cut_offset, evidence_strip, placement
-from core.registry import FORMATS
+from core.registry import FORMATS, TOKENIZERS
 from core.tokens.models import approximate_count
 from core.tokens.prefix_tokens import PrefixTokens
+from core.tokens.token_spans import window_bounds
 from dashboard import cache
 from dashboard.renderings import accounting_for, rendering_key
 from dashboard.sidebar import Selection, format_label
@@ -71,13 +72,10 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
 
 
 def window_token_ends(key: str, text: str, tokenizer: str, window: tuple[int, int]) -> tuple[int, ...]:
-    """Token ends for the shown page only, tokenized from the line start before it to the line end after it
-    (a newline ends a pre-token, so BPE matches the whole text's there): tokenizing a 24-million-character
-    text for its colours took gigabytes of offsets."""
-    start, end = window
-    low = text.rfind("\n", 0, max(0, start - 1)) + 1
-    high = text.find("\n", end)
-    high = len(text) if high < 0 else high + 1
+    """Token ends for the shown page only, tokenized between the forced pre-token boundaries around it
+    (core.tokens.token_spans.window_bounds: BPE there matches the whole text's): tokenizing a 24-million-character
+    text for its colours took gigabytes of offsets, and so did a 10-million-character line of compact JSON."""
+    low, high = window_bounds(TOKENIZERS.get(tokenizer), text, *window)
     return tuple(low + offset for offset in cache.text_token_ends(f"{key}|{low}:{high}", text[low:high], tokenizer))
 
 
@@ -101,6 +99,8 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
     else:
         highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
     ends = window_token_ends(key, full_text, selection.tokenizer, pages[page]) if colour else ()
-    label = f"cut at {selection.budget:,} tokens ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
+    # The label names the cut, not the budget: a budget change that keeps the same records sends the same markup,
+    # which the browser then neither sanitizes nor redraws again (the budget is in the metrics above).
+    label = f"cut ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
     st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,
                          window=pages[page], cut_label=label))
