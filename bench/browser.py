@@ -41,8 +41,12 @@ DEFAULT_GRAPHS = "nvidia-jetson,services-2000"
 OBSERVER = """() => {
   const app = document.querySelector('[data-testid=stApp]');
   window.__states = [];
-  new MutationObserver(() => window.__states.push([app.getAttribute('data-test-script-state'), performance.now()]))
-    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  // Each record's old value too: a run quicker than a frame flips running -> notRunning before the callback reads it.
+  new MutationObserver(records => {
+    const now = performance.now();
+    records.forEach(record => window.__states.push([record.oldValue, now]));
+    window.__states.push([app.getAttribute('data-test-script-state'), now]);
+  }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
 }"""
 DONE = """start => {
   const after = window.__states.filter(([, at]) => at >= start);
@@ -51,6 +55,44 @@ DONE = """start => {
   return ran >= 0 && last[0] === 'notRunning' ? last[1] - start : null;
 }"""
 QUIET_MS = 600  # no new run within this long after notRunning: the interaction has settled
+TIMEOUT_S = 60  # an interaction that starts no run is reported, not waited for forever
+# Installed before the app's scripts (add_init_script): every websocket frame the app sends and receives, with
+# performance.now() and its size, every long task of the page's main thread, and the last change of the main area's
+# DOM, all on the page's clock, so a budget change splits into press -> rerun request sent -> first delta
+# -> last message received -> the browser done drawing.
+TRACER = """(() => {
+  const Original = window.WebSocket;
+  window.__frames = [];
+  const size = data => data.byteLength ?? data.size ?? data.length ?? 0;
+  class Traced extends Original {
+    constructor(...parameters) {
+      super(...parameters);
+      this.addEventListener('message', event => window.__frames.push(['in', performance.now(), size(event.data)]));
+    }
+    send(data) { window.__frames.push(['out', performance.now(), size(data)]); return super.send(data); }
+  }
+  window.WebSocket = Traced;
+  window.__long = [];
+  new PerformanceObserver(list => list.getEntries().forEach(entry => window.__long.push([entry.startTime, entry.duration])))
+    .observe({type: 'longtask', buffered: true});
+  window.__mutated = 0;
+  document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => { window.__mutated = performance.now(); })
+    .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}));
+})();"""
+PHASES = """start => {
+  const frames = window.__frames.filter(([, at]) => at >= start);
+  const sent = frames.find(([way]) => way === 'out');
+  const received = frames.filter(([way, at]) => way === 'in' && sent && at >= sent[1]);
+  const idle = window.__states.filter(([state, at]) => at >= start && state === 'notRunning').pop();
+  if (!sent || !received.length || !idle) return null;
+  const last = received[received.length - 1][1];
+  const busy = window.__long.filter(([at]) => at >= start).reduce((sum, [, length]) => sum + length, 0);
+  return {press_to_send: sent[1] - start, send_to_first_delta: received[0][1] - sent[1],
+          first_to_last_message: last - received[0][1], last_message_to_idle: idle[1] - last,
+          last_dom_change: window.__mutated - start, total: idle[1] - start,
+          messages: received.length, bytes: received.reduce((sum, [, , length]) => sum + length, 0),
+          long_tasks_ms: busy};
+}"""
 
 
 def free_port() -> int:
@@ -82,7 +124,10 @@ def timed(page, action) -> float:
     page.evaluate(OBSERVER) if page.evaluate("() => window.__states === undefined") else None
     start = page.evaluate("() => performance.now()")
     action()
+    deadline = time.monotonic() + TIMEOUT_S
     while True:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no run started and ended within {TIMEOUT_S} s of the interaction")
         elapsed = page.evaluate(DONE, start)
         if elapsed is not None:
             page.wait_for_timeout(QUIET_MS)
@@ -128,26 +173,54 @@ def contexts_after_overview(page) -> float:
     return time.perf_counter() - begun
 
 
-def budget_changes(page, repeats: int) -> list[float]:
+def budget_changes(page, repeats: int, phases: list[dict] | None = None) -> list[float]:
+    """Seconds per budget change (one ArrowRight on the page's slider); with `phases`, each change's breakdown."""
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type=range]').first
     slider.focus()
-    return [timed(page, lambda: slider.press("ArrowRight")) for _ in range(repeats)]
+    figures = []
+    for _ in range(repeats):
+        start = page.evaluate("() => performance.now()")
+        figures.append(timed(page, lambda: slider.press("ArrowRight")))
+        if phases is not None:
+            phases.append(page.evaluate(PHASES, start))
+    return figures
+
+
+def describe_phases(phases: list[dict]) -> list[str]:
+    """Median of each phase of the budget changes, in ms (bytes and messages as counts)."""
+    known = [phase for phase in phases if phase]
+    if not known:
+        return ["  phases: no websocket frames seen"]
+    lines = []
+    for name in known[0]:
+        median = statistics.median(phase[name] for phase in known)
+        unit = "" if name in ("messages", "bytes") else " ms"
+        lines.append(f"    {name:<22} median {median:>10,.0f}{unit}  max {max(phase[name] for phase in known):>10,.0f}{unit}")
+    return [f"  budget change broken down (median of {len(known)}; the page's own clock):", *lines]
 
 
 def format_changes(page, repeats: int, name: str = "csv") -> list[float]:
-    """Alternately add `name` to the chosen formats and remove it again."""
+    """Alternately add `name` to the chosen formats and remove it again (by what the box shows). An interaction
+    that starts no run within TIMEOUT_S (a keystroke the box missed) is left out and counted."""
     box = page.locator('[data-testid="stSidebar"] [data-testid="stMultiSelect"]').filter(has_text="Formats").first
-    figures = []
-    for index in range(repeats):
-        if index % 2 == 0:
-            def add() -> None:
+    figures, missed = [], 0
+    for _ in range(repeats):
+        remove = box.get_by_role("button", name=f"Remove {name}").first
+        if remove.count():
+            action = remove.click
+        else:
+            def action() -> None:
                 box.locator("input").first.click()
                 page.keyboard.type(name)
                 page.keyboard.press("Enter")
                 page.keyboard.press("Escape")
-            figures.append(timed(page, add))
-        else:
-            figures.append(timed(page, lambda: box.get_by_role("button", name=f"Remove {name}").first.click()))
+        try:
+            figures.append(timed(page, action))
+        except TimeoutError:
+            missed += 1
+            wait_idle(page)
+    if missed:
+        print(f"  ({missed} format change(s) started no run within {TIMEOUT_S} s and are left out)")
     return figures
 
 
@@ -175,6 +248,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--graphs", default=DEFAULT_GRAPHS, help=f"of {', '.join(GRAPHS)}")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also split each budget change into request, server and drawing (websocket frames)")
+    parser.add_argument("--budget-only", action="store_true", help="skip the format changes (a quicker breakdown)")
     parser.add_argument("--overview-first", action="store_true",
                         help="wait for the Overview to draw before opening Contexts, and print both times "
                              "(a large graph's first screen; the default clicks Contexts at once)")
@@ -189,6 +265,8 @@ def main() -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             for name in arguments.graphs.split(","):
                 page = browser.new_page(viewport={"width": 1440, "height": 900})
+                if arguments.breakdown:
+                    page.add_init_script(TRACER)
                 url = f"http://127.0.0.1:{port}/?{GRAPHS[name]}"
                 if arguments.overview_first:
                     overview = overview_open(page, url)
@@ -196,13 +274,17 @@ def main() -> int:
                     print(f"{name}: the Overview drawn after {overview:.1f} s, then Contexts {opened:.1f} s more")
                 else:
                     opened = first_open(page, url)
-                budgets = budget_changes(page, arguments.repeats)
-                formats = format_changes(page, arguments.repeats)
+                phases: list[dict] | None = [] if arguments.breakdown else None
+                budgets = budget_changes(page, arguments.repeats, phases)
+                formats = [] if arguments.budget_only else format_changes(page, arguments.repeats)
                 reload = statistics.median([reload_latency(page) for _ in range(3)])
                 print(f"{name}: first open of Contexts {opened:.1f} s; page reload (warm, median of 3) "
                       f"{reload * 1000:.0f} ms")
                 print(describe("budget change", budgets, reload))
-                print(describe("format change", formats, reload))
+                if phases is not None:
+                    print("\n".join(describe_phases(phases)))
+                if formats:
+                    print(describe("format change", formats, reload))
                 now, peak = memory_mb(process.pid)
                 print(f"  server memory    {now:,.0f} MB resident now, {peak:,.0f} MB peak so far (VmRSS, VmHWM)")
                 page.close()

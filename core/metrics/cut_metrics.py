@@ -10,7 +10,8 @@ The graph the document holds comes from one of two readers, which agree by the f
 `decode_cut` decodes the text (the proof), `kept_cut` reads the kept unit keys as a view of the full
 graph (`core.graph.kept`, the fast path; lossless formats only). A record cut of a lossless format
 always parses, and holds exactly the graph of its records' units; a raw cut whose text is exactly a
-record prefix holds that prefix's graph; any other raw cut (one ending inside a record) is decoded.
+record prefix holds that prefix's graph; any other raw cut (one ending inside a record) is read from
+its partial last record where the format allows (`core.formats.cut_parse`), else decoded.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ TOKEN_COLOURS = ("#fde68a", "#bfdbfe", "#bbf7d0", "#fbcfe8", "#ddd6fe")
 KEPT_COLOUR, CUT_COLOUR = "#16a34a", "#dc2626"
 KEPT_BACKGROUND, CUT_BACKGROUND = "#dcfce7", "#fee2e2"
 VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵\n", "\r": "␍"}
-PAGE_SIZE = 6000  # characters per page: keeps a page's markup small however long the context is
+PAGE_SIZE = 2400  # characters per page: about three boxes of text, so a budget change redraws little markup
 
 
 @dataclass(frozen=True)

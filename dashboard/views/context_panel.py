@@ -99,6 +99,8 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
     else:
         highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
     ends = window_token_ends(key, full_text, selection.tokenizer, pages[page]) if colour else ()
-    label = f"cut at {selection.budget:,} tokens ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
+    # The label names the cut, not the budget: a budget change that keeps the same records sends the same markup,
+    # which the browser then neither sanitizes nor redraws again (the budget is in the metrics above).
+    label = f"cut ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
     st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,
                          window=pages[page], cut_label=label))

@@ -221,3 +221,22 @@ def test_a_format_that_prints_hop_levels_is_cached_per_seed_set_even_in_canonica
     uncached = accounted_rendering(GRAPH, local_ids, canonical, "nodes_then_edges",
                                    OrderingInputs(seeds=("db-identity",)), tokenizer, cache=None).rendering.text
     assert texts[0] != texts[1] == uncached and len(cache) == 2
+
+
+def test_kept_views_that_keep_the_same_units_share_one_solve_across_formats(monkeypatch):
+    from core.analysis import sweep as sweep_module
+    solved = []
+    real = sweep_module.answers
+    monkeypatch.setattr(sweep_module, "answers", lambda query_, gold, reading: solved.append(reading)
+                        or real(query_, gold, reading))
+    arguments = dict(orderings=["canonical", "bfs_from_seeds"], layouts=["interleaved"], policies=["record"],
+                     budgets=[0, 150, 400, 100_000], cache=None, workers=1)
+    alone = sweep(GRAPH, QUERIES, formats=["jsonl"], **arguments)
+    once = len(solved)
+    solved.clear()
+    both = sweep(GRAPH, QUERIES, formats=["jsonl", "typed_edges", "arrows"], **arguments)
+    # the complete text keeps every unit in every format and ordering: solved once per query, not per rendering
+    assert once and len(solved) < 3 * once
+    assert_frame_equal(both[both["format"] == "jsonl"].reset_index(drop=True), alone)
+    assert_frame_equal(both, sweep(GRAPH, QUERIES, formats=["jsonl", "typed_edges", "arrows"], **arguments,
+                                   metrics_from="decoded"))
