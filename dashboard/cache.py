@@ -111,8 +111,12 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
     arguments = {name: (graph_key, graph, name, "canonical", LAYOUTS[0], (), "", frozenset(), tokenizer)
                  for name in shown}
     missing = [name for name in shown if _accounting_key(*arguments[name]) not in _accountings()]
+    # Drawn on every run of a large graph, so the elements after it keep their places in the next run
+    # (one element fewer would leave the old ones on screen, greyed, until the run ends).
+    slot = st.empty()
     if missing:
-        _render_with_status(graph, [arguments[name] for name in missing])
+        with slot.container():
+            _render_with_status(graph, [arguments[name] for name in missing])
     return {name: session_defaults.rendered_tokens(accounted_rendering(*arguments[name]), FORMATS.get(name))
             for name in shown}
 

@@ -42,7 +42,6 @@ def test_a_large_graph_opens_at_once_and_measures_every_format_when_asked(small_
     assert re.search(r"Measuring every format \(\w+\): [\d,]+ of 20 formats, [\d,]+ s so far, about [\d,]+ s left",
                      text), text
     page.screenshot(path=str(ARTIFACTS / "large-graph-measuring.png"), full_page=True)
-    assert page.get_by_role("button", name="Measure every format").count() == 0  # the bar took its place
     stop.click()
     page.get_by_text("formats were measured before it stopped").wait_for(timeout=RUN_TIMEOUT)
     settle(page)
