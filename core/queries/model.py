@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.errors import ParameterError
@@ -89,7 +89,8 @@ class Query:
     @property
     def question(self) -> str:
         """The question with node ids as they are."""
-        return self.template.question.format(**self.all_arguments)
+        arguments = self.all_arguments
+        return _counted_wording(self.template.question, arguments).format(**arguments)
 
     def question_on(self, graph: Graph) -> str:
         """The question in natural words: each node named by its `label` property when it has one (a node
@@ -114,7 +115,7 @@ class Query:
             for name, value in arguments.items():
                 if value is None or (isinstance(value, str) and not value.strip()):
                     arguments[name] = f"(no {name.replace('_', ' ')} given)"
-        return self.template.question.format(**arguments)
+        return _counted_wording(self.template.question, self.all_arguments).format(**arguments)
 
     @property
     def seeds(self) -> tuple[str, ...]:
@@ -134,6 +135,13 @@ class Query:
 
     def solve(self, graph: Graph) -> Solution:
         return self.template.solve(graph, **dict(self.arguments))
+
+
+def _counted_wording(question: str, arguments: Mapping[str, object]) -> str:
+    """The template with "{hops} hops" in the singular when the count is one ("in at most 1 hop")."""
+    if arguments.get("hops") == 1:
+        return question.replace("{hops} hops", "{hops} hop")
+    return question
 
 
 def label_of(graph: Graph, node_id: str) -> str:

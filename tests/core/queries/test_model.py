@@ -101,3 +101,13 @@ def test_a_blank_name_never_leaves_an_empty_slot():
     taxonomy = QUERIES.get("t4_taxonomy_members")
     assert query(taxonomy, taxonomy="").question_shown(graph) == \
         "List all (no taxonomy given) concepts in this knowledge graph"
+
+
+def test_one_hop_is_worded_in_the_singular_and_more_in_the_plural():
+    graph = Graph.build([Node("svc-api", "SERVICE", {"label": "API"})], [])
+    one = query(DEPENDENCIES, start="svc-api", hops=1)
+    three = query(DEPENDENCIES, start="svc-api", hops=3)
+    assert "in at most 1 hop?" in one.question
+    assert "in at most 1 hop?" in one.question_on(graph)
+    assert "in at most 1 hop?" in one.question_shown(graph)
+    assert "in at most 3 hops?" in three.question
