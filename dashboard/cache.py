@@ -19,6 +19,8 @@ from core.graph.model import Graph
 from core.graph.view import GraphView, layout_positions, select_view
 from core.io import LoadOptions, load_graph
 from core.io.samples import load_sample
+from core.memory.held_bytes import accounting_bytes, graph_bytes, layout_bytes
+from core.memory.sized_cache import SizedCache
 from core.metrics.coverage import coverage_curve, seed_region
 from core.presentation import session_defaults
 from core.presentation.graph_size import graph_figures
@@ -27,16 +29,14 @@ from core.queries import Query, Solution
 from core.registry import FORMATS, GENERATORS, ORDERINGS, TOKENIZERS
 from core.retrieval.hops import hop_distances
 from core.retrieval.ordering import LAYOUTS, inputs_for
-from core.tokens.held_bytes import accounting_bytes, graph_bytes, layout_bytes
 from core.tokens.prefix_tokens import PrefixTokens
-from core.tokens.sized_cache import SizedCache
 from core.tokens.token_spans import token_ends
 from dashboard.large_graph import large
 from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
 # What the renderings a page cuts may hold together (the largest graph's pretty_json holds ~550 MB, its
-# compact_json ~190 MB): past it the least recently used go, the newest always stays (core.tokens.sized_cache).
+# compact_json ~190 MB): past it the least recently used go, the newest always stays (core.memory.sized_cache).
 ACCOUNTINGS_BYTES = 900_000_000
 GRAPHS_BYTES = 400_000_000  # generated and uploaded graphs (the largest generated one is ~100 MB)
 LAYOUTS_BYTES = 150_000_000  # the panels' complete texts and record spans (~55 MB for that pretty_json)

@@ -1,6 +1,6 @@
 """Estimates of the memory a rendering, its token accounting, a text layout or a graph holds, in bytes.
 
-What a size-bounded cache (core.tokens.sized_cache) weighs its entries by. Estimated from a sample of
+What a size-bounded cache (core.memory.sized_cache) weighs its entries by. Estimated from a sample of
 at most SAMPLED records or units (sys.getsizeof of each object it owns), scaled to all of them: sizing
 a 240,000-record rendering exactly would walk millions of objects on every insertion. Strings a
 rendering shares with the graph (unit keys) are not counted; the graph is weighed on its own.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from core.tokens.sized_cache import SizedCache
+from core.memory.sized_cache import SizedCache
 
 
 def sized() -> SizedCache[str]:
