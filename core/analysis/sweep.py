@@ -25,7 +25,6 @@ from core.budget.policies import POLICIES, Cut, check_policy, cut, grammar_token
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
-from core.formats.cut_parse import tail_verdict
 from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions, positions_for
 from core.graph.model import Graph
 from core.graph.units import Unit
@@ -40,6 +39,7 @@ from core.metrics.cut_metrics import (
     kept_cut,
     measure_cut,
 )
+from core.metrics.cut_reading import document_identity, image_cut, tail_reading
 from core.metrics.placement import PLACEMENT_COLUMNS, placement_columns
 from core.queries import Query, Solution
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -407,14 +407,14 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
             result = cut(accounting, format_, policy, budget, count_grammar=plan.count_grammar, marker=plan.marker,
                          sections=plan.sections)
             kept = result.records_kept
-            identity = _document_identity(result, accounting)
+            identity = document_identity(result, accounting)
             reading = readings.get(identity) if identity is not None else None
             if reading is None:
                 if plan.metrics_from == "kept":
                     reading = (kept_cut(result, format_, positions, accounting.prefix_text) if format_.lossless
-                               else _image_cut(result, positions, accounting))
+                               else image_cut(result, positions, accounting))
                     if reading is None and identity is not None and identity[0] == "raw":
-                        reading = _tail_reading(result, format_, positions, accounting)
+                        reading = tail_reading(result, format_, positions, accounting)
                 if reading is None:
                     reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
@@ -497,58 +497,6 @@ def _shared_answer(plan: _Plan, positions: UnitPositions, records: int, name: st
     known = answers(query, gold, reading)
     plan.answered[key] = (*earlier, (units, known))
     return known
-
-
-def _document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
-    """What identifies a cut's document within one rendering (None for an empty cut, which says why itself).
-
-    A record cut's document is the prefix of its records; so is a raw cut's when it ends exactly there.
-    """
-    if result.empty:
-        return None
-    if result.policy == "record":
-        return ("prefix", result.records_kept)
-    if result.policy == "sections":  # its own rendering of the kept units: the text says which
-        return ("sections", result.document)
-    if result.document == accounting.prefix_text(result.records_kept):
-        return ("prefix", result.records_kept)
-    return ("raw", result.document)
-
-
-def _image_cut(result: Cut, positions: UnitPositions | None, accounting: PrefixTokens) -> DecodedCut | None:
-    """`kept_cut` for a lossy format with a known image: a record prefix reads as the image of its units."""
-    if result.empty:
-        return DecodedCut(None, result.explanation or "the cut is empty")
-    if positions is None or result.policy == "sections":
-        return None
-    if result.policy == "raw" and result.document != accounting.prefix_text(result.records_kept):
-        return None
-    return DecodedCut(positions.kept(result.records_kept))
-
-
-def _tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
-                  accounting: PrefixTokens) -> DecodedCut | None:
-    """A raw cut ending inside a record, read from its partial last statement (`core.formats.cut_parse`).
-
-    The error its tail raises is the error the whole cut raises; otherwise the cut holds the graph of
-    the whole records plus what the tail adds. None when only decoding the whole cut can tell.
-    """
-    if format_.tail_start is None:
-        return None
-    kept = result.records_kept
-    records = accounting.prefix_text(kept)
-    records = records[:len(records) - len(accounting.rendering.closings[kept])]
-    if not result.document.startswith(records):
-        return None
-    own_record = (lambda node_id: positions.own_record(node_id, kept)) if positions is not None else None
-    verdict = tail_verdict(format_, accounting.rendering, kept, len(records), result.document, own_record)
-    if verdict is None:
-        return None
-    if verdict.error:
-        return DecodedCut(None, verdict.error)
-    return DecodedCut(positions.kept(kept, verdict.nodes, verdict.edges)) if positions is not None else None
-
-
 
 
 def _decoded(result: Cut, format_: Format, identity: tuple | None, decoded: dict[tuple, DecodedCut],

@@ -31,6 +31,7 @@ import numpy as np
 from core.budget.policies import Cut
 from core.formats.base import Rendering
 from core.graph.kept import NEVER, graph_keys, positions_for
+from core.metrics.cut_metrics import KeptKeys
 from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
 
 _UNESCAPE = re.compile(r"\\(p|\\)")
@@ -191,7 +192,8 @@ class EvidenceStrip:
 def evidence_strip(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str]) -> EvidenceStrip:
     layout = _layout(accounting)
     position = accounting.record_of_key
-    kept = set(cut.kept_keys)
+    # A prefix cut keeps a key when its record is before the cut: no set of every kept key (100,000s on a large graph).
+    kept = frozenset(cut.kept_keys) if cut.policy == "sections" else KeptKeys(position, cut.records_kept)
     ticks = tuple(sorted((EvidenceTick(key, int(layout.record_starts[position[key]]), key in kept)
                           for key in evidence if key in position), key=lambda tick: (tick.offset, tick.key)))
     cut_at = None

@@ -8,8 +8,9 @@ from __future__ import annotations
 import streamlit as st
 
 from core.budget.policies import Cut, cut
-from core.metrics.cut_metrics import CutMetrics, KeptKeys, decode_cut, measure_cut
+from core.metrics.cut_metrics import CutMetrics
 from core.metrics.placement import cut_offset, evidence_strip, placement
+from core.presentation.inspected_cut import inspected_metrics
 from core.registry import FORMATS, TOKENIZERS
 from core.tokens.models import approximate_count
 from core.tokens.prefix_tokens import PrefixTokens
@@ -23,12 +24,10 @@ from dashboard.views.markdown_text import escape_markdown
 
 
 def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
-    """Core's metrics of the cut: parse, evidence survival, traversal accuracy on the decoded document."""
-    gold = selection.solution
-    decoded = decode_cut(result, FORMATS.get(format_name))
-    kept = frozenset(result.kept_keys) if result.policy == "sections" else KeptKeys(accounting.record_of_key,
-                                                                                      result.records_kept)
-    return measure_cut(result, selection.query, gold, decoded, kept=kept)
+    """Core's metrics of the cut: parse, evidence survival, traversal accuracy on what the document holds (read
+    from its kept units where the format allows, and remembered per document, so a budget step re-reads nothing)."""
+    return inspected_metrics(result, FORMATS.get(format_name), accounting, selection.graph, selection.query,
+                             selection.solution)
 
 
 def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:

@@ -1,0 +1,80 @@
+"""The metrics of the one cut a page inspects, quick enough to redraw on every budget change of a large graph.
+
+The figures are `core.metrics.cut_metrics.measure_cut`'s, from the same counts, with two savings a
+sweep also makes:
+- what the document holds is read from its kept units where the format allows
+  (`core.metrics.cut_reading.read_cut`) instead of decoding megabytes of text, and the kept node and
+  edge counts come from the rendering's prefix counts instead of a pass over every kept key;
+- the reading and whether it answers the query are remembered per document: a budget step that keeps
+  the same records has the same document, so moving the budget by a token re-reads nothing.
+Only light readings are remembered (a view of the kept units, or a parse error), never a decoded graph.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Collection
+
+from cachetools import LRUCache
+
+from core.budget.policies import Cut
+from core.formats.base import Format
+from core.graph.model import Graph
+from core.metrics.cut_metrics import CutMetrics, DecodedCut, KeptKeys, answers, cut_metrics
+from core.metrics.cut_reading import document_identity, read_cut
+from core.queries import Query, Solution
+from core.tokens.prefix_tokens import PrefixTokens
+
+DOCUMENTS_REMEMBERED = 8  # per rendering: the last few documents a page showed (budget steps back and forth)
+
+# accounting -> (the graph it renders, (document identity, query) -> (reading, whether it answers))
+_REMEMBERED: weakref.WeakKeyDictionary[PrefixTokens, tuple[Graph, LRUCache]] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()  # the dashboard's sessions run in threads and share renderings
+
+
+def inspected_metrics(result: Cut, format_: Format, accounting: PrefixTokens, graph: Graph, query: Query,
+                      gold: Solution) -> CutMetrics:
+    """`measure_cut` of `result` (a cut of `accounting`, a rendering of `graph`) for `query` and its gold
+    answer on the graph, the document read from its kept units where the format allows."""
+    if result.policy == "sections":
+        kept: Collection[str] = frozenset(result.kept_keys)
+        nodes = sum(1 for key in kept if key.startswith("n:"))
+        counts = (nodes, len(kept) - nodes)
+    else:
+        kept = KeptKeys(accounting.record_of_key, result.records_kept)
+        node_counts, edge_counts = accounting.kept_node_and_edge_counts
+        counts = (int(node_counts[result.records_kept]), int(edge_counts[result.records_kept]))
+    reading, accurate = _reading_and_answer(result, format_, accounting, graph, query, gold)
+    evidence_kept = sum(1 for key in gold.evidence if key in kept)
+    return cut_metrics(result, reading, accurate, evidence_kept, len(gold.evidence), 0, 0, counts)
+
+
+def _reading_and_answer(result: Cut, format_: Format, accounting: PrefixTokens, graph: Graph, query: Query,
+                        gold: Solution) -> tuple[DecodedCut, bool]:
+    identity = document_identity(result, accounting)
+    key = (identity, query.name, query.arguments)
+    if identity is None:  # an empty cut: nothing to read
+        reading = read_cut(result, format_, accounting, graph)
+        return reading, answers(query, gold, reading)
+    with _LOCK:
+        entry = _REMEMBERED.get(accounting)
+        if entry is None or entry[0] is not graph:
+            entry = _REMEMBERED[accounting] = (graph, LRUCache(DOCUMENTS_REMEMBERED))
+        remembered = entry[1].get(key)
+    if remembered is not None:
+        return remembered
+    reading = read_cut(result, format_, accounting, graph)
+    found = (reading, answers(query, gold, reading))
+    if not isinstance(reading.graph, Graph):  # a view of the kept units, or an error: light to keep
+        with _LOCK:
+            entry[1][key] = found
+    return found
+
+
+def remembered_documents(accounting: PrefixTokens) -> int:
+    """How many documents of this rendering are remembered (tests read it)."""
+    with _LOCK:
+        entry = _REMEMBERED.get(accounting)
+        return 0 if entry is None else len(entry[1])
+

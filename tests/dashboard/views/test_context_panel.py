@@ -1,0 +1,24 @@
+"""A Contexts panel reads its cut from the kept units: a budget change decodes no text (megabytes on a large graph)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.registry import FORMATS
+from tests.dashboard.conftest import metric, on_page, started
+
+
+def test_a_budget_change_decodes_nothing_and_shows_the_new_cut(monkeypatch):
+    app = on_page(started(sample="nvidia-jetson", formats=["pretty_json", "compact_json"], policy="record",
+                          budget="600"), "contexts")
+    decoded: list[str] = []
+    for name in ("pretty_json", "compact_json"):
+        format_ = FORMATS.get(name)
+        counting = replace(format_, decode=lambda text, original=format_.decode, name=name:
+                           decoded.append(name) or original(text))
+        monkeypatch.setitem(FORMATS._entries, name, counting)
+    before = metric(app, "Records kept / total")
+    app.main.slider(key="budget_slider").set_value(1500).run()
+    assert not app.exception, [item.value for item in app.exception]
+    assert metric(app, "Records kept / total") != before and metric(app, "Parses") == ["yes", "yes"]
+    assert decoded == []
