@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from core.graph.derived import derived
 from core.graph.model import Edge, Graph, Node
 
 UNREACHABLE = math.inf
@@ -64,20 +65,34 @@ def unit_edges(units: Iterable[Unit]) -> list[Edge]:
 
 def edge_keys(graph: Graph) -> Iterator[tuple[str, Edge]]:
     """Keys of the graph's edges in canonical order, numbering parallel copies of a triple."""
-    seen: Counter[tuple[str, str, str]] = Counter()
-    for edge in graph.edges:
-        triple = (edge.source, edge.relation, edge.target)
-        yield edge_key(edge, seen[triple]), edge
-        seen[triple] += 1
+    return zip(_edge_key_list(graph), graph.edges)
+
+
+def _edge_key_list(graph: Graph) -> list[str]:
+    def build() -> list[str]:
+        seen: Counter[tuple[str, str, str]] = Counter()
+        keys = []
+        for edge in graph.edges:
+            triple = (edge.source, edge.relation, edge.target)
+            keys.append(edge_key(edge, seen[triple]))
+            seen[triple] += 1
+        return keys
+
+    return derived(graph, "edge keys", build)
 
 
 def graph_units(graph: Graph, hops: Mapping[str, float] | None = None) -> tuple[Unit, ...]:
     """All units in canonical order: nodes by id, then edges in canonical order.
 
     With `hops` (node id -> distance from the seeds), node units get their distance and edge units
-    the larger of their endpoints' distances; without, every unit is unreachable.
+    the larger of their endpoints' distances; without, every unit is unreachable (built once per graph).
     """
-    hops = hops or {}
+    if not hops:
+        return derived(graph, "units", lambda: _units(graph, {}))
+    return _units(graph, hops)
+
+
+def _units(graph: Graph, hops: Mapping[str, float]) -> tuple[Unit, ...]:
     node_units: list[Unit] = [NodeUnit(node_key(node.id), node=node, hop=hops.get(node.id, UNREACHABLE))
                               for node in graph.nodes]
     edge_units: list[Unit] = [EdgeUnit(key, edge=edge,

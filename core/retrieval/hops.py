@@ -43,7 +43,11 @@ def hop_distances(graph: Graph, seeds: Iterable[str], direction: str = "both",
 
     Nodes missing from the result are unreachable (hop level infinity).
     """
-    adjacency = neighbours(graph, check_direction(direction))
+    direction_ = check_direction(direction)
+    seeds = tuple(seeds)
+    if not seeds:
+        return {}  # nothing is reached, and the adjacency of a large graph takes a second to build
+    adjacency = neighbours(graph, direction_)
     distances: dict[str, int] = {}
     queue: deque[str] = deque()
     for seed in seeds:

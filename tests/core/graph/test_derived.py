@@ -1,0 +1,42 @@
+"""Values derived from a graph are built once per graph object and dropped with it."""
+
+import gc
+
+from core.graph import derived as derived_module
+from core.graph.derived import derived
+from core.graph.model import Edge, Graph, Node
+from core.graph.units import graph_units
+from core.retrieval.hops import hop_distances
+
+
+def small_graph() -> Graph:
+    return Graph.build([Node("a", "Service"), Node("b", "Service")], [Edge("a", "calls", "b")])
+
+
+def test_a_value_is_built_once_per_graph_object():
+    graph, builds = small_graph(), []
+    first = derived(graph, "answer", lambda: builds.append(1) or [42])
+    again = derived(graph, "answer", lambda: builds.append(1) or [0])
+    assert first is again and first == [42] and builds == [1]
+    assert derived(small_graph(), "answer", lambda: [7]) == [7]  # another object, even with equal content
+
+
+def test_values_go_with_their_graph():
+    graph = small_graph()
+    derived(graph, "answer", lambda: [42])
+    identity = id(graph)
+    del graph
+    gc.collect()
+    assert not any(key[0] == identity for key in derived_module._VALUES)
+
+
+def test_units_without_hops_are_shared_and_hops_still_apply():
+    graph = small_graph()
+    assert graph_units(graph) is graph_units(graph, {})
+    reached = graph_units(graph, hop_distances(graph, ["a"]))
+    assert [unit.hop for unit in reached] == [0, 1, 1]
+    assert [unit.key for unit in reached] == [unit.key for unit in graph_units(graph)]
+
+
+def test_no_seeds_reach_nothing():
+    assert hop_distances(small_graph(), []) == {}
