@@ -39,15 +39,23 @@ PAGES = {
 
 # The sidebar draws before the navigation exists, so no page can be opened before every sidebar widget is
 # bound to the URL (a click during the first run would otherwise drop their URL parameters). Only the
-# budget controls wait for the page: the pages that depend on the budget draw them in a fragment.
+# budgets wait for the page: the pages that depend on the budget draw it in a fragment, and a page that
+# ignores the budgets (the Overview) draws before they are counted, which on a large graph takes seconds.
 selection = sidebar.draw()
 url_state.restore_lost_parameters()
 navigation = st.navigation(PAGES)
-sidebar.store(sidebar.place_budget(selection, navigation.url_path))
-url_state.restore_lost_parameters()  # the budget's too, when the sidebar drew it
+status = st.container()  # where a large graph's counting shows its progress, above the page
+later = sidebar.budgets_wait(navigation.url_path)
+if not later:
+    selection = sidebar.with_budgets(selection, navigation.url_path, status)
+    url_state.restore_lost_parameters()  # the budget's too, when the sidebar drew it
+sidebar.store(selection)
 run_marker.count_full_run()
 error = sources.source_error()
 if error:
     st.error(f"**This graph source could not be used; the previous graph stays loaded.**\n\n{escape_markdown(error)}",
              icon="⚠️")
 navigation.run()
+if later:
+    sidebar.store(sidebar.with_budgets(selection, navigation.url_path, status))
+    url_state.restore_lost_parameters()

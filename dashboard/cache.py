@@ -15,6 +15,7 @@ import streamlit as st
 from core.analysis.budget_sweep import effective_layout
 from core.analysis.sweep import accounted_rendering as core_accounted_rendering
 from core.analysis.sweep import rendering_summary
+from core.analysis.workers import fewer_collections
 from core.graph.model import Graph
 from core.graph.view import GraphView, layout_positions, select_view
 from core.io import LoadOptions, load_graph
@@ -89,7 +90,7 @@ def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Gra
     found = _graphs().get(key)
     if found is not None:
         return found
-    with st.spinner(f"Generating the {name} graph…"):
+    with st.spinner(f"Generating the {name} graph…"), fewer_collections():
         graph = GENERATORS.get(name)(**dict(arguments))
         _ = graph.content_key  # hashed once here, behind the spinner, rather than by the first cache that asks
         _graphs().put(key, graph)  # before the spinner ends (see accounted_rendering)
@@ -129,8 +130,9 @@ def _render_with_status(graph: Graph, missing: list[tuple]) -> None:
                    expanded=True) as status:
         status.write(f"The graph: {figures.nodes:,} nodes of {len(figures.node_types):,} types, {figures.edges:,} edges "
                      f"of {len(figures.relations):,} relations, {figures.property_values:,} property values. The budget "
-                     "controls start from the exact tokens of the formats on screen, counted now; the Overview "
-                     "measures the others only when asked.")
+                     "controls start from the exact tokens of the formats on screen, counted now: they appear in the "
+                     "sidebar when the counts are in (the Overview below can be read meanwhile, and measures the "
+                     "other formats only when asked).")
         for index, arguments in enumerate(missing, start=1):
             name = arguments[2]
             status.write(f"{name} ({index:,} of {len(missing):,}): rendering the complete text and counting every "
@@ -181,8 +183,9 @@ def accounted_rendering(graph_key: str, graph: Graph, format: str, ordering: str
     ordering_ = ORDERINGS.get(ordering)
     inputs = inputs_for(ordering_, seeds, evidence=evidence, question=question)
     with st.spinner(f"Rendering {format} and counting its tokens ({len(graph.nodes) + len(graph.edges):,} units)…"):
-        built = core_accounted_rendering(graph, FORMATS.get(format), ordering_, effective_layout(format, layout),
-                                         inputs, TOKENIZERS.get(tokenizer), cache=None)
+        with fewer_collections():  # a rendering keeps its records: young collections would scan them again and again
+            built = core_accounted_rendering(graph, FORMATS.get(format), ordering_, effective_layout(format, layout),
+                                             inputs, TOKENIZERS.get(tokenizer), cache=None)
         # Kept before the spinner ends: a click during the build ends this run at the next Streamlit call (the
         # spinner's end), and what was built would be lost, then built again by the next run.
         store.put(key, built)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import streamlit as st
+
 from core.errors import GraphContextError
 from core.graph.model import Graph
+from core.presentation.node_choices import NodeChoices, node_choices
 from core.presentation.session_defaults import GraphDefaults, parameter_choices, parameter_presets
 from core.queries import Query, QueryTemplate, query
 from core.queries.model import shown_name
@@ -19,7 +22,6 @@ def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> Seeds:
     """Seeds picked by id (searchable) or matched in a question; the matched text is shown."""
     mode = sidebar.segmented_control("Seeds by", SEED_MODES, default="nodes", key="seed_mode",
                                      bind="query-params") or "nodes"
-    ids = [node.id for node in graph.nodes]
     fallback = list(defaults.seeds)
     if mode == "question":
         question = sidebar.text_input("Question", value=defaults.question, key="question", bind="query-params")
@@ -33,9 +35,33 @@ def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> Seeds:
             f"“{escape_markdown(match.text)}” → {escape_markdown(match.node_id)} (by {match.matched_by})"
             for match in seeds.matches))
         return seeds
-    picked = sidebar.multiselect("Seed nodes", ids, default=fallback, key="seeds", bind="query-params",
-                                 placeholder="Search node ids") or fallback
-    return seeds_from_ids(graph, picked)
+    choices = _node_choices(graph, "seeds", fallback)
+    picked = sidebar.multiselect("Seed nodes", choices.options, default=fallback, key="seeds", bind="query-params",
+                                 placeholder="Type a node id" if choices.bounded else "Search node ids",
+                                 accept_new_options=choices.bounded, help=choices.note or None)
+    return seeds_from_ids(graph, _known(sidebar, graph, picked, "Seed") or fallback)
+
+
+def _node_choices(graph: Graph, key: str, preset: object) -> NodeChoices:
+    """core.presentation.node_choices, listing first what the session, the URL and the preset hold for `key`."""
+    held = [*_as_list(st.session_state.get(key)), *st.query_params.get_all(key), *_as_list(preset)]
+    return node_choices(graph, [str(item) for item in held])
+
+
+def _as_list(value: object) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _known(sidebar, graph: Graph, picked, what: str) -> list[str]:
+    """The picked ids that are nodes; a typed id that is not one is named in a warning and left out."""
+    unknown = [str(node_id) for node_id in picked if node_id not in graph.node_by_id]
+    if unknown:
+        named = ", ".join(f"'{escape_markdown(node_id)}'" for node_id in unknown[:5])
+        sidebar.warning(f"{what} {named}: not a node id of this graph, left out. Type an id exactly as the graph "
+                        "has it.")
+    return [node_id for node_id in picked if node_id in graph.node_by_id]
 
 
 def query_widgets(sidebar, graph: Graph, seeds: Seeds, defaults: GraphDefaults) -> Query:
@@ -62,13 +88,31 @@ def _parameter_widget(sidebar, graph: Graph, template: QueryTemplate, parameter:
     key = QUERY_PARAMETER_PREFIX + parameter  # shared by templates: "failed" keeps its node across them
     label = parameter.replace("_", " ").capitalize()
     kind = template.parameter_kind(parameter)
+    if kind in ("node", "nodes"):
+        return _node_parameter_widget(sidebar, graph, kind, key, label, preset)
     options = parameter_choices(graph, template, parameter)
-    if kind == "nodes":
-        return tuple(sidebar.multiselect(label, options, default=list(preset), key=key, bind="query-params"))
-    if kind in ("node", "relation", "type"):
+    if kind in ("relation", "type"):
         options = options or [str(preset or "")]
         return sidebar.selectbox(label, options, index=options.index(preset) if preset in options else 0, key=key,
                                  bind="query-params")
     if kind == "number":
         return int(sidebar.number_input(label, 0, 1000, preset, key=key, bind="query-params"))
     return sidebar.text_input(label, value="" if preset is None else str(preset), key=key, bind="query-params")
+
+
+def _node_parameter_widget(sidebar, graph: Graph, kind: str, key: str, label: str, preset: object) -> object:
+    """A node parameter's box: every node, or on a graph with many the chosen and best-connected ones, any id typed."""
+    choices = _node_choices(graph, key, preset)
+    options = list(choices.options)
+    if kind == "nodes":
+        picked = sidebar.multiselect(label, options, default=[item for item in _as_list(preset) if item in options],
+                                     key=key, bind="query-params", accept_new_options=choices.bounded,
+                                     help=choices.note or None)
+        return tuple(_known(sidebar, graph, picked, label))
+    options = options or [str(preset or "")]
+    picked = sidebar.selectbox(label, options, index=options.index(preset) if preset in options else 0, key=key,
+                               bind="query-params", accept_new_options=choices.bounded, help=choices.note or None)
+    if picked in graph.node_by_id or not graph.nodes:
+        return picked
+    _known(sidebar, graph, [picked], label)  # a typed id that is no node: said, and the preset used
+    return preset

@@ -110,6 +110,10 @@ BUDGET_SLIDER = "budget_slider"
 BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (core.presentation.mirrored_controls)
 BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
 BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
+BUDGET_LIST_SLOT = "budget_list_slot"  # the sidebar place of the sweep budgets, for this run
+GRAPH_CHANGED = "graph_changed"  # this run shows another graph than the last: the budgets take its defaults
+PENDING = -1  # a budget not counted yet: only pages that ignore it (PAGES_WITHOUT_BUDGET) run before it is
+PAGES_WITHOUT_BUDGET = ("",)  # the Overview, the first screen (its default page has the empty path)
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
@@ -152,14 +156,33 @@ def draw() -> Selection:
                                        "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
                                        "8,000 of 30,000), each filled by the record rule"
                                        ) or "record"
-    totals = cache.complete_tokens(graph.content_key, graph, tokenizer, tuple(formats))
-    budget, limit = _budget(totals, formats, changed)
-    st.session_state[BUDGET_SLOT] = sidebar.container()  # drawn once the page is known (place_budget)
-    budgets = _budget_list(sidebar, totals, changed)
+    # The budgets are drawn once the page is known (with_budgets): their defaults need every shown format's
+    # exact count, which on a large graph takes seconds, and a page that ignores them draws first.
+    state = st.session_state
+    state[BUDGET_SLOT], state[BUDGET_LIST_SLOT], state[GRAPH_CHANGED] = sidebar.container(), sidebar.container(), changed
     with sidebar.expander(GLOSSARY_LABEL):  # in the sidebar, so every page where the words appear reaches it
         st.markdown(glossary_markdown())
-    return Selection(loaded, tokenizer, tuple(formats), budget, limit, query, seeds, ordering, layout, policy, model,
-                     approximation, budgets)
+    return Selection(loaded, tokenizer, tuple(formats), PENDING, PENDING, query, seeds, ordering, layout, policy,
+                     model, approximation)
+
+
+def budgets_wait(page_path: str) -> bool:
+    """Whether the page `page_path` ignores the budgets, so it draws before they are counted (with_budgets)."""
+    return page_path in PAGES_WITHOUT_BUDGET
+
+
+def with_budgets(selection: Selection, page_path: str, status=None) -> Selection:
+    """The Selection with its inspected budget, range and sweep budgets, their controls drawn in the sidebar places
+    draw() kept (the inspected budget's on the page for PAGES_WITH_OWN_BUDGET). The exact counts the defaults come
+    from show their progress in `status` (a main-area container) while a large graph's are counted."""
+    state = st.session_state
+    graph, formats = selection.graph, list(selection.formats)
+    with status if status is not None else st.container():
+        totals = cache.complete_tokens(graph.content_key, graph, selection.tokenizer, selection.formats)
+    changed = state.pop(GRAPH_CHANGED, False)
+    budget, limit = _budget(totals, formats, changed)
+    budgets = _budget_list(state.pop(BUDGET_LIST_SLOT), totals, changed)
+    return place_budget(replace(selection, budget=budget, budget_limit=limit, budgets=budgets), page_path)
 
 
 def _tokenizer_follows_model() -> None:

@@ -93,3 +93,19 @@ def test_opening_a_large_graph_says_which_formats_it_renders_and_then_reuses_the
     assert f"{tokens.total:,} tokens" in " ".join(lines)
     app.run()
     assert len(app.status) == 0  # a rerun finds them rendered
+
+
+def test_the_overview_draws_before_the_budgets_are_counted_and_contexts_after(small_threshold, monkeypatch):
+    """Counting that never ends (here: raises) leaves the Overview drawn, and Contexts, which needs it, not."""
+    def counting(*arguments):
+        raise RuntimeError("still counting")
+
+    app = started(sample=SAMPLE)
+    monkeypatch.setattr(cache, "complete_tokens", counting)
+    app.run()
+    assert metric(app, "Nodes") == [f"{len(load_sample(SAMPLE).nodes):,}"]
+    assert [item.value for item in app.title] == ["Overview"]
+    assert [item.message for item in app.exception] == ["still counting"]
+    app.switch_page("screens/contexts.py").run()
+    assert [item.message for item in app.exception] == ["still counting"]
+    assert not app.title and not app.metric  # the page waits for the budgets it cuts at
