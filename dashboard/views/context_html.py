@@ -42,10 +42,14 @@ def page_bounds(text: str, size: int = PAGE_SIZE) -> list[tuple[int, int]]:
     return pages or [(0, 0)]
 
 
-def pages_around(text: str, cut: int, size: int = PAGE_SIZE, lines_before: int = 6, reach: int = 360
-                 ) -> list[tuple[int, int]]:
+def pages_around(text: str, cut: int, size: int = PAGE_SIZE, lines_before: int = 6, reach: int = 360,
+                 grid: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Pages of about `size` where one page starts a few lines above `cut`, so the cut line shows at the top
-    of its page without scrolling (a box of rendered HTML cannot be scrolled from the server)."""
+    of its page without scrolling (a box of rendered HTML cannot be scrolled from the server).
+
+    The other pages are those of `grid` (`page_bounds(text, size)`, which a caller may keep per text: paging a
+    text of tens of megabytes again on every budget change took about 25 ms a panel); the page of the grid
+    the anchor falls in is split there, and a short cut page takes the next grid page too."""
     floor = max(0, cut - reach)  # long or wrapped lines: at most ~6 lines of a narrow panel above the cut
     newline, found = cut, 0
     while found <= lines_before:
@@ -54,9 +58,16 @@ def pages_around(text: str, cut: int, size: int = PAGE_SIZE, lines_before: int =
             break
         newline, found = previous, found + 1
     anchor = 0 if floor == 0 and found <= lines_before else (newline + 1 if found else floor)
-    before = page_bounds(text[:anchor], size) if anchor else []
-    after = [(start + anchor, end + anchor) for start, end in page_bounds(text[anchor:], size)]
-    return [page for page in before + after if page[1] > page[0]] or [(0, len(text))]
+    grid = page_bounds(text, size) if grid is None else grid
+    index = page_containing(grid, anchor)
+    start, end = grid[index]
+    pages = list(grid[:index]) + ([(start, anchor)] if start < anchor else [])
+    following = index + 1
+    if end - anchor < size // 2 and following < len(grid):  # a cut page of a few characters: add the next page
+        end, following = grid[following][1], following + 1
+    pages.append((anchor, end))
+    pages.extend(grid[following:])
+    return [page for page in pages if page[1] > page[0]] or [(0, len(text))]
 
 
 def page_containing(pages: Sequence[tuple[int, int]], offset: int) -> int:

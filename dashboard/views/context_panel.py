@@ -18,7 +18,7 @@ from core.tokens.token_spans import window_bounds
 from dashboard import cache
 from dashboard.renderings import accounting_for, rendering_key
 from dashboard.sidebar import Selection, format_label
-from dashboard.views.context_html import Highlight, context_html, page_containing, pages_around
+from dashboard.views.context_html import Highlight, context_html, page_bounds, page_containing, pages_around
 from dashboard.views.evidence_strip import strip_html
 from dashboard.views.markdown_text import escape_markdown
 
@@ -78,13 +78,20 @@ def window_token_ends(key: str, text: str, tokenizer: str, window: tuple[int, in
     return tuple(low + offset for offset in cache.text_token_ends(f"{key}|{low}:{high}", text[low:high], tokenizer))
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def text_pages(key: str, _text: str) -> tuple[tuple[int, int], ...]:
+    """The rendering's own pages (`page_bounds`), once per rendering rather than on every budget change."""
+    return tuple(page_bounds(_text))
+
+
 @st.fragment
 def panel_text(selection: Selection, format_name: str, policy: str, key: str, result: Cut, cut_at: int,
                colour: bool, whitespace: bool) -> None:
     """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
     full_text, spans, evidence_records = cache.text_layout(key, accounting_for(selection, format_name),
                                                            selection.evidence)
-    pages = pages_around(full_text, cut_at)  # the cut's page starts a few lines above the cut line
+    # The cut's page starts a few lines above the cut line; the others are the rendering's own pages.
+    pages = pages_around(full_text, cut_at, grid=text_pages(key, full_text))
     cut_page = page_containing(pages, cut_at)
     page = cut_page
     if len(pages) > 1:

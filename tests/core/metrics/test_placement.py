@@ -162,3 +162,45 @@ def test_dangling_edges_read_from_the_graphs_arrays_equal_those_read_key_by_key(
                 dangling.append(placement(results[0], from_graph, frozenset()).dangling_edges)
                 assert dangling[-1] == placement(results[1], from_keys, frozenset()).dangling_edges, (name, budget)
     assert max(dangling) > 0  # the cuts do leave edges dangling
+
+
+def test_the_cut_line_falls_where_the_kept_text_stops_matching_the_complete_text_in_every_format():
+    from core.io.generate import service_graph
+
+    graph = service_graph(8, 14, 5)
+    units = graph_units(graph)
+    for name in FORMATS.names():
+        format_ = FORMATS.get(name)
+        accounting = prefix_tokens(format_.render(graph, units), O200K, source=(graph, units))
+        full = accounting.rendering
+        text, whole = full.text, int(accounting.counts[-1])
+        for budget in sorted({0, 30, whole // 3, whole // 2 + 7, whole, whole + 500}):
+            for policy in ("raw", "record", "sections"):
+                result = cut(accounting, format_, policy, budget, count_grammar=False)
+                offset = cut_offset(full, result)
+                where = (name, policy, budget)
+                if result.empty:
+                    assert offset == 0, where
+                elif policy == "sections":
+                    assert offset == len(text), where
+                elif policy == "record":
+                    assert offset == len(full.prefix_text(result.records_kept)) - len(
+                        full.closings[result.records_kept]), where
+                else:  # the longest shared start, character by character
+                    shared = next((index for index, (ours, theirs) in enumerate(zip(result.document, text))
+                                   if ours != theirs), min(len(result.document), len(text)))
+                    assert offset == shared, where
+
+
+def test_the_character_ends_kept_for_the_cut_line_go_with_their_rendering():
+    import gc
+
+    from core.metrics import placement as module
+
+    rendering = JSONL.render(CHAIN, UNITS)
+    accounting = prefix_tokens(rendering, O200K, source=(CHAIN, UNITS))
+    assert cut_offset(rendering, cut(accounting, JSONL, "record", 10_000)) > 0 and id(rendering) in module._CHARACTER_ENDS
+    kept = id(rendering)
+    del rendering, accounting
+    gc.collect()
+    assert kept not in module._CHARACTER_ENDS

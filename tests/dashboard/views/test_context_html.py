@@ -111,3 +111,16 @@ def test_the_cut_page_never_starts_far_above_the_cut_on_a_long_line():
     text = "x" * 5000
     pages = pages_around(text, 4000, 1000, reach=360)
     assert pages[page_containing(pages, 4000)][0] == 3640
+
+
+def test_only_the_cut_page_differs_from_the_texts_own_pages():
+    text = "".join(f"line {index:04}\n" for index in range(3000))
+    grid = page_bounds(text, 1000)
+    for cut in (0, 5, text.index("line 1000"), text.index("line 1095") + 3, len(text) - 4, len(text)):
+        pages = pages_around(text, cut, 1000, grid=grid)
+        assert pages == pages_around(text, cut, 1000)  # a kept grid changes nothing
+        assert pages[0][0] == 0 and pages[-1][1] == len(text) and all(
+            left[1] == right[0] and left[0] < left[1] for left, right in pairwise(pages))
+        cut_page = pages[page_containing(pages, cut)]
+        assert cut_page[1] - cut_page[0] <= 1500 and (cut_page[1] - cut_page[0] >= 500 or cut_page[1] == len(text))
+        assert [page for page in pages if page not in grid] in ([], [cut_page], [pages[pages.index(cut_page) - 1], cut_page])
