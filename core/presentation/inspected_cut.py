@@ -5,9 +5,10 @@ sweep also makes:
 - what the document holds is read from its kept units where the format allows
   (`core.metrics.cut_reading.read_cut`) instead of decoding megabytes of text, and the kept node and
   edge counts come from the rendering's prefix counts instead of a pass over every kept key;
-- the reading and whether it answers the query are remembered per document: a budget step that keeps
-  the same records has the same document, so moving the budget by a token re-reads nothing.
-Only light readings are remembered (a view of the kept units, or a parse error), never a decoded graph.
+- the reading and whether it answers the query are remembered per record prefix: a budget step that
+  keeps the same records has the same document, so moving the budget by a token re-reads nothing.
+Only light readings are remembered (a view of the kept units), never a decoded graph, and never a raw
+or sections text (megabytes each, and a new one on every budget step).
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def inspected_metrics(result: Cut, format_: Format, accounting: PrefixTokens, gr
 def _reading_and_answer(result: Cut, format_: Format, accounting: PrefixTokens, graph: Graph, query: Query,
                         gold: Solution) -> tuple[DecodedCut, bool]:
     identity = document_identity(result, accounting)
-    key = (identity, query.name, query.arguments)
-    if identity is None:  # an empty cut: nothing to read
+    key = (identity, query.name, repr(query.arguments))  # repr: an argument may be a list
+    if identity is None or identity[0] != "prefix":  # empty, or a raw or sections text: each step differs
         reading = read_cut(result, format_, accounting, graph)
         return reading, answers(query, gold, reading)
     with _LOCK:
@@ -66,7 +67,7 @@ def _reading_and_answer(result: Cut, format_: Format, accounting: PrefixTokens, 
         return remembered
     reading = read_cut(result, format_, accounting, graph)
     found = (reading, answers(query, gold, reading))
-    if not isinstance(reading.graph, Graph):  # a view of the kept units, or an error: light to keep
+    if not isinstance(reading.graph, Graph):  # a view of the kept units: light to keep
         with _LOCK:
             entry[1][key] = found
     return found

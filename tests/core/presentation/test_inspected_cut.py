@@ -67,7 +67,7 @@ def test_a_budget_step_that_keeps_the_same_records_reads_nothing_again(monkeypat
     assert moved == decoded_metrics(more, format_, accounting)
 
 
-def test_a_decoded_graph_is_not_remembered():
+def test_a_decoded_sections_cut_is_not_remembered():
     format_ = FORMATS.get("untyped_pairs")  # lossy: its sections cut is read by decoding the text
     accounting = accounted("untyped_pairs")
     result = cut(accounting, format_, "sections", cut(accounting, format_, "record", 10**7).budgeted_tokens // 2)
@@ -77,3 +77,15 @@ def test_a_decoded_graph_is_not_remembered():
     inspected_metrics(cut(accounting, format_, "record", 300), format_, accounting, GRAPH, QUESTION, GOLD)
     assert remembered_documents(accounting) == 1  # a record prefix: a view of its kept units, light to keep
 
+
+
+def test_a_raw_text_is_not_remembered_but_a_record_prefix_is():
+    format_ = FORMATS.get("pretty_json")
+    accounting = accounted("pretty_json")
+    half = cut(accounting, format_, "record", 10**7).budgeted_tokens // 2
+    raw = next(result for result in (cut(accounting, format_, "raw", half + extra) for extra in range(40))
+               if result.document != accounting.prefix_text(result.records_kept))  # ends inside a record
+    inspected_metrics(raw, format_, accounting, GRAPH, QUESTION, GOLD)
+    assert remembered_documents(accounting) == 0  # its text is the key: megabytes on a large graph
+    inspected_metrics(cut(accounting, format_, "record", half), format_, accounting, GRAPH, QUESTION, GOLD)
+    assert remembered_documents(accounting) == 1
