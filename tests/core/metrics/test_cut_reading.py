@@ -60,3 +60,19 @@ def test_a_record_cut_and_a_raw_cut_ending_at_its_records_are_the_same_document(
     assert document_identity(raw, accounting) == (("prefix", raw.records_kept) if raw.document == record.document
                                                   else ("raw", raw.document))
     assert document_identity(cut(accounting, format_, "record", 0), accounting) is None  # empty: nothing to read
+
+
+def test_a_document_is_decoded_with_the_cyclic_collector_paused_and_resumed_after():
+    import gc
+    from dataclasses import replace
+
+    format_ = FORMATS.get("compact_json")
+    accounting = accounted("compact_json")
+    result = cut(accounting, format_, "raw", 333)  # ends inside a record: only decoding can tell
+    assert result.document != accounting.prefix_text(result.records_kept)
+    seen = []
+    watched = replace(format_, decode=lambda text: seen.append(gc.isenabled()) or format_.decode(text))
+    assert gc.isenabled()
+    reading = read_cut(result, watched, accounting, GRAPH)
+    assert seen == [False] and gc.isenabled()  # paused during the parse only
+    assert reading.error == decode_cut(result, format_).error and not reading.parse_ok
