@@ -218,10 +218,12 @@ def _character_ends(full: Rendering) -> np.ndarray:
     return found
 
 
-def cut_offset(full: Rendering, result: Cut) -> int:
+def cut_offset(full: Rendering, result: Cut, text: str | None = None) -> int:
     """Characters of the complete text `full.text` that the cut keeps: its whole records (record policy), its
     intact prefix (raw: a cut through a character ends in U+FFFD, which is not kept), nothing for an empty
-    cut, and the whole text for a sections cut (no single cut line: its units are kept or cut per section)."""
+    cut, and the whole text for a sections cut (no single cut line: its units are kept or cut per section).
+
+    `text`, when the caller holds it, is `full.text` (a raw cut is compared with it instead of a join of records)."""
     if result.empty:
         return 0
     ends = _character_ends(full)
@@ -229,6 +231,8 @@ def cut_offset(full: Rendering, result: Cut) -> int:
         return int(ends[-1]) + len(full.closing)
     if result.policy == "record":
         return int(ends[result.records_kept])
+    if text is not None:
+        return _common_prefix_length(result.document, text)
     # The complete text only as far as the document reaches, not all of it (tens of megabytes on a large graph).
     reach = int(np.searchsorted(ends, len(result.document)))
     head = full.preamble + "".join(record.text for record in full.records[:reach])

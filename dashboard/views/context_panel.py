@@ -63,8 +63,8 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
         st.caption(escape_markdown(result.explanation))
     key = rendering_key(selection, format_name)
     full_text, _spans, _evidence_records = cache.text_layout(key, accounting, selection.evidence)
-    panel_text(selection, format_name, policy, key, result, cut_offset(accounting.rendering, result), colour,
-               whitespace)
+    cut_at = cut_offset(accounting.rendering, result, full_text)
+    panel_text(selection, format_name, policy, key, result, cut_at, colour, whitespace)
     # A callable is only called on click, so a large text is not sent with every rerun.
     st.download_button("Download the full text", lambda: full_text, file_name=f"{format_name}.txt",
                        mime="text/plain", key=f"download_{format_name}_{policy}", on_click="ignore")

@@ -177,8 +177,8 @@ def test_the_cut_line_falls_where_the_kept_text_stops_matching_the_complete_text
         for budget in sorted({0, 30, whole // 3, whole // 2 + 7, whole, whole + 500}):
             for policy in ("raw", "record", "sections"):
                 result = cut(accounting, format_, policy, budget, count_grammar=False)
-                offset = cut_offset(full, result)
-                where = (name, policy, budget)
+                offset, where = cut_offset(full, result), (name, policy, budget)
+                assert cut_offset(full, result, text) == offset, where  # given the complete text: the same
                 if result.empty:
                     assert offset == 0, where
                 elif policy == "sections":
