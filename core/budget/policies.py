@@ -23,6 +23,7 @@ an empty cut that says why; it is not an error.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -196,6 +197,25 @@ def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed:
                kept, total, next_tokens, explanation, accounting.rendering)
 
 
+SECTION_COUNTS_KEPT = 1 << 14  # (k, m) counts per rendering; a few dozen per budget, so hundreds of budgets
+
+# accounting -> (format name, graph, units, (k, m) -> tokens): what choose_sections counted for earlier budgets
+_SECTION_COUNTS: weakref.WeakKeyDictionary[PrefixTokens, tuple[str, Graph, Sequence[Unit], dict]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _section_counts(accounting: PrefixTokens, format_: Format, graph: Graph, units: Sequence[Unit]
+                    ) -> dict[tuple[int, int], int]:
+    """The section documents' counts kept for this rendering, graph and units (a dict: sessions share it from
+    their threads, and a dict's get and set are atomic)."""
+    found = _SECTION_COUNTS.get(accounting)
+    if found is None or found[0] != format_.name or found[1] is not graph or found[2] is not units:
+        found = _SECTION_COUNTS[accounting] = (format_.name, graph, units, {})
+    if len(found[3]) > SECTION_COUNTS_KEPT:
+        found[3].clear()
+    return found[3]
+
+
 def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,
                   count_grammar: bool, marker: bool, graph: Graph, units: Sequence[Unit], sections: Sections) -> Cut:
     by_key = {unit.key: unit for unit in units}
@@ -206,7 +226,8 @@ def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowe
     if marker:
         def suffix(k: int, m: int) -> str:
             return section_marker_line(k, total_nodes, m, len(ordered) - total_nodes)
-    choice = choose_sections(graph, format_, ordered, accounting.tokenizer, budget, allowed, sections, suffix)
+    choice = choose_sections(graph, format_, ordered, accounting.tokenizer, budget, allowed, sections, suffix,
+                             _section_counts(accounting, format_, graph, units))
     if choice is None:
         empty = accounting.tokenizer.count(format_.render(graph, []).text)
         return _empty(accounting, format_, "sections", budget, grammar, count_grammar, empty,
@@ -215,7 +236,9 @@ def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowe
     complete = choice.nodes_kept == choice.nodes_total and choice.edges_kept == choice.edges_total
     line = section_marker(choice) if marker and not complete else ""
     text = rendering.text
-    tokens = accounting.tokenizer.count(text + ("\n" + line if line else ""))
+    # Without a marker line the text is the document choose_sections counted: its sections add up to it.
+    tokens = (choice.empty_tokens + choice.node_tokens + choice.edge_tokens if not line
+              else accounting.tokenizer.count(text + "\n" + line))
     nodes = [unit for unit in ordered if unit.is_node]
     edges = [unit for unit in ordered if not unit.is_node]
     dropped = tuple(section[kept].key for section, kept in ((nodes, choice.nodes_kept), (edges, choice.edges_kept))

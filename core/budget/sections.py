@@ -22,7 +22,7 @@ entities were truncated): `dangling_edges` counts them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 
 from core.errors import ParameterError
@@ -107,23 +107,28 @@ def _largest(count: int, fits: Callable[[int], bool]) -> int:
 
 
 def choose_sections(graph: Graph, format_: Format, ordered: Sequence[Unit], tokenizer: Tokenizer, budget: int,
-                    allowed: int, sections: Sections = DEFAULT_SECTIONS, suffix: Callable[[int, int], str] | None = None
-                    ) -> SectionChoice | None:
+                    allowed: int, sections: Sections = DEFAULT_SECTIONS, suffix: Callable[[int, int], str] | None = None,
+                    counts: MutableMapping[tuple[int, int], int] | None = None) -> SectionChoice | None:
     """Fill the node section, then the edge section, each within its limit; None if no document fits.
 
     `allowed` is what the document (and suffix) may take of the budget; `suffix(nodes_kept, edges_kept)`
-    is text appended after the document (the marker line), counted in the total.
+    is text appended after the document (the marker line), counted in the total. `counts`, when given,
+    holds the exact tokens of the document of the first k nodes and m edges, (k, m) -> tokens, from
+    earlier calls with the same graph, format, ordered units and tokenizer: the binary searches of nearby
+    budgets visit mostly the same (k, m), each a render and count of the whole document (seconds on a
+    large graph).
     """
     nodes: list[Unit] = [unit for unit in ordered if unit.is_node]
     edges: list[Unit] = [unit for unit in ordered if not unit.is_node]
     position = {unit.key: index for index, unit in enumerate(ordered)}
-    counts: dict[tuple[int, int], int] = {}
+    counts = {} if counts is None else counts
 
     def tokens(k: int, m: int) -> int:
-        if (k, m) not in counts:
+        found = counts.get((k, m))
+        if found is None:
             chosen = sorted(nodes[:k] + edges[:m], key=lambda unit: position[unit.key])
-            counts[k, m] = tokenizer.count(format_.render(graph, chosen).text)
-        return counts[k, m]
+            found = counts[k, m] = tokenizer.count(format_.render(graph, chosen).text)
+        return found
 
     def extra(k: int, m: int) -> int:
         if suffix is None:

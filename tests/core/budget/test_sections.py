@@ -94,3 +94,31 @@ def test_every_sections_cut_parses_keeps_its_shares_and_stays_within_budget(name
     if format_.lossless:
         kept_edges = sum(1 for key in result.kept_keys if key.startswith("e:"))
         assert len(decoded.edges) == kept_edges
+
+
+@pytest.mark.parametrize("name", ["jsonl", "pretty_json", "toon"])
+def test_counts_kept_from_earlier_budgets_give_the_same_cut_and_spare_most_counts(name, monkeypatch):
+    from core.budget import policies
+    from core.budget.sections import choose_sections
+
+    format_ = FORMATS.get(name)
+    accounting = accounted(name)
+    graph, units = accounting.source
+    by_key = {unit.key: unit for unit in units}
+    ordered = list({key: by_key[key] for record in accounting.rendering.records for key in record.unit_keys
+                    if key in by_key}.values())
+    counted = []
+    original = O200K.count
+    monkeypatch.setattr(type(O200K), "count", lambda self, text: counted.append(1) or original(text))
+    for marker in (False, True):
+        for budget in (900, 901, 902, 1400, 1401, 5000):
+            counted.clear()
+            kept = cut(accounting, format_, "sections", budget, marker=marker)  # counts kept per rendering
+            spent = len(counted)
+            fresh = choose_sections(graph, format_, ordered, O200K, budget,
+                                    budget - policies.grammar_tokens(format_, O200K))
+            if not marker:
+                assert kept.sections == fresh, budget  # the same choice as counting everything again
+                assert kept.tokens == original(kept.text), budget  # the cut's tokens are its text's exact count
+            if budget in (901, 902, 1401):  # a step of one token: at most a few new documents counted
+                assert spent <= 4, (budget, spent)
