@@ -6,6 +6,9 @@ Keyed by the graph's content key and every setting; a sweep is kept in a small L
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import pandas as pd
 import streamlit as st
 
@@ -16,14 +19,15 @@ from core.budget.policies import POLICIES
 from core.registry import FORMATS, ORDERINGS
 from core.tokens.format_anatomies import format_anatomies
 from core.tokens.token_anatomy import Anatomy, anatomy_table
-from dashboard.progress_run import progress_bar
+from dashboard.progress_run import Progress, progress_bar
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection
 from dashboard.views.charts import survival_figure
 
 SWEEPS_KEPT = 12
 SCOPES = ("complete text", "cut at the budget")
-SWEEP_STOPPED = "sweep_stopped"  # the key of the sweep the reader stopped
+SWEEP_STOPPED = "sweep_stopped"  # the key of the sweep (or advice) the reader stopped
+Result = TypeVar("Result")
 
 
 @st.cache_resource
@@ -40,21 +44,30 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
           policies: tuple[str, ...], budgets: tuple[int, ...]) -> pd.DataFrame:
     """core.analysis.budget_sweep.budget_sweep for these settings, computed once, with a progress bar while it runs."""
     key = settings_key(selection, "sweep", formats, orderings, layout, policies, budgets)
+    return with_progress(key, "Sweeping budgets", "cuts", "sweep", lambda progress: budget_sweep(
+        selection.graph, selection.query, selection.seeds, formats=list(formats), orderings=list(orderings),
+        layout=layout, policies=list(policies), budgets=list(budgets), tokenizer=selection.tokenizer,
+        progress=progress))
+
+
+def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable[[Progress], Result]) -> Result:
+    """`compute(progress)` once per key (kept in the store), behind a bar with the time left and a Stop button.
+
+    A stopped computation shows nothing until the reader runs it again (`name` says what in the notice)."""
     store = _store()
     found = store.get(key)
     if found is not None:
         return found
     if st.session_state.get(SWEEP_STOPPED) == key:
-        st.info("**The sweep was stopped.** Nothing is shown until it runs to the end.", icon="⏹️")
-        st.button("Run the sweep", key=f"sweep_restart_{abs(hash(key))}", on_click=st.session_state.pop, args=(SWEEP_STOPPED, None))
+        st.info(f"**The {name} was stopped.** Nothing is shown until it runs to the end.", icon="⏹️")
+        st.button(f"Run the {name}", key=f"sweep_restart_{abs(hash(key))}", on_click=st.session_state.pop,
+                  args=(SWEEP_STOPPED, None))
         st.stop()
-    with progress_bar(key, "Sweeping budgets", "cuts", on_stop=lambda: st.session_state.__setitem__(SWEEP_STOPPED, key),
-                      stop_help="Stop this sweep; the page then waits until you run it again") as progress:
-        frame = budget_sweep(selection.graph, selection.query, selection.seeds, formats=list(formats),
-                             orderings=list(orderings), layout=layout, policies=list(policies), budgets=list(budgets),
-                             tokenizer=selection.tokenizer, progress=progress)
-        store.put(key, frame)  # before the bar is removed: a click meanwhile ends the run at that Streamlit call
-    return frame
+    with progress_bar(key, what, unit, on_stop=lambda: st.session_state.__setitem__(SWEEP_STOPPED, key),
+                      stop_help=f"Stop this {name}; the page then waits until you run it again") as progress:
+        result = compute(progress)
+        store.put(key, result)  # before the bar is removed: a click meanwhile ends the run at that Streamlit call
+    return result
 
 
 @st.cache_data(max_entries=32, show_spinner="Measuring D_k(S) and full texts…")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
-from core.analysis.sweep import accounted_rendering, full_recall_budget, sweep
+from core.analysis.sweep import Progress, accounted_rendering, full_recall_budget, sweep
 from core.budget.policies import POLICIES, cut, grammar_tokens
 from core.errors import ParameterError
 from core.evaluate.answers import schema_for
@@ -123,16 +123,32 @@ def candidate_table(rows: pd.DataFrame) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
-def sweep_rows(graph: Graph, queries: Sequence[Query], seeds: Sequence[str] | None, settings: AdviceSettings
-               ) -> pd.DataFrame:
-    """The candidates' rows for one question (or queries sharing seeds), one sweep per tokenizer."""
+def sweep_rows(graph: Graph, queries: Sequence[Query], seeds: Sequence[str] | None, settings: AdviceSettings,
+               progress: Progress | None = None) -> pd.DataFrame:
+    """The candidates' rows for one question (or queries sharing seeds), one sweep per tokenizer; `progress` hears
+    (cuts done, cuts in all, what) across the tokenizers' sweeps."""
     frames = [sweep(graph, list(queries), seeds=seeds, formats=settings.format_names(),
                     orderings=settings.ordering_names(), layouts=settings.layouts, policies=settings.policies,
-                    budgets=settings.budgets, tokenizer=tokenizer) for tokenizer in settings.tokenizers]
+                    budgets=settings.budgets, tokenizer=tokenizer,
+                    progress=_share(progress, index, len(settings.tokenizers), tokenizer))
+              for index, tokenizer in enumerate(settings.tokenizers)]
     return pd.concat(frames, ignore_index=True)
 
 
-def suite_rows(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1) -> pd.DataFrame:
+def _share(progress: Progress | None, index: int, parts: int, name: str) -> Progress | None:
+    """Progress of part `index` of `parts` equal ones (one per tokenizer), reported as progress of the whole."""
+    if progress is None:
+        return None
+    report = progress
+
+    def share(done: int, total: int, what: str) -> None:
+        report(index * total + done, parts * total, f"{name}: {what}" if parts > 1 else what)
+
+    return share
+
+
+def suite_rows(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1,
+               progress: Progress | None = None) -> pd.DataFrame:
     """The candidates' rows for a question set, each question seeded from its text, one suite per tokenizer."""
     from core.analysis.suite import (  # a suite pulls in the engine; only the set-wide answer needs it
         run_suite,
@@ -140,11 +156,13 @@ def suite_rows(graph: Graph, question_set, settings: AdviceSettings, *, workers:
     )
 
     frames = []
-    for tokenizer in settings.tokenizers:
+    for index, tokenizer in enumerate(settings.tokenizers):
         suite = settings_for(settings.format_names(), settings.ordering_names(), layouts=settings.layouts,
                              policies=settings.policies, budgets=settings.budgets, seedings=("text",),
                              tokenizer=tokenizer)
-        rows = run_suite(graph, question_set, suite, workers=workers).rows.assign(tokenizer=tokenizer)
+        rows = run_suite(graph, question_set, suite, workers=workers,
+                         progress=_share(progress, index, len(settings.tokenizers), tokenizer)
+                         ).rows.assign(tokenizer=tokenizer)
         frames.append(rows.rename(columns={"question_id": "query"}))
     return pd.concat(frames, ignore_index=True)
 
@@ -264,12 +282,12 @@ def advise_rows(rows: pd.DataFrame, settings: AdviceSettings) -> Advice:
                   reason(best, runner_up, budget, questions), warnings, ranking.reset_index(drop=True), picks)
 
 
-def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, seeds: Sequence[str] | None = None
-           ) -> Advice:
+def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, seeds: Sequence[str] | None = None,
+           progress: Progress | None = None) -> Advice:
     """The advice for one question (or queries sharing seeds): sweep, rank, and the sentence's figures."""
     settings = settings.checked()
     seed_ids = tuple(seeds) if seeds else tuple(dict.fromkeys(seed for query in queries for seed in query.seeds))
-    advice = advise_rows(sweep_rows(graph, queries, seed_ids, settings), settings)
+    advice = advise_rows(sweep_rows(graph, queries, seed_ids, settings, progress), settings)
     best, runner_up = advice.best, advice.runner_up
     if len(queries) == 1:
         def with_budget(choice: Choice) -> Choice:
@@ -290,10 +308,11 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
                                                                           advice.questions), price_note=note)
 
 
-def advise_set(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1) -> Advice:
+def advise_set(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1,
+               progress: Progress | None = None) -> Advice:
     """The set-wide advice: a suite over the questions (seeded from their text), ranked by the means."""
     settings = settings.checked()
-    return advise_rows(suite_rows(graph, question_set, settings, workers=workers), settings)
+    return advise_rows(suite_rows(graph, question_set, settings, workers=workers, progress=progress), settings)
 
 
 def _replace(value, **changes):

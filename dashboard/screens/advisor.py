@@ -12,6 +12,7 @@ from core.budget.policies import ALL_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.questions import load_questions
 from core.registry import FORMATS, ORDERINGS
+from dashboard.analysis_cache import with_progress
 from dashboard.analysis_controls import budget_list, show_error, tokenizers_to_show
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown
@@ -19,12 +20,18 @@ from dashboard.views.markdown_text import escape_markdown
 SCOPES = ("this question", "the sample's question set")
 
 
-@st.cache_resource(max_entries=8, show_spinner="Sweeping every candidate…")
-def cached_advice(key: tuple, _selection: Selection, settings: AdviceSettings, scope: str) -> Advice:
-    if scope == SCOPES[1]:
-        sample = _selection.loaded.sample
-        return advise_set(_selection.graph, load_questions(sample.queries_path, _selection.graph), settings)
-    return advise(_selection.graph, [_selection.query], settings, seeds=_selection.seeds.node_ids or None)
+def cached_advice(key: tuple, selection: Selection, settings: AdviceSettings, scope: str) -> Advice:
+    """The advice for these settings, computed once, behind a bar with the time left and a Stop button."""
+    def compute(progress) -> Advice:
+        if scope == SCOPES[1]:
+            sample = selection.loaded.sample
+            return advise_set(selection.graph, load_questions(sample.queries_path, selection.graph), settings,
+                              progress=progress)
+        return advise(selection.graph, [selection.query], settings, seeds=selection.seeds.node_ids or None,
+                      progress=progress)
+
+    unit = "tasks" if scope == SCOPES[1] else "cuts"
+    return with_progress(("advice", *key), "Sweeping every candidate", unit, "advice", compute)
 
 
 def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:

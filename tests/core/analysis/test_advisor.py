@@ -119,3 +119,27 @@ def test_a_question_set_is_advised_on_the_mean_over_its_questions():
     assert (top["format"], top["ordering"]) == (advice.best.format, advice.best.ordering)
     assert advice.reason.startswith(f"At 512 tokens {advice.best.format} answers "
                                     f"{advice.best.traversal_accuracy:.0%} of the 2 questions")
+
+
+def test_progress_runs_across_both_tokenizers_sweeps_to_the_end():
+    heard = []
+    advise(GRAPH, [QUERY], SETTINGS, seeds=SEEDS, progress=lambda done, total, what: heard.append((done, total, what)))
+    totals = {total for _, total, _ in heard}
+    assert len(totals) == 1  # one whole, both tokenizers' sweeps in it
+    dones = [done for done, _, _ in heard]
+    assert dones == sorted(dones) and dones[-1] == totals.pop()
+    assert {what.split(":")[0] for _, _, what in heard} == {"o200k_base", "cl100k_base"}
+
+
+def test_a_question_set_reports_its_tasks():
+    from core.io.samples import get_sample
+    from core.questions import load_questions
+
+    sample = get_sample("nvidia-jetson")
+    graph = sample.load()
+    questions = load_questions(sample.queries_path).subset(["nvidia-jetson_T1_41"])
+    heard = []
+    advise_set(graph, questions, AdviceSettings(budgets=(512,), formats=("csv",), orderings=("canonical",),
+                                                policies=("record",), layouts=("nodes_then_edges",)),
+               progress=lambda done, total, what: heard.append((done, total)))
+    assert heard and heard[-1][0] == heard[-1][1]
