@@ -25,6 +25,7 @@ from dashboard.sidebar import Selection
 from dashboard.views.charts import survival_figure
 
 SWEEPS_KEPT = 12
+ANATOMIES_KEPT = 32  # one per tokenizer, scope and budget: a budget change under "cut at the budget" adds one
 SCOPES = ("complete text", "cut at the budget")
 SWEEP_STOPPED = "sweep_stopped"  # the key of the sweep (or advice) the reader stopped
 Result = TypeVar("Result")
@@ -50,11 +51,11 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
         progress=progress))
 
 
-def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable[[Progress], Result]) -> Result:
-    """`compute(progress)` once per key (kept in the store), behind a bar with the time left and a Stop button.
-
-    A stopped computation shows nothing until the reader runs it again (`name` says what in the notice)."""
-    store = _store()
+def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable[[Progress], Result],
+                  store: ResultStore | None = None) -> Result:
+    """`compute(progress)` once per key (kept in `store`, else the sweeps'), behind a bar with the time left and a
+    Stop button. A stopped computation shows nothing until the reader runs it again (`name` says what in the notice)."""
+    store = store or _store()
     found = store.get(key)
     if found is not None:
         return found
@@ -76,12 +77,19 @@ def markers(key: tuple, _selection: Selection, formats: tuple[str, ...], orderin
                           ordering=ordering, layout=layout, tokenizer=_selection.tokenizer)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Sorting tokens into categories…")
-def anatomies(key: tuple, _selection: Selection, formats: tuple[str, ...], ordering: str, layout: str,
+@st.cache_resource
+def _anatomy_store() -> ResultStore:
+    return ResultStore(ANATOMIES_KEPT)
+
+
+def anatomies(key: tuple, selection: Selection, formats: tuple[str, ...], ordering: str, layout: str,
               tokenizer: str, budget: int | None, policy: str, marker: bool) -> list[Anatomy]:
-    return format_anatomies(_selection.graph, _selection.query, _selection.seeds, formats=list(formats),
-                            ordering=ordering, layout=layout, tokenizer=tokenizer, budget=budget, policy=policy,
-                            marker=marker)
+    """core.tokens.format_anatomies.format_anatomies, computed once per key, behind a bar (a format at a time)."""
+    return with_progress(key, f"Sorting {tokenizer} tokens into categories", "formats", "token anatomy",
+                         lambda progress: format_anatomies(
+                             selection.graph, selection.query, selection.seeds, formats=list(formats),
+                             ordering=ordering, layout=layout, tokenizer=tokenizer, budget=budget, policy=policy,
+                             marker=marker, progress=progress), _anatomy_store())
 
 
 def survival_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
