@@ -11,7 +11,7 @@ from core.registry import FORMATS
 from dashboard import cache
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current, format_label
-from dashboard.views.graph_html import Survival, graph_page_html, legend_html, sandboxed_page
+from dashboard.views.graph_html import LABELLED_NODES, Survival, graph_page_html, legend_html, sandboxed_page
 from dashboard.views.markdown_text import escape_markdown
 
 HEIGHT = 620
@@ -48,7 +48,8 @@ def at_budget(selection: Selection, format_name: str) -> None:
         st.info(f"The graph has {view.total_nodes:,} nodes; showing {len(view.node_ids):,} nearest the seeds "
                 f"({radius}, then the nearest others by id) and the {len(view.edges):,} edges among them.")
     if positions is not None:
-        st.caption("Positions are computed in Python (physics is off above 150 nodes).")
+        st.caption(f"Positions are computed in Python (physics is off above 150 nodes). The seeds and the "
+                   f"{LABELLED_NODES} nodes nearest them are labelled; point at any node for its label and id.")
     evidence = selection.evidence
     page = graph_page_html(graph, view, {node: float(hop) for node, hop in hops.items()},
                            edge_survival(selection, format_name), evidence, positions, HEIGHT)

@@ -63,6 +63,9 @@ def safe_title(lines: list[str]) -> str:
 
 
 SEED_SIZE = 32
+# In a fixed layout (hundreds of nodes in rings) every label would overprint its neighbours: only the nodes
+# nearest the seeds (the view lists them first) are labelled; every node shows its label and id on hover.
+LABELLED_NODES = 60
 
 
 def node_caption(node) -> str:
@@ -89,11 +92,13 @@ def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
     """The complete HTML page for the view; `positions` fixes the layout and turns physics off."""
     shapes = type_shapes(graph)
     nodes = []
-    for node_id in view.node_ids:
+    for index, node_id in enumerate(view.node_ids):
         node = graph.node_by_id[node_id]
         hop = hops.get(node_id, math.inf)
         key = f"n:{node_id}"
-        options = dict(id=node_id, label=clean_label(node_caption(node)), title=safe_title(_node_lines(node, hop)),
+        labelled = positions is None or index < LABELLED_NODES or hop == 0
+        options = dict(id=node_id, label=clean_label(node_caption(node)) if labelled else "",
+                       title=safe_title(_node_lines(node, hop)),
                        color=tier_colour(hop), shape=shapes[node.type], borderWidth=3 if key in evidence else 1)
         if hop == 0:  # the seeds stand out: larger, outlined, bold label
             options.update(size=SEED_SIZE, borderWidth=4, font={"size": 18, "bold": True},

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from core.graph.model import Edge, Graph, Node
 from core.graph.view import layout_positions, select_view
 from dashboard.views.graph_html import (
+    LABELLED_NODES,
     clean_label,
     graph_page_html,
     legend_html,
@@ -105,6 +106,19 @@ def test_labels_stand_beside_ids_and_the_seeds_stand_out():
     assert '"label": "Tensorrt \\u00b7 12"' in data or '"label": "Tensorrt · 12"' in data
     assert '"label": "4"' in data
     assert data.count('"size": 32') == 1  # only the seed is drawn larger
+
+
+def test_a_fixed_layout_labels_the_seeds_and_the_nearest_nodes_only():
+    leaves = [f"leaf-{number:03d}" for number in range(LABELLED_NODES + 20)]
+    graph = Graph.build([Node("hub", "t"), *(Node(leaf, "t") for leaf in leaves)],
+                        [Edge("hub", "r", leaf) for leaf in leaves])
+    hops = {"hub": 0, **dict.fromkeys(leaves, 1)}
+    view = select_view(graph, hops)
+    page = graph_page_html(graph, view, hops, {}, frozenset(), layout_positions(view))
+    labels = re.findall(r'"label": "([^"]*)"', data_section(page))
+    assert labels[:2] == ["hub", "leaf-000"] and labels[LABELLED_NODES - 1] == f"leaf-{LABELLED_NODES - 2:03d}"
+    assert set(labels[LABELLED_NODES:]) == {""} and len(labels) == len(leaves) + 1
+    assert f'leaf-{len(leaves) - 1:03d}' in data_section(page)  # still named, on hover
 
 
 @given(st.recursive(st.text() | st.integers() | st.booleans() | st.none(),
