@@ -10,6 +10,7 @@ from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL
 from core.budget.policies import ALL_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
+from core.commands.progress import CountBar
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
@@ -64,17 +65,23 @@ def run(arguments: argparse.Namespace) -> int:
                               orderings=arguments.orderings, layouts=tuple(arguments.layouts),
                               policies=tuple(arguments.policies), model=arguments.price_model,
                               output_tokens=arguments.output_tokens)
-    if arguments.questions or arguments.generate:
-        questions = load_questions(arguments.questions, graph) if arguments.questions else \
-            generate(graph, arguments.generate)
-        advice = advise_set(graph, questions, settings)
-    else:
-        seeds, queries = seeds_and_queries(graph, arguments)  # a sample's own defaults when none are given
-        seed_ids = seeds.node_ids if seeds else ()
-        if len(queries) > 1 and not seed_ids:
-            raise ParameterError("several queries need shared seeds", "--query",
-                                 "give --seeds or --question, or a question set with --questions")
-        advice = advise(graph, queries, settings, seeds=seed_ids or None)
+    progress = None if arguments.no_progress else CountBar("advise", "task" if arguments.questions or
+                                                          arguments.generate else "cut")
+    try:
+        if arguments.questions or arguments.generate:
+            questions = load_questions(arguments.questions, graph) if arguments.questions else \
+                generate(graph, arguments.generate)
+            advice = advise_set(graph, questions, settings, progress=progress)
+        else:
+            seeds, queries = seeds_and_queries(graph, arguments)  # a sample's own defaults when none are given
+            seed_ids = seeds.node_ids if seeds else ()
+            if len(queries) > 1 and not seed_ids:
+                raise ParameterError("several queries need shared seeds", "--query",
+                                     "give --seeds or --question, or a question set with --questions")
+            advice = advise(graph, queries, settings, seeds=seed_ids or None, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     print("\n".join(advice_lines(advice)))
     if arguments.output:
         arguments.output.write_text(json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n",
@@ -112,4 +119,5 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                                             f"(tokencost), e.g. {DEFAULT_MODEL}")
     cost.add_argument("--output-tokens", type=int, default=0, help="answer tokens to price (default 0: input only)")
     parser.add_argument("--output", type=Path, help="write the advice as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(run=run)

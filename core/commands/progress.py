@@ -11,8 +11,9 @@ from tqdm import tqdm
 class CountBar:
     """A `progress(done, total, label)` callback that draws one bar; `close()` it when the work ends."""
 
-    def __init__(self, description: str, unit: str, stream: TextIO = sys.stderr) -> None:
-        self._bar = tqdm(total=0, desc=description, unit=unit, file=stream)
+    def __init__(self, description: str, unit: str, stream: TextIO | None = None) -> None:
+        # stderr as it is now, not as it was at import (a test or a caller may have replaced it)
+        self._bar = tqdm(total=0, desc=description, unit=unit, file=stream or sys.stderr)
 
     def __call__(self, done: int, total: int, label: str = "") -> None:
         self._bar.total = total

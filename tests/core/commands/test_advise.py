@@ -45,3 +45,12 @@ def test_a_sample_without_seeds_is_advised_on_its_own_catalogue_question(capsys)
     assert code == 0
     assert "seeds and query from the sample's catalogue entry" in printed and "If cartservice fails" in printed
     assert "best:" in printed
+
+
+def test_the_sweep_shows_a_bar_on_stderr_unless_asked_not_to(capsys):
+    arguments = ["advise", *SMALL, "--seeds", "db-identity", "--formats", "csv", "--orderings", "hop_tiers",
+                 "--policies", "record", "--budgets", "256"]
+    assert main(arguments) == 0
+    assert "advise" in capsys.readouterr().err
+    assert main([*arguments, "--no-progress"]) == 0
+    assert "advise" not in capsys.readouterr().err
