@@ -171,13 +171,13 @@ def budgets_wait(page_path: str) -> bool:
     return page_path in PAGES_WITHOUT_BUDGET
 
 
-def with_budgets(selection: Selection, page_path: str, status=None) -> Selection:
+def with_budgets(selection: Selection, page_path: str, status) -> Selection:
     """The Selection with its inspected budget, range and sweep budgets, their controls drawn in the sidebar places
     draw() kept (the inspected budget's on the page for PAGES_WITH_OWN_BUDGET). The exact counts the defaults come
     from show their progress in `status` (a main-area container) while a large graph's are counted."""
     state = st.session_state
     graph, formats = selection.graph, list(selection.formats)
-    with status if status is not None else st.container():
+    with status:
         totals = cache.complete_tokens(graph.content_key, graph, selection.tokenizer, selection.formats)
     changed = state.pop(GRAPH_CHANGED, False)
     budget, limit = _budget(totals, formats, changed)
