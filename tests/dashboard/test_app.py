@@ -24,7 +24,8 @@ BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
 
 def expected_figures(format_name: str, ordering: str, policy: str, budget: int) -> tuple[str, ...]:
     """What a Contexts panel must show, from core's sweep of the default sample (its seeds and query) alone:
-    the sweep reads its metrics from the kept unit keys, the page from the decoded cut."""
+    the sweep and the page each read the cut from its kept units (tests/core/presentation/test_inspected_cut.py
+    checks the page's reading against the decoded document)."""
     sample = default_sample()
     row = sweep(load_sample(sample.name), [sample.default_query()], seeds=sample.seeds, formats=[format_name],
                 orderings=[ordering], layouts=["nodes_then_edges"], policies=[policy], budgets=[budget],
