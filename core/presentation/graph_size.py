@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 
 from core.graph.model import Graph
 
@@ -48,11 +49,12 @@ class GraphFigures:
 
 def graph_figures(graph: Graph) -> GraphFigures:
     """Counts of nodes, edges, node types, relations, property values and the largest degrees."""
-    out_degree = Counter(edge.source for edge in graph.edges)
-    in_degree = Counter(edge.target for edge in graph.edges)
+    # map(attrgetter) lets Counter count in C: the largest graph's figures took most of a second
+    out_degree = Counter(map(attrgetter("source"), graph.edges))
+    in_degree = Counter(map(attrgetter("target"), graph.edges))
     properties = sum(len(node.properties) for node in graph.nodes) + sum(len(edge.properties) for edge in graph.edges)
-    return GraphFigures(len(graph.nodes), len(graph.edges), _ranked(node.type for node in graph.nodes),
-                        _ranked(edge.relation for edge in graph.edges), properties,
+    return GraphFigures(len(graph.nodes), len(graph.edges), _ranked(map(attrgetter("type"), graph.nodes)),
+                        _ranked(map(attrgetter("relation"), graph.edges)), properties,
                         max(out_degree.values(), default=0), max(in_degree.values(), default=0))
 
 
