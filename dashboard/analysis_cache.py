@@ -25,7 +25,7 @@ from dashboard.sidebar import Selection
 from dashboard.views.charts import survival_figure
 
 SWEEPS_KEPT = 12
-ANATOMIES_KEPT = 32  # one per tokenizer, scope and budget: a budget change under "cut at the budget" adds one
+ANATOMIES_KEPT = 32  # anatomies (one per tokenizer, scope and budget) and markers: smaller than sweeps, more of them
 SCOPES = ("complete text", "cut at the budget")
 SWEEP_STOPPED = "sweep_stopped"  # the key of the sweep (or advice) the reader stopped
 Result = TypeVar("Result")
@@ -71,14 +71,17 @@ def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable
     return result
 
 
-@st.cache_data(max_entries=32, show_spinner="Measuring D_k(S) and full texts…")
-def markers(key: tuple, _selection: Selection, formats: tuple[str, ...], ordering: str, layout: str) -> pd.DataFrame:
-    return format_markers(_selection.graph, _selection.query, _selection.seeds, formats=list(formats),
-                          ordering=ordering, layout=layout, tokenizer=_selection.tokenizer)
+def markers(key: tuple, selection: Selection, formats: tuple[str, ...], ordering: str, layout: str) -> pd.DataFrame:
+    """core.analysis.format_markers, computed once per key, behind a bar (a format at a time)."""
+    return with_progress(key, "Measuring D_k(S) and full texts", "formats", "measurement",
+                         lambda progress: format_markers(selection.graph, selection.query, selection.seeds,
+                                                         formats=list(formats), ordering=ordering, layout=layout,
+                                                         tokenizer=selection.tokenizer, progress=progress),
+                         _measure_store())
 
 
 @st.cache_resource
-def _anatomy_store() -> ResultStore:
+def _measure_store() -> ResultStore:
     return ResultStore(ANATOMIES_KEPT)
 
 
@@ -89,7 +92,7 @@ def anatomies(key: tuple, selection: Selection, formats: tuple[str, ...], orderi
                          lambda progress: format_anatomies(
                              selection.graph, selection.query, selection.seeds, formats=list(formats),
                              ordering=ordering, layout=layout, tokenizer=tokenizer, budget=budget, policy=policy,
-                             marker=marker, progress=progress), _anatomy_store())
+                             marker=marker, progress=progress), _measure_store())
 
 
 def survival_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:

@@ -25,3 +25,10 @@ def test_markers_are_the_coverage_budget_and_the_complete_rendering():
                          policies=["record"], budgets=(row["full_tokens"] - 1, row["full_tokens"]))
     assert frame["records_kept"].tolist()[1] == frame["records_total"].tolist()[1]
     assert frame["records_kept"].tolist()[0] < frame["records_total"].tolist()[0]
+
+
+def test_progress_names_each_format_before_measuring_it():
+    heard = []
+    format_markers(GRAPH, QUERY, SEEDS, formats=["csv", "jsonl"], ordering="canonical", layout="nodes_then_edges",
+                   progress=lambda done, total, name: heard.append((done, total, name)))
+    assert heard == [(0, 2, "csv"), (1, 2, "jsonl"), (2, 2, "")]
