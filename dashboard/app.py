@@ -39,13 +39,13 @@ PAGES = {
 
 # The sidebar draws before the navigation exists, so no page can be opened before every sidebar widget is
 # bound to the URL (a click during the first run would otherwise drop their URL parameters). Only the
-# budgets wait for the page: the pages that depend on the budget draw it in a fragment, and on a large graph
-# a page that ignores the budgets (the Overview) draws before they are counted, which takes seconds there.
+# budgets wait for the page: the pages that depend on the budget draw it in a fragment, and a page that
+# ignores the budgets (the Overview) draws before they are counted, which on a large graph takes seconds.
 selection = sidebar.draw()
 url_state.restore_lost_parameters()
 navigation = st.navigation(PAGES)
 status = st.container()  # where a large graph's counting shows its progress, above the page
-later = sidebar.budgets_wait(navigation.url_path, selection.graph)
+later = sidebar.budgets_wait(navigation.url_path)
 if not later:
     selection = sidebar.with_budgets(selection, navigation.url_path, status)
     url_state.restore_lost_parameters()  # the budget's too, when the sidebar drew it

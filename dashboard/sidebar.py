@@ -28,7 +28,6 @@ from core.retrieval.question_templates import template_for_question
 from core.retrieval.seeds import Seeds
 from core.tokens.models import counting_note
 from dashboard import cache, url_state
-from dashboard.large_graph import large
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
     query_widgets,
@@ -113,7 +112,7 @@ BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
 BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
 BUDGET_LIST_SLOT = "budget_list_slot"  # the sidebar place of the sweep budgets, for this run
 GRAPH_CHANGED = "graph_changed"  # this run shows another graph than the last: the budgets take its defaults
-PENDING = -1  # a budget not counted yet: only pages that ignore it (PAGES_WITHOUT_BUDGET) run before it is counted
+PENDING = -1  # a budget not counted yet: only pages that ignore it (PAGES_WITHOUT_BUDGET) run before it is
 PAGES_WITHOUT_BUDGET = ("",)  # the Overview, the first screen (its default page has the empty path)
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
@@ -167,11 +166,9 @@ def draw() -> Selection:
                      model, approximation)
 
 
-def budgets_wait(page_path: str, graph: Graph) -> bool:
-    """Whether the page `page_path` draws before the budgets are counted (with_budgets): on a large graph, a page
-    that ignores them. (On a smaller one the Overview measures every format at once, longer than the budgets'
-    counts take, and a click on another page while it measures would wait for it.)"""
-    return page_path in PAGES_WITHOUT_BUDGET and large(graph)
+def budgets_wait(page_path: str) -> bool:
+    """Whether the page `page_path` ignores the budgets, so it draws before they are counted (with_budgets)."""
+    return page_path in PAGES_WITHOUT_BUDGET
 
 
 def with_budgets(selection: Selection, page_path: str, status) -> Selection:
