@@ -25,9 +25,9 @@ from dashboard.sidebar import Selection
 from dashboard.views.charts import survival_figure
 
 SWEEPS_KEPT = 12
-MEASUREMENTS_KEPT = 32  # anatomies (one per tokenizer, scope and budget) and markers: smaller than sweeps, more of them
+ANATOMIES_KEPT = 32  # anatomies (one per tokenizer, scope and budget) and markers: smaller than sweeps, more of them
 SCOPES = ("complete text", "cut at the budget")
-STOPPED = "sweep_stopped"  # the key of the computation (sweep, advice, anatomy, markers) the reader stopped
+SWEEP_STOPPED = "sweep_stopped"  # the key of the sweep (or advice) the reader stopped
 Result = TypeVar("Result")
 
 
@@ -59,12 +59,12 @@ def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable
     found = store.get(key)
     if found is not None:
         return found
-    if st.session_state.get(STOPPED) == key:
+    if st.session_state.get(SWEEP_STOPPED) == key:
         st.info(f"**The {name} was stopped.** Nothing is shown until it runs to the end.", icon="⏹️")
-        st.button(f"Run the {name}", key=f"restart_{abs(hash(key))}", on_click=st.session_state.pop,
-                  args=(STOPPED, None))
+        st.button(f"Run the {name}", key=f"sweep_restart_{abs(hash(key))}", on_click=st.session_state.pop,
+                  args=(SWEEP_STOPPED, None))
         st.stop()
-    with progress_bar(key, what, unit, on_stop=lambda: st.session_state.__setitem__(STOPPED, key),
+    with progress_bar(key, what, unit, on_stop=lambda: st.session_state.__setitem__(SWEEP_STOPPED, key),
                       stop_help=f"Stop this {name}; the page then waits until you run it again") as progress:
         result = compute(progress)
         store.put(key, result)  # before the bar is removed: a click meanwhile ends the run at that Streamlit call
@@ -82,7 +82,7 @@ def markers(key: tuple, selection: Selection, formats: tuple[str, ...], ordering
 
 @st.cache_resource
 def _measure_store() -> ResultStore:
-    return ResultStore(MEASUREMENTS_KEPT)
+    return ResultStore(ANATOMIES_KEPT)
 
 
 def anatomies(key: tuple, selection: Selection, formats: tuple[str, ...], ordering: str, layout: str,
