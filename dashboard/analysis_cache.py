@@ -58,6 +58,8 @@ def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable
     store = store or _store()
     found = store.get(key)
     if found is not None:
+        if st.session_state.get(SWEEP_STOPPED) == key:  # Stop pressed as the run ended: its result stands
+            del st.session_state[SWEEP_STOPPED]
         return found
     if st.session_state.get(SWEEP_STOPPED) == key:
         st.info(f"**The {name} was stopped.** Nothing is shown until it runs to the end.", icon="⏹️")
