@@ -2,8 +2,8 @@
 
 Starts `streamlit run dashboard/app.py` on a loopback port, drives Debian's Chromium through Playwright
 and, per graph (nvidia-jetson and the generated 2,000-service graph), prints the first-open time of the
-Contexts page, the median and maximum of 10 budget changes and 10 format changes, and, measured in the
-same run, the latency of a page reload, so the figures can be read as ratios on a noisy machine.
+Contexts page, the median and maximum of 10 budget changes (a slider step of one token), 10 budgets typed
+7% apart (each moves the cut by whole records) and 10 format changes, and, measured in the same run, the latency of a page reload, so the figures can be read as ratios on a noisy machine.
 
 A latency is taken in the page: a MutationObserver records when the app's script state turns to
 running and back to notRunning; the figure is from the interaction to the last notRunning after it.
@@ -55,6 +55,7 @@ DONE = """start => {
   return ran >= 0 && last[0] === 'notRunning' ? last[1] - start : null;
 }"""
 QUIET_MS = 600  # no new run within this long after notRunning: the interaction has settled
+JUMP_FACTOR = 0.93  # each typed budget 7% below the last: whole records leave the cut every time
 TIMEOUT_S = 60  # an interaction that starts no run is reported, not waited for forever
 # Installed before the app's scripts (add_init_script): every websocket frame the app sends and receives, with
 # performance.now() and its size, every long task of the page's main thread, and the last change of the main area's
@@ -188,6 +189,25 @@ def budget_changes(page, repeats: int, phases: list[dict] | None = None) -> list
     return figures
 
 
+def budget_jumps(page, repeats: int, phases: list[dict] | None = None, factor: float = JUMP_FACTOR) -> list[float]:
+    """Seconds per budget typed into the page's Exact budget box, each `factor` times the last: a step that moves
+    the cut by whole records, where one slider step under the record policy usually keeps the same ones."""
+    box = page.locator('[data-testid="stMain"] [data-testid="stNumberInput"]').filter(has_text="Exact budget")
+    field = box.locator("input").first
+    figures = []
+    for _ in range(repeats):
+        budget = max(int(int(field.input_value().replace(",", "")) * factor), 1)
+        start = page.evaluate("() => performance.now()")
+
+        def action(budget: int = budget) -> None:
+            field.fill(str(budget))
+            field.press("Enter")
+        figures.append(timed(page, action))
+        if phases is not None:
+            phases.append(page.evaluate(PHASES, start))
+    return figures
+
+
 def describe_phases(phases: list[dict]) -> list[str]:
     """Median of each phase of the budget changes, in ms (bytes and messages as counts)."""
     known = [phase for phase in phases if phase]
@@ -279,6 +299,8 @@ def main() -> int:
                     opened = first_open(page, url)
                 phases: list[dict] | None = [] if arguments.breakdown else None
                 budgets = budget_changes(page, arguments.repeats, phases)
+                jump_phases: list[dict] | None = [] if arguments.breakdown else None
+                jumps = budget_jumps(page, arguments.repeats, jump_phases)
                 formats = [] if arguments.budget_only else format_changes(page, arguments.repeats)
                 reload = statistics.median([reload_latency(page) for _ in range(3)])
                 print(f"{name}: first open of Contexts {opened:.1f} s; page reload (warm, median of 3) "
@@ -286,6 +308,9 @@ def main() -> int:
                 print(describe("budget change", budgets, reload))
                 if phases is not None:
                     print("\n".join(describe_phases(phases)))
+                print(describe("budget typed", jumps, reload) + f"  (each {1 - JUMP_FACTOR:.0%} below the last)")
+                if jump_phases is not None:
+                    print("\n".join(describe_phases(jump_phases)).replace("budget change", "budget typed"))
                 if formats:
                     print(describe("format change", formats, reload))
                 now, peak = memory_mb(process.pid)

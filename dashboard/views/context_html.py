@@ -98,16 +98,19 @@ def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
                  window: tuple[int, int] | None = None, cut_label: str = "cut") -> str:
     """`text[window]` as a <pre> block. Text from `cut` on is dimmed and struck, with a marked cut line.
 
-    With `token_ends` (character offsets where tokens end) tokens get alternating backgrounds;
-    evidence spans get a green (kept) or red (cut) underline, or background without token colours.
+    With `token_ends` (character offsets where tokens end) the kept text's tokens get alternating backgrounds;
+    evidence spans get a green (kept) or red (cut) underline, or a background where tokens are not coloured.
     Marks are short class names styled once, and the dropped text is one wrapper, so a page of a few
     thousand tokens stays small for the browser to redraw on every budget change.
     """
     start, end = window if window is not None else (0, len(text))
     ordered = sorted(evidence, key=lambda item: item.start)
     evidence_starts = [item.start for item in ordered]
+    # Tokens are coloured in the kept text only: what the cut drops is in no prompt, and its spans were most of
+    # the cut's page (it starts a few lines above the cut), so a budget step redrew five times the markup.
+    coloured_to = end if cut is None else max(min(cut, end), start)
     points = {start, end}
-    points.update(token_ends[bisect_right(token_ends, start):bisect_left(token_ends, end)])  # sorted: slice
+    points.update(token_ends[bisect_right(token_ends, start):bisect_left(token_ends, coloured_to)])  # sorted: slice
     for item in ordered:
         points.update(offset for offset in (item.start, item.end) if start < offset < end)
     if cut is not None and start < cut < end:
@@ -121,7 +124,8 @@ def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
         if cut is not None and left == cut:
             parts.append(_cut_line(cut_label) + '<span class="dropped">')
             dropped = True
-        parts.append(_segment(text[left:right], left, token_ends, ordered, evidence_starts, show_whitespace))
+        parts.append(_segment(text[left:right], left, token_ends if left < coloured_to else (), ordered,
+                              evidence_starts, show_whitespace))
     if dropped:
         parts.append("</span>")
     if cut is not None and cut == end and end == len(text):
@@ -163,7 +167,7 @@ def _cut_line(label: str) -> str:
 def legend_html(token_colours: bool) -> str:
     """A one-line key to the marks used by `context_html`."""
     tokens = ("".join(f'<span style="background:{colour}">tok</span>' for colour in TOKEN_COLOURS[:3])
-              + " one background per token · ") if token_colours else ""
+              + " one background per token of the kept text · ") if token_colours else ""
     return (f'<div style="font-size:0.8em">{tokens}'
             f'<span style="box-shadow:inset 0 -3px 0 {KEPT_COLOUR}">evidence kept</span> · '
             f'<span style="box-shadow:inset 0 -3px 0 {CUT_COLOUR}">evidence cut</span> · '

@@ -69,6 +69,13 @@ def test_token_colours_alternate_per_token():
     assert len(classes) == 2 and classes[0] != classes[1]
 
 
+def test_only_the_kept_text_has_token_colours():
+    markup = context_html("ab|cd ef", cut=3, token_ends=[1, 2, 3, 4, 5, 8], evidence=[Highlight(6, 8, False)])
+    kept, dropped = markup.split("✂")
+    assert re.findall(r'<span class="t[0-9]">(.*?)</span>', kept) == ["a", "b", "|"]
+    assert '<span class="dropped">cd <span class="c cb">ef</span></span>' in dropped  # evidence still marked
+
+
 def test_whitespace_can_be_made_visible():
     markup = context_html("a b\n\tc", cut=None, show_whitespace=True)
     assert visible_text(markup) == "a·b↵\n→c"
