@@ -71,6 +71,7 @@ class Cut:
     # sections policy only: the rendering is of the kept units alone, and the sections' exact tokens
     sections: SectionChoice | None = field(default=None, repr=False, compare=False)
     dropped_keys: tuple[str, ...] = ()  # sections policy: the first unit not kept in each section
+    kept_tokens: int | None = None  # raw policy: the complete text's tokens it keeps (where its text is cut)
 
     @property
     def kept_keys(self) -> tuple[str, ...]:
@@ -278,4 +279,4 @@ def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: in
     if kept < accounting.records:
         next_tokens = int(accounting.counts[kept + 1]) + (grammar if count_grammar else 0)
     return Cut(format_.name, "raw", budget, text, line, tokens, grammar, count_grammar, kept, accounting.records,
-               next_tokens, explanation, accounting.rendering)
+               next_tokens, explanation, accounting.rendering, kept_tokens=kept_tokens)

@@ -186,7 +186,8 @@ class EvidenceStrip:
 
     total_tokens: int
     ticks: tuple[EvidenceTick, ...]
-    cut_at: int | None  # token offset of the first record not kept; None when all is kept or for sections
+    cut_at: int | None  # token offset where the text is cut (raw), or of the first record not kept (record);
+    # None when all is kept or for sections
 
 
 def evidence_strip(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str]) -> EvidenceStrip:
@@ -197,7 +198,9 @@ def evidence_strip(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str])
     ticks = tuple(sorted((EvidenceTick(key, int(layout.record_starts[position[key]]), key in kept)
                           for key in evidence if key in position), key=lambda tick: (tick.offset, tick.key)))
     cut_at = None
-    if cut.policy != "sections" and cut.records_kept < accounting.records:
+    if cut.kept_tokens is not None:  # raw: its text ends inside a record, where the panel's cut line is drawn
+        cut_at = cut.kept_tokens if cut.kept_tokens < accounting.total else None
+    elif cut.policy != "sections" and cut.records_kept < accounting.records:
         cut_at = int(layout.record_starts[cut.records_kept])
     return EvidenceStrip(accounting.total, ticks, cut_at)
 

@@ -204,3 +204,16 @@ def test_the_character_ends_kept_for_the_cut_line_go_with_their_rendering():
     del rendering, accounting
     gc.collect()
     assert kept not in module._CHARACTER_ENDS
+
+
+def test_a_raw_cut_draws_its_strip_line_where_its_text_ends_inside_a_record():
+    budget = int(ACCOUNTING.counts[1]) + 3  # the first record and three tokens of the second
+    result = cut(ACCOUNTING, JSONL, "raw", budget, count_grammar=False)
+    assert result.records_kept == 1 and result.kept_tokens == budget
+    strip = evidence_strip(result, ACCOUNTING, frozenset({"n:b"}))
+    assert strip.cut_at == budget  # three tokens into the second record, not at its start
+    assert O200K.decode(O200K.encode(ACCOUNTING.rendering.text)[:strip.cut_at]) == result.document
+    assert [(tick.key, tick.kept) for tick in strip.ticks] == [("n:b", False)]  # a partial record is not kept
+    assert strip.ticks[0].offset < strip.cut_at
+    everything = cut(ACCOUNTING, JSONL, "raw", ACCOUNTING.total, count_grammar=False)
+    assert evidence_strip(everything, ACCOUNTING, frozenset()).cut_at is None
