@@ -5,6 +5,8 @@ Drawn by the Contexts page (one per format or policy) and by the Walkthrough (th
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from core.budget.policies import Cut, cut
@@ -32,7 +34,11 @@ def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens
 
 def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:
     accounting = accounting_for(selection, format_name)
-    result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
+    # Each try of the sections search renders and counts a document of the kept units: seconds on a large graph,
+    # so say what runs (a spinner shows only after half a second).
+    with st.spinner(f"Choosing {format_name}'s sections: each try renders and counts a document…", show_time=True) \
+            if policy == "sections" else nullcontext():
+        result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
     figures = cut_metrics(selection, format_name, accounting, result)
     st.subheader(f"{format_label(format_name)} · {policy}")
     # A wrapping row of content-wide metrics: a value is never cut to "1,2…" in a narrow column.

@@ -22,3 +22,25 @@ def test_a_budget_change_decodes_nothing_and_shows_the_new_cut(monkeypatch):
     assert not app.exception, [item.value for item in app.exception]
     assert metric(app, "Records kept / total") != before and metric(app, "Parses") == ["yes", "yes"]
     assert decoded == []
+
+
+def test_a_sections_cut_runs_behind_a_spinner_that_says_what_it_does(monkeypatch):
+    import contextlib
+
+    import streamlit
+
+    shown: list[str] = []
+    real = streamlit.spinner
+
+    @contextlib.contextmanager
+    def recorded(text="", **options):
+        shown.append(text)
+        with real(text, **options):
+            yield
+
+    monkeypatch.setattr(streamlit, "spinner", recorded)
+    on_page(started(sample="nvidia-jetson", formats=["pretty_json"], policy="sections", budget="600"), "contexts")
+    assert "Choosing pretty_json's sections: each try renders and counts a document…" in shown
+    shown.clear()
+    on_page(started(sample="nvidia-jetson", formats=["pretty_json"], policy="record", budget="600"), "contexts")
+    assert not any("sections" in text for text in shown)  # a record cut is a lookup: no spinner
