@@ -30,7 +30,9 @@ def show() -> None:
     comparison = controls[0].segmented_control("Compare", COMPARISONS, default="formats", key="compare",
                                                bind="query-params", help="formats: the chosen formats side by "
                                                "side; policies: the first format under raw and record") or "formats"
-    colour = controls[1].toggle("Colour each token", value=True, key="token_colours", bind="query-params")
+    colour = controls[1].toggle("Colour each token", value=True, key="token_colours", bind="query-params",
+                                help="alternating backgrounds for the kept text's tokens; the text the cut drops is "
+                                     "in no prompt, so it is shown dimmed and struck, uncoloured")
     whitespace = controls[2].toggle("Show whitespace", value=False, key="whitespace", bind="query-params")
     st.html(legend_html(colour))
     at_budget(selection, comparison, colour, whitespace)
