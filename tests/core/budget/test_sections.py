@@ -122,3 +122,28 @@ def test_counts_kept_from_earlier_budgets_give_the_same_cut_and_spare_most_count
                 assert kept.tokens == original(kept.text), budget  # the cut's tokens are its text's exact count
             if budget in (901, 902, 1401):  # a step of one token: at most a few new documents counted
                 assert spent <= 4, (budget, spent)
+
+
+@given(st.lists(st.integers(0, 40), max_size=300), st.integers(0, 6_000), st.data())
+def test_the_section_search_finds_the_largest_count_that_fits_with_or_without_known_values(steps, limit, data):
+    from itertools import accumulate
+
+    from core.budget.sections import _largest
+
+    values = [0, *accumulate(steps)]  # tokens of the first k units: non-decreasing, tokens(0) = 0
+    expected = max(k for k, value in enumerate(values) if value <= limit)
+    known = {k: values[k] for k in data.draw(st.sets(st.integers(0, len(steps)), max_size=8))}
+    counted = []
+    assert _largest(len(steps), lambda k: counted.append(k) or values[k], limit, known) == expected
+    assert not set(counted) & set(known)  # what is known is not counted again
+    assert len(counted) <= 2 * max(len(steps), 1).bit_length() + 2  # never much worse than halving
+
+
+def test_the_section_search_counts_a_handful_of_documents_on_even_records():
+    from core.budget.sections import _largest
+
+    counted = []
+    tokens = [0] + [20 * k + k % 7 for k in range(1, 100_001)]  # about 20 tokens a unit, a little uneven
+    found = _largest(100_000, lambda k: counted.append(k) or tokens[k], 1_000_003, {})
+    assert found == max(k for k, value in enumerate(tokens) if value <= 1_000_003)
+    assert len(counted) <= 6, counted  # halving takes 17
