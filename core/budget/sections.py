@@ -129,7 +129,7 @@ def _largest(count: int, tokens: Callable[[int], int], limit: int, known: Mappin
             low, low_tokens = probe, found
         else:
             high, high_tokens = probe, found
-        halve = not halve and high - low > before // 2
+        halve = not halve and high - low > before // 2  # a halving step after a try that did not halve
     return low
 
 

@@ -106,8 +106,9 @@ def context_html(text: str, *, cut: int | None, token_ends: Sequence[int] = (),
     start, end = window if window is not None else (0, len(text))
     ordered = sorted(evidence, key=lambda item: item.start)
     evidence_starts = [item.start for item in ordered]
-    # Tokens are coloured in the kept text only: what the cut drops is in no prompt, and its spans were most of
-    # the cut's page (it starts a few lines above the cut), so a budget step redrew five times the markup.
+    # Tokens are coloured in the kept text only: what the cut drops is in no prompt, and the cut's page starts a
+    # few lines above the cut, so its spans were nine in ten of what a budget step redrew (nvidia-jetson's two
+    # panels under raw: 1,677 spans and 47 KB of markup, now 166 spans and 11 KB).
     coloured_to = end if cut is None else max(min(cut, end), start)
     points = {start, end}
     points.update(token_ends[bisect_right(token_ends, start):bisect_left(token_ends, coloured_to)])  # sorted: slice
