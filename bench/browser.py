@@ -176,35 +176,35 @@ def contexts_after_overview(page) -> float:
     return time.perf_counter() - begun
 
 
+def timed_with_phases(page, action, phases: list[dict] | None) -> float:
+    """`timed(page, action)`; with `phases`, the interaction's breakdown (websocket frames) appended to it."""
+    start = page.evaluate("() => performance.now()")
+    seconds = timed(page, action)
+    if phases is not None:
+        phases.append(page.evaluate(PHASES, start))
+    return seconds
+
+
 def budget_changes(page, repeats: int, phases: list[dict] | None = None) -> list[float]:
     """Seconds per budget change (one ArrowRight on the page's slider); with `phases`, each change's breakdown."""
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type=range]').first
     slider.focus()
-    figures = []
-    for _ in range(repeats):
-        start = page.evaluate("() => performance.now()")
-        figures.append(timed(page, lambda: slider.press("ArrowRight")))
-        if phases is not None:
-            phases.append(page.evaluate(PHASES, start))
-    return figures
+    return [timed_with_phases(page, lambda: slider.press("ArrowRight"), phases) for _ in range(repeats)]
 
 
 def budget_jumps(page, repeats: int, phases: list[dict] | None = None, factor: float = JUMP_FACTOR) -> list[float]:
     """Seconds per budget typed into the page's Exact budget box, each `factor` times the last: a step that moves
     the cut by whole records, where one slider step under the record policy usually keeps the same ones."""
-    box = page.locator('[data-testid="stMain"] [data-testid="stNumberInput"]').filter(has_text="Exact budget")
-    field = box.locator("input").first
+    field = page.locator('[data-testid="stMain"] [data-testid="stNumberInput"]').filter(
+        has_text="Exact budget").locator("input").first
+
+    def typed(budget: int) -> None:
+        field.fill(str(budget))
+        field.press("Enter")
     figures = []
     for _ in range(repeats):
-        budget = max(int(int(field.input_value().replace(",", "")) * factor), 1)
-        start = page.evaluate("() => performance.now()")
-
-        def action(budget: int = budget) -> None:
-            field.fill(str(budget))
-            field.press("Enter")
-        figures.append(timed(page, action))
-        if phases is not None:
-            phases.append(page.evaluate(PHASES, start))
+        budget = max(int(int(field.input_value().replace(",", "")) * factor), 1)  # read before the clock starts
+        figures.append(timed_with_phases(page, lambda budget=budget: typed(budget), phases))
     return figures
 
 
