@@ -220,13 +220,16 @@ def _shown(term: object) -> str:
 
 # rdflib's BadSyntax keeps its reason in a private field; its public text reads
 # 'at line N of <>:\nBad syntax (REASON) at ^ in: ...', from which the reason is taken.
-_BAD_SYNTAX = re.compile(r"Bad syntax \((.+?)\) at \^", re.DOTALL)
+# The message quotes the user's text, so the reason is cut out with two `find`s: a lazy `(.+?)` regex
+# search rescanned the rest of the message from every "Bad syntax (" it held.
+_BAD_SYNTAX, _AT = "Bad syntax (", ") at ^"
 
 
 def syntax_reason(message: str) -> str:
     """The reason in an rdflib parse error's message (BadSyntax's own words), else its first line."""
-    found = _BAD_SYNTAX.search(message)
-    return found.group(1) if found else message.split("\n")[0]
+    start = message.find(_BAD_SYNTAX)
+    end = message.find(_AT, start + len(_BAD_SYNTAX) + 1) if start >= 0 else -1
+    return message[start + len(_BAD_SYNTAX):end] if end >= 0 else message.split("\n")[0]
 
 
 def _parse(text: str) -> rdflib.Graph:

@@ -19,8 +19,11 @@ from core.errors import LoadError
 from core.io.limits import Limits
 from core.io.text import line_of
 
+# Run with finditer over the whole untrusted file. Safe: each alternative starts with a different
+# character class, and the one repeated group (white space and comments) is possessive, so a token is
+# read once, never re-split.
 _TOKEN = re.compile(r"""
-    (?P<space>(?:\s+|\#[^\n]*)+)
+    (?P<space>(?:\s++|\#[^\n]*+)++)
   | (?P<key>[A-Za-z][0-9A-Za-z_]*)\b
   | (?P<real>[+-]?(?:[0-9]*\.[0-9]+|[0-9]+\.[0-9]*|INF)(?:[Ee][+-]?[0-9]+)?)
   | (?P<int>[+-]?[0-9]+)
