@@ -26,6 +26,7 @@ from core.io.generate import generator_parameters, parameter_limit
 from core.io.samples import Sample, default_sample, get_sample, sample_names
 from core.registry import GENERATORS
 from dashboard import cache
+from dashboard.views.markdown_text import escape_markdown
 
 # Bound widgets write their option's displayed text into the URL, so options are shown as their names.
 SOURCE_KINDS = ("sample", "upload", "generator", "database")
@@ -93,8 +94,10 @@ def _upload(sidebar) -> LoadedGraph | None:
         nodes = st.file_uploader("Nodes table (for a CSV edge list)", key="upload_nodes")
     if upload is None:
         return None
-    graph = cache.uploaded_graph(upload.getvalue(), upload.name, None if format == AUTO else format, options,
-                                 nodes.getvalue() if nodes is not None else None)
+    graph, notices = cache.uploaded_graph(upload.getvalue(), upload.name, None if format == AUTO else format,
+                                          options, nodes.getvalue() if nodes is not None else None)
+    for notice in notices:  # what the reader skipped on purpose (yEd graphics, ports): plain text, never markup
+        sidebar.caption(escape_markdown(notice))
     return LoadedGraph(graph, f"upload: {upload.name}")
 
 

@@ -152,6 +152,20 @@ def test_an_error_naming_a_hostile_file_stays_text():
     assert "](http" not in message and "<img" not in message.replace("\\<img", "")
 
 
+def test_a_yed_upload_loads_and_says_once_what_was_skipped():
+    """D22: a yFiles for HTML / yEd Live file loads; the skipped graphics are named in one caption line."""
+    from pathlib import Path
+
+    data = (Path(__file__).parents[1] / "data" / "yed" / "yfiles_for_html.graphml").read_bytes()
+    app = started(source="upload")
+    app.sidebar.file_uploader(key="upload_file").set_value(("diagram.graphml", data, "application/xml")).run()
+    assert not app.exception and not app.error
+    notices = [caption.value for caption in app.sidebar.caption if "skipped" in caption.value]
+    assert len(notices) == 1 and unescaped(notices[0]).startswith("diagram.graphml: skipped yEd/yFiles graphics")
+    app.run()  # a rerun serves the cached graph and still shows the notice
+    assert len([caption for caption in app.sidebar.caption if "skipped" in caption.value]) == 1
+
+
 def test_bad_generator_parameters_show_the_error_and_keep_the_previous_graph():
     app = started(source="generator", generator="transport")
     graph_caption = app.caption[0].value
