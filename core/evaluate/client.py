@@ -10,6 +10,7 @@ the stored raw request, a request key or a log line.
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -23,6 +24,7 @@ PLACEHOLDER_KEY = "no-key"  # sent when the variable is unset: local servers nee
 # A reply is read in chunks and refused past this size: a 200 MB reply was once read whole, stored twice
 # and made every later summary of its run store run out of memory. A completion of 512 tokens is a few KB.
 MAX_REPLY_BYTES = 8_000_000
+MAX_TEMPERATURE = 2.0  # the OpenAI API's range; NaN or infinity cannot be sent as JSON at all
 KEPT_OF_REFUSED_REPLY = 2_000  # characters of a refused reply kept as its raw response, to show what came
 
 
@@ -46,9 +48,13 @@ class Endpoint:
                                  "give the endpoint's address, e.g. http://127.0.0.1:11434/v1")
         if not self.model:
             raise ParameterError("no model name given", "--model", "name the model the endpoint serves")
-        if self.max_tokens < 1 or self.timeout_seconds <= 0 or self.max_retries < 0:
-            raise ParameterError("max tokens, timeout and retries must be positive", "endpoint settings",
-                                 "use max_tokens >= 1, timeout > 0, retries >= 0")
+        # `not (x > 0)` also refuses NaN, which passes `x <= 0`; an infinite timeout is no bound at all.
+        if self.max_tokens < 1 or not (0 < self.timeout_seconds < math.inf) or self.max_retries < 0:
+            raise ParameterError("max tokens, timeout and retries must be positive and finite", "endpoint settings",
+                                 "use max_tokens >= 1, a timeout in seconds > 0, retries >= 0")
+        if not (0 <= self.temperature <= MAX_TEMPERATURE):
+            raise ParameterError(f"the temperature is {self.temperature}", "--temperature",
+                                 f"use a number from 0 to {MAX_TEMPERATURE:g}")
         if self.token_limit_field not in ("max_tokens", "max_completion_tokens"):
             raise ParameterError(f"unknown token limit field {self.token_limit_field!r}", "endpoint settings",
                                  "use max_tokens or max_completion_tokens")

@@ -127,6 +127,12 @@ def test_the_api_key_is_sent_but_never_logged(server, monkeypatch, caplog):
     (dict(base_url="http://127.0.0.1:1/v1", model=""), "model"),
     (dict(base_url="http://127.0.0.1:1/v1", model="m", max_tokens=0), "positive"),
     (dict(base_url="http://127.0.0.1:1/v1", model="m", token_limit_field="limit"), "token limit"),
+    # D14: NaN passed `timeout <= 0` and became "Invalid value NaN" inside the HTTP client; a NaN
+    # temperature could not be sent as JSON.
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", timeout_seconds=float("nan")), "finite"),
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", timeout_seconds=float("inf")), "finite"),
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", temperature=float("nan")), "temperature"),
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", temperature=-1.0), "temperature"),
 ])
 def test_bad_endpoint_settings_are_refused(settings, message):
     with pytest.raises(ParameterError, match=message):
