@@ -53,6 +53,9 @@ def _budget(part: str) -> int:
                                  f"give whole numbers of tokens from 1 to {MAX_BUDGET:,}")
         raise ParameterError(f"{part!r} is not a whole number of tokens", WHERE,
                              f"write budgets in digits, like {EXAMPLE}")
+    if len(part.replace("_", "").lstrip("0")) > len(str(MAX_BUDGET)):  # int() of 4,300+ digits raises
+        raise ParameterError(f"budget {part[:20]}... ({len(part):,} digits) is above {MAX_BUDGET:,} tokens", WHERE,
+                             f"give whole numbers of tokens from 1 to {MAX_BUDGET:,}")
     value = int(part)
     if value == 0:
         raise ParameterError("budget 0 keeps nothing in any format", WHERE,

@@ -62,3 +62,11 @@ def test_any_list_written_in_the_grammar_reads_back_sorted_without_repeats(budge
         written = f"{budget:_}" if data.draw(st.booleans()) else str(budget)
         text += data.draw(separators) + written
     assert parse_budgets(text) == tuple(sorted(set(budgets)))
+
+
+@pytest.mark.parametrize("digits", [13, 5_000])
+def test_a_budget_of_thousands_of_digits_is_refused_as_too_large(digits):
+    """D12: 5,000 digits in the budgets URL parameter raised Python's ValueError (4,300-digit limit)."""
+    with pytest.raises(ParameterError, match="is above"):
+        parse_budgets("512," + "9" * digits)
+    assert parse_budgets("000512") == (512,)
