@@ -65,5 +65,9 @@ class ParameterError(GraphContextError, ValueError):
     """A caller passed a parameter outside its allowed range."""
 
 
+class EngineError(GraphContextError):
+    """The machinery running a suite's tasks failed (a Ray node or raylet died), not a task's own code."""
+
+
 class DecodeMismatchError(GraphContextError):
     """A cut's metrics read from its kept units differ from those of its decoded text (verify mode)."""

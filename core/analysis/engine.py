@@ -17,7 +17,8 @@ from typing import TypeVar
 
 from core.analysis.workers import check_workers
 from core.analysis.workers import run_tasks as pool_tasks
-from core.errors import ParameterError
+from core.analysis.ray_address import check_ray_address
+from core.errors import EngineError, ParameterError
 
 ENGINES = ("local", "ray")
 S = TypeVar("S")
@@ -62,6 +63,7 @@ def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
     started_here = not ray.is_initialized()
     if started_here:
         if ray_address:
+            check_ray_address(ray_address)  # ray.init retries for ever when no cluster answers
             ray.init(address=ray_address, runtime_env={"py_modules": [str(CORE_PACKAGE)]},
                      log_to_driver=False)
         else:
@@ -80,6 +82,13 @@ def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
             if progress is not None:
                 progress(len(tasks) - len(waiting), len(tasks))
         return results
+    except ray.exceptions.RayTaskError:
+        raise  # a task's own exception: ray.get re-raises it as its own type too
+    except ray.exceptions.RayError as error:  # the raylet, a node or the object store died: not the task's fault
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise EngineError(f"Ray failed while running the suite: {type(error).__name__}: {first_line[:200]}",
+                          "--engine ray", "run again (the local engine, --engine local, needs no cluster), and "
+                          "check Ray's logs (raylet.out) for why its processes died") from None
     finally:
         if started_here:
             ray.shutdown()
