@@ -106,6 +106,10 @@ class _Reader:
                 if len(value) > limits.max_string_length:
                     limits.check_string(value, self.source, self._where(match.start()))
                 _store(stack[-1], key, value)
+            elif kind == "key":  # an unquoted word as a value (`id A`): text, as networkx 3.6 reads it
+                if len(match.group()) > limits.max_string_length:
+                    limits.check_string(match.group(), self.source, self._where(match.start()))
+                _store(stack[-1], key, match.group())
             else:
                 raise self._fault(f"the key {key!r} has no value (found {match.group()!r})", match.start())
             key = None
