@@ -24,6 +24,7 @@ PLACEHOLDER_KEY = "no-key"  # sent when the variable is unset: local servers nee
 # A reply is read in chunks and refused past this size: a 200 MB reply was once read whole, stored twice
 # and made every later summary of its run store run out of memory. A completion of 512 tokens is a few KB.
 MAX_REPLY_BYTES = 8_000_000
+LONGEST_RETRY_AFTER = 120  # seconds: the openai client's MAX_RETRY_AFTER_DELAY
 MAX_TEMPERATURE = 2.0  # the OpenAI API's range; NaN or infinity cannot be sent as JSON at all
 KEPT_OF_REFUSED_REPLY = 2_000  # characters of a refused reply kept as its raw response, to show what came
 
@@ -126,6 +127,19 @@ def read_completion(body_text: str) -> tuple[str | None, str | None, int | None,
             _reported(usage, "completion_tokens"))
 
 
+def _not_waited(headers) -> str:
+    """Why a rate-limited request was not retried: the openai client waits at most two minutes for Retry-After
+    (waiting an hour would look like a hang), so a longer wait is said, with what to do."""
+    try:
+        seconds = float(headers.get("retry-after", ""))
+    except ValueError:
+        return ""
+    if not math.isfinite(seconds) or seconds <= LONGEST_RETRY_AFTER:
+        return ""
+    return (f" (the server asked to wait {seconds:,.0f} s before retrying, longer than the {LONGEST_RETRY_AFTER} s "
+            "this client waits: run the same command later; answered requests are kept)")
+
+
 def _has_surrogate(text: str) -> bool:
     try:
         text.encode("utf-8")
@@ -196,9 +210,9 @@ class ChatClient:
             cause = error.__cause__ or error
             return self._failed(raw_request, started, "", f"connection failed: {cause}")
         except openai.APIStatusError as error:
-            body_text = error.response.text
+            body_text = error.response.text[:KEPT_OF_REFUSED_REPLY * 50]
             return self._failed(raw_request, started, body_text,
-                                f"HTTP {error.status_code}: {body_text[:200]}")
+                                f"HTTP {error.status_code}: {body_text[:200]}{_not_waited(error.response.headers)}")
         except openai.OpenAIError as error:  # anything else is a bug, and must show as one
             return self._failed(raw_request, started, "", f"client error: {error}")
         latency = (time.perf_counter() - started) * 1000

@@ -239,3 +239,11 @@ def test_a_reply_holding_a_lone_surrogate_is_a_failure_that_can_be_stored(server
     exchange = ChatClient(endpoint(server.url)).complete(messages())
     assert exchange.failure_reason.startswith("malformed response: the content holds a lone surrogate")
     exchange.raw_response.encode("utf-8")  # storable
+
+
+def test_a_retry_after_longer_than_the_client_waits_is_said_in_the_failure(server):
+    """D29 (right, now said): a 429 with Retry-After: 3600 is not retried (the client waits at most 120 s)."""
+    server.intercept = lambda number, body: Reply(429, '{"error": {"message": "slow down"}}', {"retry-after": "3600"})
+    exchange = ChatClient(endpoint(server.url, max_retries=2)).complete(messages())
+    assert exchange.attempt_statuses == ("429",)
+    assert "asked to wait 3,600 s before retrying, longer than the 120 s this client waits" in exchange.failure_reason
