@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from core.analysis.ray_address import check_ray_address
 from core.analysis.workers import check_workers
 from core.analysis.workers import run_tasks as pool_tasks
-from core.analysis.ray_address import check_ray_address
 from core.errors import EngineError, ParameterError
 
 ENGINES = ("local", "ray")

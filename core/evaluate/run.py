@@ -26,7 +26,6 @@ from core.prompt.pricing import PriceTable
 from core.queries import Query
 from core.tokens import TOKENIZERS
 
-
 MAX_TRIALS = 1_000  # repeated trials of one context: enough for any variance estimate
 MAX_CONCURRENCY = 256
 

@@ -198,7 +198,7 @@ class _GuardedSocket:
     def _before_receiving(self) -> None:
         remaining = self._guard.deadline - time.monotonic()
         if remaining <= 0:
-            raise socket.timeout("the whole read took longer than its time limit")
+            raise TimeoutError("the whole read took longer than its time limit")
         self._sock.settimeout(remaining if self._timeout is None else min(self._timeout, remaining))
 
     def _counted(self, size: int) -> int:

@@ -23,7 +23,8 @@ def check_on_graph(query: Query, graph: Graph) -> None:
     for name in template.node_parameters:
         if name not in given:
             continue
-        values = list(given[name]) if isinstance(given[name], tuple) else [given[name]]
+        value = given[name]
+        values = list(value) if isinstance(value, tuple) else [value]
         if not values:
             raise LineProblem(f"parameter {name!r} names no node; give at least one node id")
         absent = [value for value in values if str(value) not in graph.node_by_id]

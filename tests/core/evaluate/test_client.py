@@ -174,7 +174,6 @@ class DrippingServer:
         self.thread.start()
 
     def _serve(self) -> None:
-        import time
 
         try:
             connection, _ = self.listener.accept()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
-
-from pathlib import Path
 
 from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Edge, Graph, Node
