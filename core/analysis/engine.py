@@ -57,6 +57,19 @@ def _call(task):
     return _WORKER_SHARED["function"](_WORKER_SHARED["shared"], task)
 
 
+WORKER_START_SECONDS = 60  # a worker starts in seconds even on a loaded machine; dying ones never answer
+
+
+def _ready() -> bool:
+    return True
+
+
+def _check_workers_start(ray) -> None:
+    """One trivial task first, bounded in time: when every worker dies at start (an mmap refused under a memory
+    limit), Ray retries them for ever and the suite's own wait would never end."""
+    ray.get(ray.remote(_ready).remote(), timeout=WORKER_START_SECONDS)
+
+
 def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
     import ray  # only the Ray engine needs it, and it is slow to import
 
@@ -69,6 +82,7 @@ def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:
+        _check_workers_start(ray)
         remote = ray.remote(function)
         shared_reference = ray.put(shared)
         references = [remote.remote(shared_reference, task) for task in tasks]
@@ -84,6 +98,10 @@ def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
         return results
     except ray.exceptions.RayTaskError:
         raise  # a task's own exception: ray.get re-raises it as its own type too
+    except ray.exceptions.GetTimeoutError:
+        raise EngineError(f"no Ray worker started within {WORKER_START_SECONDS} s", "--engine ray",
+                          "check Ray's worker logs (a worker that cannot map its shared memory dies at start: "
+                          "raise the memory limit), or run with --engine local") from None
     except ray.exceptions.RayError as error:  # the raylet, a node or the object store died: not the task's fault
         first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise EngineError(f"Ray failed while running the suite: {type(error).__name__}: {first_line[:200]}",

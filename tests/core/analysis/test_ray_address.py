@@ -102,3 +102,22 @@ def test_a_real_ray_clusters_address_passes_and_a_dead_raylet_is_one_error(ray_i
     monkeypatch.setattr(ray_instance, "wait", raylet_died)
     with pytest.raises(EngineError, match="Ray failed while running the suite: LocalRayletDiedError"):
         run_tasks(_added, 1, [1, 2], engine="ray")
+
+
+def test_workers_that_never_start_are_one_error_within_the_bound(ray_instance, monkeypatch):
+    """D4: under a memory limit every Ray worker died at start and the suite waited in ray.wait until killed."""
+    from core.analysis import engine
+    from core.errors import EngineError
+
+    real_get = ray_instance.get
+
+    def never_ready(reference, timeout=None):
+        if timeout == engine.WORKER_START_SECONDS:  # the start check's task: as if no worker ever ran it
+            raise ray_instance.exceptions.GetTimeoutError("Get timed out")
+        return real_get(reference, timeout=timeout)
+
+    monkeypatch.setattr(ray_instance, "get", never_ready)
+    with pytest.raises(EngineError, match="no Ray worker started within 60 s"):
+        engine.run_tasks(_added, 1, [1, 2], engine="ray")
+    monkeypatch.undo()
+    assert engine.run_tasks(_added, 1, [1, 2], engine="ray") == [2, 3]  # and with live workers the check passes
