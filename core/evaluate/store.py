@@ -32,6 +32,10 @@ if TYPE_CHECKING:  # the client pulls in the openai package; reading a store doe
     from core.evaluate.client import Exchange
 
 DEFAULT_PATH = Path("evaluation-runs.sqlite")
+# Result rows carry the raw texts for display and export, cut to this many characters: a store written
+# before replies were capped held 200 MB replies, and every summary of it ran out of memory.
+LONG_TEXTS = ("content", "raw_request", "raw_response")
+SHOWN_TEXT = 8_000_000
 STORE_VERSION = 1  # PRAGMA user_version of the layout below; a store of another version is refused
 
 _SCHEMA = """
@@ -312,7 +316,10 @@ class RunStore:
 
     def results(self, run_id: str | None = None) -> list[dict]:
         """Result rows (the seed's schema and more), of one run or of all."""
-        query = "SELECT * FROM results" + (" WHERE run_id = ?" if run_id else "")
+        columns = [row[1] for row in self.connection.execute("PRAGMA table_info(results)")]
+        shown = ", ".join(f"substr({name}, 1, {SHOWN_TEXT}) AS {name}" if name in LONG_TEXTS else name
+                          for name in columns)
+        query = f"SELECT {shown} FROM results" + (" WHERE run_id = ?" if run_id else "")
         query += " ORDER BY run_id, format, ordering, layout, policy, budget_tokens, query_key, trial"
         rows = self.connection.execute(query, (run_id,) if run_id else ())
         return [dict(row) for row in rows]

@@ -118,3 +118,18 @@ def test_stored_json_of_a_foreign_store_is_shown_as_text_not_raised():
     assert stored_json("not json") == "not json" and stored_json('{"a": 1}') == {"a": 1}
     assert run_model("not json") == "?" and run_model('{"model": "m"}') == "m"
     assert sent_prompt('{"body": {"messages": [{"content": "hi"}]}}') == "hi" and sent_prompt("[]") == ""
+
+
+def test_result_rows_cut_the_raw_texts_of_a_store_written_before_replies_were_capped(tmp_path, monkeypatch):
+    """D6: a store holding 200 MB replies made every summary run out of memory; rows now carry a bounded cut."""
+    from core.evaluate import store as store_module
+    from core.evaluate.store import Cell
+
+    monkeypatch.setattr(store_module, "SHOWN_TEXT", 1_000)
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        store.add_run("r", "v1", "t", {"model": "m"}, "{}")
+        store.save_answer("k", "m", "http://x", exchange(content="x" * 50_000))
+        store.save_cell(Cell("r", "g", "q", "qk", "csv", "canonical", "nodes_then_edges", "record", 512, 0,
+                             "o200k_base", 1, 1, 1, 1, 1.0, "k", "[]"), {})
+        [row] = store.results("r")
+    assert len(row["content"]) == 1_000 and row["format"] == "csv"
