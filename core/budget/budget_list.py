@@ -20,6 +20,9 @@ from core.errors import ParameterError
 
 MAX_BUDGET = 10_000_000
 PAGE_BUDGETS = 24  # the most budgets the dashboard's sweep pages take: each draws one point per budget per curve
+# So the longest budget list a page accepts is about 200 characters in its URL. A URL of ~100 KB (25,000
+# budgets) is refused by the web server itself with HTTP 400 before the app sees it; the app is unharmed
+# and that refusal is right (D30): no valid state needs such a URL.
 WHERE = "budget list"
 EXAMPLE = "512, 1024, 4096"
 
