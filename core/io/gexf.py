@@ -8,7 +8,7 @@ the id); the relation from `labelE`, `relation` or the edge `label`. Other attri
 properties with their declared types; visual data (`viz`) and spells become compact JSON text. A node
 without a label has no `label` property. The graph model holds finite numbers only, so a declared double
 of INF or -INF is kept as the text "Infinity" or "-Infinity" (as JSON writers spell them). Dynamic
-`timestamp` attributes are dropped, as networkx drops them. GEXF 1.1, 1.2 and 1.3 namespaces are read
+`timestamp` attributes are dropped, as networkx drops them, with a notice. GEXF 1.1, 1.2 and 1.3 namespaces are read
 (Gephi's "http://www.gexf.net/1.3" too).
 Edge ids are not kept; a repeated node id and an edge to an undeclared node follow the duplicates
 and missing-endpoints policies (networkx would merge and create them silently). An undirected graph (defaultedgetype="undirected") or a "mutual" edge gets
@@ -21,10 +21,11 @@ property as a typed attribute, so the file reads back as the same graph.
 from __future__ import annotations
 
 import io
+import warnings
 
 import networkx as nx
 
-from core.errors import GraphError, LoadError
+from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Graph, Node
 from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.graphml import _NOT_XML
@@ -62,6 +63,9 @@ def parse_gexf(data: bytes, *, source: str = "graph.gexf", options: LoadOptions 
                             f"declare one of these on <gexf>: {', '.join(f'xmlns={name!r}' for name in _NAMESPACES)}"
                             ) from None
         raise LoadError(f"the GEXF cannot be read: {str(error)[:200] or type(error).__name__}", source, _FIX) from None
+    if b"timestamp" in data:  # networkx reads start/end and spells, not GEXF 1.3's timestamp(s): say so
+        warnings.warn(LoadNotice(f"{source}: skipped the dynamic 'timestamp' and 'timestamps' attributes "
+                                 "(GEXF 1.3 time data is not read; start/end and spells are)"), stacklevel=2)
     return _graph(parsed, source, options, limits, node_ids)
 
 

@@ -144,3 +144,16 @@ def test_an_unknown_gexf_namespace_is_named_as_the_reason():
     with pytest.raises(LoadError, match="namespace is not one of the GEXF versions") as caught:
         parse_gexf(data)
     assert "xmlns='http://gexf.net/1.3'" in str(caught.value)
+
+
+def test_timestamps_are_dropped_with_a_notice():
+    """D31: GEXF timestamp attributes (Gephi's timezone test) were dropped silently (networkx drops them too)."""
+    from core.errors import LoadNotice
+
+    data = (b'<gexf xmlns="http://gexf.net/1.3" version="1.3"><graph defaultedgetype="directed" mode="dynamic" '
+            b'timeformat="datetime" timezone="Europe/Paris"><nodes><node id="a" label="A" '
+            b'timestamp="2020-01-01T10:00:00"/><node id="b" label="B"/></nodes><edges><edge id="0" source="a" '
+            b'target="b"/></edges></graph></gexf>')
+    with pytest.warns(LoadNotice, match="skipped the dynamic 'timestamp'"):
+        graph = parse_gexf(data)
+    assert [node.properties for node in graph.nodes] == [(("label", "A"),), (("label", "B"),)]
