@@ -157,3 +157,13 @@ def test_timestamps_are_dropped_with_a_notice():
     with pytest.warns(LoadNotice, match="skipped the dynamic 'timestamp'"):
         graph = parse_gexf(data)
     assert [node.properties for node in graph.nodes] == [(("label", "A"),), (("label", "B"),)]
+
+
+def test_an_infinite_double_is_kept_as_the_text_json_writers_use():
+    """D23 (documented as right): the graph model holds finite numbers only; INF is kept as "Infinity"."""
+    data = (b'<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><graph defaultedgetype="directed">'
+            b'<attributes class="node"><attribute id="0" title="w" type="double"/></attributes><nodes>'
+            b'<node id="a" label="A"><attvalues><attvalue for="0" value="INF"/></attvalues></node>'
+            b'<node id="b" label="B"><attvalues><attvalue for="0" value="-INF"/></attvalues></node></nodes>'
+            b"</graph></gexf>")
+    assert [dict(node.properties)["w"] for node in parse_gexf(data).nodes] == ["Infinity", "-Infinity"]
