@@ -26,6 +26,7 @@ PAGE_BUDGETS = 24  # the most budgets the dashboard's sweep pages take: each dra
 WHERE = "budget list"
 EXAMPLE = "512, 1024, 4096"
 
+# Safe on untrusted text (URL parameters): one class; digit runs separated by "_", which no digit run holds.
 _SEPARATORS = re.compile(r"[,\s]+")
 _WHOLE_NUMBER = re.compile(r"[0-9]+(?:_[0-9]+)*")
 

@@ -127,6 +127,7 @@ def read_request(prompt: str, formats: Mapping[str, Format], templates: Iterable
 
 # The budget engine may end a cut context with a truncation marker line, "[37 of 131 records shown]"
 # (or "tokens shown"), after the document; a reader decodes the document without it.
+# Safe on model contexts: anchored at the end by \Z after two digit runs split by literals.
 _MARKER = re.compile(r"\n\[\d+ of \d+ (?:records|tokens) shown\]\Z")
 
 

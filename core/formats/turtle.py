@@ -50,6 +50,7 @@ _NAME_RANGES = ((0xC0, 0xD6), (0xD8, 0xF6), (0xF8, 0x2FF), (0x370, 0x37D), (0x37
                 (0x2070, 0x218F), (0x2C00, 0x2FEF), (0x3001, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFFD),
                 (0x10000, 0xEFFFF))
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Safe on untrusted text: one character and a fixed-length lookahead.
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 GRAMMAR = """\
@@ -67,6 +68,7 @@ def _name_char(char: str, first: bool) -> bool:
 
 
 # ASCII letters, digits and `_`, then also `-`: what _name_char keeps as it is (most names; checked at once)
+# Safe: one character, then one class up to the end; no overlap to re-split.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
 
 

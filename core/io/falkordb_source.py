@@ -44,6 +44,7 @@ DEFAULT_HOPS = 2
 MAX_HOPS = 10
 PASSWORD_VARIABLE = "FALKORDB_PASSWORD"
 QUERY_TIMEOUT_MS = 60_000
+# Safe: used with fullmatch; one character, then one class.
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

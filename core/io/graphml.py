@@ -350,6 +350,7 @@ def _converted(text: str, key: _Key, source: str, where: str) -> PropertyValue:
 
 # --- writing ---------------------------------------------------------------------------------------
 
+# Safe on any text: a single character class.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"}
 _ATTRIBUTE_ESCAPES = {**_TEXT_ESCAPES, '"': "&quot;", "\n": "&#10;", "\t": "&#9;"}

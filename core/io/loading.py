@@ -256,6 +256,7 @@ def _richness(loaded: Loaded) -> tuple[int, bool]:
     return properties, graph.schema is not None
 
 
+# Safe on error texts: a literal then one digit run.
 _LINE = re.compile(r"line (\d+)")
 
 

@@ -37,6 +37,7 @@ from core.io.text import decode_utf8
 PAJEK_RELATION_ATTRIBUTES = RELATION_ATTRIBUTES + ("l",)  # `l` is Pajek's own edge label
 
 NODE_TYPE_ATTRIBUTES = ("labelV", "type")
+# Safe on untrusted text (each below): anchored at line starts; one class per quantifier, no overlap.
 _SECTION = re.compile(r"^\*(\w+)", re.MULTILINE)
 _VERTICES = re.compile(r"^\*vertices[ \t]+(\S+)", re.IGNORECASE | re.MULTILINE)
 _FIX = "check the *Vertices count and that every line is `number \"label\" ...` or `from to [weight]`"
