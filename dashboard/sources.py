@@ -7,11 +7,12 @@ panel and the previous graph stays loaded.
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 
 import streamlit as st
 
-from core.errors import GraphContextError
+from core.errors import GraphContextError, LoadNotice
 from core.graph.model import Graph
 from core.io import LoadOptions, format_names
 from core.io.falkordb_source import (
@@ -95,8 +96,7 @@ def _upload(sidebar) -> LoadedGraph | None:
         return None
     graph, notices = cache.uploaded_graph(upload.getvalue(), upload.name, None if format == AUTO else format,
                                           options, nodes.getvalue() if nodes is not None else None)
-    for notice in notices:  # what the reader skipped on purpose (yEd graphics, ports): plain text, never markup
-        sidebar.caption(escape_markdown(notice))
+    _show_notices(sidebar, notices)  # what the reader skipped on purpose (yEd graphics, ports)
     return LoadedGraph(graph, f"upload: {upload.name}")
 
 
@@ -152,10 +152,21 @@ def _database(sidebar) -> LoadedGraph | None:
                             tuple(part.strip() for part in seeds.split(",") if part.strip()), int(hops))
     known = st.session_state.get("database_loaded")
     if known is not None and known[0] == source and not asked:
+        _show_notices(sidebar, known[2])
         return known[1]
     if not asked:
         return None
-    graph = read_database(source, password=password or os.environ.get(PASSWORD_VARIABLE))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LoadNotice)
+        graph = read_database(source, password=password or os.environ.get(PASSWORD_VARIABLE))
+    notices = tuple(str(warning.message) for warning in caught if issubclass(warning.category, LoadNotice))
     loaded = LoadedGraph(graph, f"database: {source.url}" + (f" around {', '.join(source.seeds)}" if source.seeds else ""))
-    st.session_state["database_loaded"] = (source, loaded)
+    st.session_state["database_loaded"] = (source, loaded, notices)
+    _show_notices(sidebar, notices)
     return loaded
+
+
+def _show_notices(sidebar, notices: tuple[str, ...]) -> None:
+    """What a reader skipped or renamed on purpose: plain text, never markup."""
+    for notice in notices:
+        sidebar.caption(escape_markdown(notice))
