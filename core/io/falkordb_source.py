@@ -44,6 +44,9 @@ DEFAULT_HOPS = 2
 MAX_HOPS = 10
 PASSWORD_VARIABLE = "FALKORDB_PASSWORD"
 QUERY_TIMEOUT_MS = 60_000
+# A server answers the client's hello in milliseconds: one silent this long after connecting never will (a
+# silent server was named only after the whole 60 s socket timeout).
+FIRST_ANSWER_SECONDS = 10.0
 # Safe: used with fullmatch; one character, then one class.
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -129,7 +132,8 @@ def read_database(source: DatabaseSource, *, password: str | None = None, option
 
     where = source.url
     query, parameters = source.cypher(limits)
-    guard = _Guard(time.monotonic() + socket_timeout, limits.max_bytes)
+    started = time.monotonic()
+    guard = _Guard(started + socket_timeout, limits.max_bytes, first_answer=started + FIRST_ANSWER_SECONDS)
     pool = redis.ConnectionPool(connection_class=_guarded_connection(redis.Connection, guard), host=source.host,
                                 port=source.port, password=password or None, socket_connect_timeout=min(10.0, socket_timeout),
                                 socket_timeout=socket_timeout, decode_responses=True)
@@ -149,7 +153,9 @@ def read_database(source: DatabaseSource, *, password: str | None = None, option
         raise LoadError(f"the FalkorDB server refused the password: {error}", where,
                         f"set the right password in {PASSWORD_VARIABLE} (or the password field)") from None
     except redis.exceptions.TimeoutError:
-        raise LoadError(f"the FalkorDB server did not answer within {socket_timeout:g} s in all", where,
+        first = min(FIRST_ANSWER_SECONDS, socket_timeout)
+        raise LoadError(f"the FalkorDB server did not answer in time ({first:g} s for its first answer, "
+                        f"{socket_timeout:g} s in all)", where,
                         "check that the server is a FalkorDB server and not overloaded, or read less") from None
     except redis.exceptions.ConnectionError as error:
         raise LoadError(f"cannot reach the FalkorDB server: {error}", where,
@@ -177,6 +183,7 @@ class _Guard:
     deadline: float  # time.monotonic() past which no read waits
     max_bytes: int
     received: int = 0
+    first_answer: float = float("inf")  # time.monotonic() by which the server must have sent its first byte
 
 
 class _TooMuch(Exception):
@@ -197,7 +204,8 @@ class _GuardedSocket:
         return self._timeout
 
     def _before_receiving(self) -> None:
-        remaining = self._guard.deadline - time.monotonic()
+        deadline = self._guard.deadline if self._guard.received else min(self._guard.deadline, self._guard.first_answer)
+        remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError("the whole read took longer than its time limit")
         self._sock.settimeout(remaining if self._timeout is None else min(self._timeout, remaining))

@@ -191,7 +191,7 @@ def test_a_server_that_drips_or_stays_silent_is_cut_off_by_the_total_time(falkor
             else FakeServer(gap=0.05, upstream=(falkordb_server.host, falkordb_server.port)))
     try:
         started = time.perf_counter()
-        with pytest.raises(LoadError, match="did not answer within 1 s in all"):
+        with pytest.raises(LoadError, match=r"did not answer in time \(1 s for its first answer, 1 s in all\)"):
             read_database(DatabaseSource("127.0.0.1", fake.port, "services"), socket_timeout=1.0)
         assert time.perf_counter() - started < 3.0
     finally:
@@ -252,3 +252,20 @@ def test_port_zero_is_refused_not_read_as_the_default():
     """D24: falkordb://127.0.0.1:0/air silently became port 6379."""
     with pytest.raises(ParameterError, match="port 0 is outside 1-65535"):
         parse_database_url("falkordb://127.0.0.1:0/air")
+
+
+def test_a_silent_server_is_named_within_the_first_answer_bound(monkeypatch):
+    """D3: a server that accepts and never answers was named after 66 s; its first byte is due within seconds."""
+    import time
+
+    from core.io import falkordb_source
+
+    monkeypatch.setattr(falkordb_source, "FIRST_ANSWER_SECONDS", 1.0)
+    silent = FakeServer(None)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(LoadError, match=r"did not answer in time \(1 s for its first answer, 60 s in all\)"):
+            read_database(DatabaseSource("127.0.0.1", silent.port, "g"))  # the default 60 s in all
+        assert time.perf_counter() - started < 5.0
+    finally:
+        silent.close()
