@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import signal
 import time
+from collections import deque
 from collections.abc import Callable
 
 import pytest
@@ -52,9 +53,9 @@ APPLIED: list[tuple[str, Callable[[str], object]]] = [
     ("graphml._INTEGER", lambda text: graphml._INTEGER.fullmatch(text)),
     ("graphml._FLOAT", lambda text: graphml._FLOAT.fullmatch(text)),
     ("graphml._NOT_XML", lambda text: graphml._NOT_XML.search(text)),
-    ("gml._STRUCTURE", lambda text: list(gml._STRUCTURE.finditer(text))),
-    ("gml_text._TOKEN", lambda text: list(gml_text._TOKEN.finditer(text))),
-    ("pajek._SECTION", lambda text: list(pajek._SECTION.finditer(text))),
+    ("gml._STRUCTURE", lambda text: deque(gml._STRUCTURE.finditer(text), maxlen=0)),
+    ("gml_text._TOKEN", lambda text: deque(gml_text._TOKEN.finditer(text), maxlen=0)),
+    ("pajek._SECTION", lambda text: deque(pajek._SECTION.finditer(text), maxlen=0)),
     ("pajek._VERTICES", lambda text: pajek._VERTICES.search(text)),
     ("pajek._NOT_PAJEK_TEXT", lambda text: pajek._NOT_PAJEK_TEXT.search(text)),
     ("falkordb_source._IDENTIFIER", lambda text: falkordb_source._IDENTIFIER.fullmatch(text)),
@@ -67,7 +68,7 @@ APPLIED: list[tuple[str, Callable[[str], object]]] = [
     ("local_ids._ROW", lambda text: local_ids._ROW.findall(text)),
     ("graphml format _ESCAPE", lambda text: graphml_format._ESCAPE.sub("", text)),
     ("graphml format _UNESCAPE", lambda text: graphml_format._UNESCAPE.sub("", text)),
-    ("graphml format _DATA", lambda text: list(graphml_format._DATA.finditer(text))),
+    ("graphml format _DATA", lambda text: deque(graphml_format._DATA.finditer(text), maxlen=0)),
     ("cut_parse._blank", lambda text: cut_parse._blank("\r\n")(text, 0, len(text))),
     ("readers._MARKER", lambda text: readers._MARKER.search(text)),
     ("question_templates.template_for_question", question_templates.template_for_question),
@@ -116,6 +117,12 @@ def _within(seconds: float, run: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
+def _quick(applied: Callable[[str], object], text: str) -> bool:
+    """Whether `applied(text)` finishes within LIMIT; a slow first run is tried once more, because this machine
+    is shared: a backtracking pattern is slow every time, a busy machine only sometimes."""
+    return any(_within(LIMIT, lambda: applied(text)) < LIMIT for _ in range(2))
+
+
 def _refused_or_parsed(parse: Callable[[str], object], text: str) -> object:
     try:
         return parse(text)
@@ -155,7 +162,7 @@ REGRESSIONS = [
 def test_the_texts_that_made_patterns_backtrack_finish_quickly(name, prefix, fragment, ending):
     applied = dict(APPLIED)[name]
     text = _run_of(prefix, fragment, ending, length=100_000)
-    assert _within(LIMIT, lambda: applied(text)) < LIMIT, f"{name} backtracks on {text[:60]!r}..."
+    assert _quick(applied, text), f"{name} backtracks on {text[:60]!r}..."
 
 
 @pytest.mark.parametrize(("name", "applied"), APPLIED, ids=[name for name, _ in APPLIED])
@@ -164,13 +171,13 @@ def test_each_pattern_on_every_single_fragment_run_finishes_quickly(name, applie
     for prefix in PREFIXES:
         for fragment in FRAGMENTS:
             text = _run_of(prefix, fragment, "!", length=10_000)
-            assert _within(LIMIT, lambda text=text: applied(text)) < LIMIT, f"{name} backtracks on {text[:60]!r}..."
+            assert _quick(applied, text), f"{name} backtracks on {text[:60]!r}..."
 
 
 @pytest.mark.parametrize(("name", "applied"), APPLIED, ids=[name for name, _ in APPLIED])
 @given(text=adversarial_texts())
 def test_each_pattern_on_user_text_finishes_quickly(name, applied, text):
-    assert _within(LIMIT, lambda: applied(text)) < LIMIT, f"{name} backtracks on {text[:60]!r}..."
+    assert _quick(applied, text), f"{name} backtracks on {text[:60]!r}..."
 
 
 @pytest.mark.parametrize("comments", [1, 24, 30, 80, 2_000])
