@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 
 from core.commands import advise, benchmark, convert, describe, evaluate, serve_reader, suite, sweep
-from core.errors import GraphContextError
+from core.errors import GraphContextError, LoadNotice
 
 COMMANDS = [benchmark, convert, describe, evaluate, serve_reader, sweep, suite, advise]  # each module adds its own subcommand
 
@@ -21,10 +22,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print_notice(message, category, filename, lineno, file=None, line=None) -> None:
+    """A reader's notice as one line of the program's own (other warnings keep Python's format)."""
+    if issubclass(category, LoadNotice):
+        print(f"graph-context-lab: notice: {message}", file=sys.stderr)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
+_show_warning = warnings.showwarning
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     try:
-        return arguments.run(arguments)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", LoadNotice)
+            warnings.showwarning = _print_notice
+            return arguments.run(arguments)
     except GraphContextError as error:
         print(f"graph-context-lab: error: {error}", file=sys.stderr)
         return 2

@@ -46,6 +46,14 @@ class LoadError(GraphContextError):
     """A graph file could not be imported (unsafe, malformed, too large or inconsistent)."""
 
 
+class LoadNotice(UserWarning):
+    """A graph file was imported, but a reader skipped part of it on purpose (yEd graphics, node ports).
+
+    Raised through `warnings.warn`, so a caller that does not look still gets the graph; the CLI prints
+    each as one line on stderr and the dashboard shows it beside the upload.
+    """
+
+
 class UnknownNameError(GraphContextError, KeyError):
     """A registry was asked for a name it does not know."""
 
@@ -55,6 +63,10 @@ class UnknownNameError(GraphContextError, KeyError):
 
 class ParameterError(GraphContextError, ValueError):
     """A caller passed a parameter outside its allowed range."""
+
+
+class EngineError(GraphContextError):
+    """The machinery running a suite's tasks failed (a Ray node or raylet died), not a task's own code."""
 
 
 class DecodeMismatchError(GraphContextError):

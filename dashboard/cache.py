@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import warnings
 
 import pandas as pd
 import streamlit as st
@@ -16,6 +17,7 @@ from core.analysis import session_defaults
 from core.analysis.budget_sweep import effective_layout
 from core.analysis.sweep import rendering_summary
 from core.analysis.workers import fewer_collections
+from core.errors import LoadNotice
 from core.formats import FORMATS
 from core.graph.hops import hop_distances
 from core.graph.model import Graph
@@ -55,18 +57,29 @@ def _graphs() -> SizedCache[Graph]:
     return SizedCache(GRAPHS_BYTES, graph_bytes)
 
 
+@st.cache_resource
+def _upload_notices() -> dict[tuple, tuple[str, ...]]:
+    return {}
+
+
 def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOptions,
-                   nodes: bytes | None) -> Graph:
-    """Parse an upload once per (bytes, options); a LoadError is raised, and not kept."""
+                   nodes: bytes | None) -> tuple[Graph, tuple[str, ...]]:
+    """Parse an upload once per (bytes, options), with the reader's notices (what it skipped on purpose);
+    a LoadError is raised, and not kept."""
     key = ("upload", hashlib.sha256(data).hexdigest(), name, format, options,
            None if nodes is None else hashlib.sha256(nodes).hexdigest())
     found = _graphs().get(key)
     if found is not None:
-        return found
-    with st.spinner(f"Reading {name} ({len(data):,} bytes)…"):
+        return found, _upload_notices().get(key, ())
+    with st.spinner(f"Reading {name} ({len(data):,} bytes)…"), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LoadNotice)
         graph = load_graph(data, name=name, format=format, options=options, nodes=nodes)
+        notices = _upload_notices()
+        if len(notices) > 64:  # a few short lines per upload; forget the oldest past a bound
+            notices.pop(next(iter(notices)))
+        notices[key] = tuple(str(warning.message) for warning in caught if issubclass(warning.category, LoadNotice))
         _graphs().put(key, graph)  # before the spinner ends (see account)
-    return graph
+    return graph, notices[key]
 
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Measuring every format…")

@@ -7,11 +7,12 @@ panel and the previous graph stays loaded.
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 
 import streamlit as st
 
-from core.errors import GraphContextError
+from core.errors import GraphContextError, LoadNotice
 from core.graph.model import Graph
 from core.io import LoadOptions, format_names
 from core.io.falkordb_source import (
@@ -25,6 +26,7 @@ from core.io.falkordb_source import (
 from core.io.generate import GENERATORS, generator_parameters, parameter_limit
 from core.io.samples import Sample, default_sample, get_sample, sample_names
 from dashboard import cache
+from dashboard.views.markdown_text import escape_markdown
 
 # Bound widgets write their option's displayed text into the URL, so options are shown as their names.
 SOURCE_KINDS = ("sample", "upload", "generator", "database")
@@ -92,8 +94,9 @@ def _upload(sidebar) -> LoadedGraph | None:
         nodes = st.file_uploader("Nodes table (for a CSV edge list)", key="upload_nodes")
     if upload is None:
         return None
-    graph = cache.uploaded_graph(upload.getvalue(), upload.name, None if format == AUTO else format, options,
-                                 nodes.getvalue() if nodes is not None else None)
+    graph, notices = cache.uploaded_graph(upload.getvalue(), upload.name, None if format == AUTO else format,
+                                          options, nodes.getvalue() if nodes is not None else None)
+    _show_notices(sidebar, notices)  # what the reader skipped on purpose (yEd graphics, ports)
     return LoadedGraph(graph, f"upload: {upload.name}")
 
 
@@ -149,10 +152,21 @@ def _database(sidebar) -> LoadedGraph | None:
                             tuple(part.strip() for part in seeds.split(",") if part.strip()), int(hops))
     known = st.session_state.get("database_loaded")
     if known is not None and known[0] == source and not asked:
+        _show_notices(sidebar, known[2])
         return known[1]
     if not asked:
         return None
-    graph = read_database(source, password=password or os.environ.get(PASSWORD_VARIABLE))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LoadNotice)
+        graph = read_database(source, password=password or os.environ.get(PASSWORD_VARIABLE))
+    notices = tuple(str(warning.message) for warning in caught if issubclass(warning.category, LoadNotice))
     loaded = LoadedGraph(graph, f"database: {source.url}" + (f" around {', '.join(source.seeds)}" if source.seeds else ""))
-    st.session_state["database_loaded"] = (source, loaded)
+    st.session_state["database_loaded"] = (source, loaded, notices)
+    _show_notices(sidebar, notices)
     return loaded
+
+
+def _show_notices(sidebar, notices: tuple[str, ...]) -> None:
+    """What a reader skipped or renamed on purpose: plain text, never markup."""
+    for notice in notices:
+        sidebar.caption(escape_markdown(notice))

@@ -36,6 +36,7 @@ from core.tokens.protocol import Tokenizer
 
 MINIMUM_CACHED_PREFIX = 1024
 DEFAULT_MODEL = "gpt-4o-mini"
+# Safe on model names: fixed-length digits with optional dashes; at most a few tries per position.
 _DATED = re.compile(r"(20[2-3]\d)-?([01]\d)-?([0-3]\d)")
 
 

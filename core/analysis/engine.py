@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from core.analysis.ray_address import check_ray_address
 from core.analysis.workers import check_workers
 from core.analysis.workers import run_tasks as pool_tasks
-from core.errors import ParameterError
+from core.errors import EngineError, ParameterError
 
 ENGINES = ("local", "ray")
 S = TypeVar("S")
@@ -56,17 +57,32 @@ def _call(task):
     return _WORKER_SHARED["function"](_WORKER_SHARED["shared"], task)
 
 
+WORKER_START_SECONDS = 60  # a worker starts in seconds even on a loaded machine; dying ones never answer
+
+
+def _ready() -> bool:
+    return True
+
+
+def _check_workers_start(ray) -> None:
+    """One trivial task first, bounded in time: when every worker dies at start (an mmap refused under a memory
+    limit), Ray retries them for ever and the suite's own wait would never end."""
+    ray.get(ray.remote(_ready).remote(), timeout=WORKER_START_SECONDS)
+
+
 def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
     import ray  # only the Ray engine needs it, and it is slow to import
 
     started_here = not ray.is_initialized()
     if started_here:
         if ray_address:
+            check_ray_address(ray_address)  # ray.init retries for ever when no cluster answers
             ray.init(address=ray_address, runtime_env={"py_modules": [str(CORE_PACKAGE)]},
                      log_to_driver=False)
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:
+        _check_workers_start(ray)
         remote = ray.remote(function)
         shared_reference = ray.put(shared)
         references = [remote.remote(shared_reference, task) for task in tasks]
@@ -80,6 +96,17 @@ def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
             if progress is not None:
                 progress(len(tasks) - len(waiting), len(tasks))
         return results
+    except ray.exceptions.RayTaskError:
+        raise  # a task's own exception: ray.get re-raises it as its own type too
+    except ray.exceptions.GetTimeoutError:
+        raise EngineError(f"no Ray worker started within {WORKER_START_SECONDS} s", "--engine ray",
+                          "check Ray's worker logs (a worker that cannot map its shared memory dies at start: "
+                          "raise the memory limit), or run with --engine local") from None
+    except ray.exceptions.RayError as error:  # the raylet, a node or the object store died: not the task's fault
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise EngineError(f"Ray failed while running the suite: {type(error).__name__}: {first_line[:200]}",
+                          "--engine ray", "run again (the local engine, --engine local, needs no cluster), and "
+                          "check Ray's logs (raylet.out) for why its processes died") from None
     finally:
         if started_here:
             ray.shutdown()

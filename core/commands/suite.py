@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from core.analysis.engine import ENGINES
+from core.analysis.ray_address import check_ray_address
 from core.analysis.suite import SuiteResult, run_suite, settings_for, unseeded_questions
 from core.analysis.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
 from core.budget.policies import POLICIES
@@ -124,6 +125,8 @@ def run(arguments: argparse.Namespace) -> int:
                              "name a .csv, .json or .parquet file")
     if arguments.ray_address and arguments.engine != "ray":
         raise ParameterError("--ray-address needs --engine ray", "--ray-address", "add --engine ray")
+    if arguments.ray_address:
+        check_ray_address(arguments.ray_address)  # before any work: Ray itself would wait for ever
     check_writable(arguments.output, "--output")  # before the suite, not after it
     graph = graph_from_arguments(arguments)
     questions = question_set(graph, arguments)

@@ -10,6 +10,7 @@ the stored raw request, a request key or a log line.
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -20,6 +21,12 @@ import openai
 from core.errors import ParameterError
 
 PLACEHOLDER_KEY = "no-key"  # sent when the variable is unset: local servers need no key, but the client wants one
+# A reply is read in chunks and refused past this size: a 200 MB reply was once read whole, stored twice
+# and made every later summary of its run store run out of memory. A completion of 512 tokens is a few KB.
+MAX_REPLY_BYTES = 8_000_000
+LONGEST_RETRY_AFTER = 120  # seconds: the openai client's MAX_RETRY_AFTER_DELAY
+MAX_TEMPERATURE = 2.0  # the OpenAI API's range; NaN or infinity cannot be sent as JSON at all
+KEPT_OF_REFUSED_REPLY = 2_000  # characters of a refused reply kept as its raw response, to show what came
 
 
 @dataclass(frozen=True)
@@ -42,9 +49,13 @@ class Endpoint:
                                  "give the endpoint's address, e.g. http://127.0.0.1:11434/v1")
         if not self.model:
             raise ParameterError("no model name given", "--model", "name the model the endpoint serves")
-        if self.max_tokens < 1 or self.timeout_seconds <= 0 or self.max_retries < 0:
-            raise ParameterError("max tokens, timeout and retries must be positive", "endpoint settings",
-                                 "use max_tokens >= 1, timeout > 0, retries >= 0")
+        # `not (x > 0)` also refuses NaN, which passes `x <= 0`; an infinite timeout is no bound at all.
+        if self.max_tokens < 1 or not (0 < self.timeout_seconds < math.inf) or self.max_retries < 0:
+            raise ParameterError("max tokens, timeout and retries must be positive and finite", "endpoint settings",
+                                 "use max_tokens >= 1, a timeout in seconds > 0, retries >= 0")
+        if not (0 <= self.temperature <= MAX_TEMPERATURE):
+            raise ParameterError(f"the temperature is {self.temperature}", "--temperature",
+                                 f"use a number from 0 to {MAX_TEMPERATURE:g}")
         if self.token_limit_field not in ("max_tokens", "max_completion_tokens"):
             raise ParameterError(f"unknown token limit field {self.token_limit_field!r}", "endpoint settings",
                                  "use max_tokens or max_completion_tokens")
@@ -98,6 +109,10 @@ def read_completion(body_text: str) -> tuple[str | None, str | None, int | None,
         body = json.loads(body_text)
     except json.JSONDecodeError as error:
         raise ValueError(f"the response is not JSON ({error.msg})") from None
+    except RecursionError:
+        raise ValueError("the response nests too deeply to be a chat completion") from None
+    except ValueError as error:  # an integer of more than 4,300 digits
+        raise ValueError(f"the response is not a chat completion ({error})") from None
     choices = body.get("choices") if isinstance(body, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ValueError("the response has no choices")
@@ -105,8 +120,40 @@ def read_completion(body_text: str) -> tuple[str | None, str | None, int | None,
     content = message.get("content") if isinstance(message, dict) else None
     usage = body.get("usage")
     model = body.get("model") if isinstance(body.get("model"), str) else None
+    for text in (content, model):
+        if isinstance(text, str) and _has_surrogate(text):
+            raise ValueError("the content holds a lone surrogate (a \\ud800-\\udfff escape), which is not text")
     return (content if isinstance(content, str) else None, model, _reported(usage, "prompt_tokens"),
             _reported(usage, "completion_tokens"))
+
+
+def _not_waited(headers) -> str:
+    """Why a rate-limited request was not retried: the openai client waits at most two minutes for Retry-After
+    (waiting an hour would look like a hang), so a longer wait is said, with what to do."""
+    try:
+        seconds = float(headers.get("retry-after", ""))
+    except ValueError:
+        return ""
+    if not math.isfinite(seconds) or seconds <= LONGEST_RETRY_AFTER:
+        return ""
+    return (f" (the server asked to wait {seconds:,.0f} s before retrying, longer than the {LONGEST_RETRY_AFTER} s "
+            "this client waits: run the same command later; answered requests are kept)")
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class _ReplyTooLarge(Exception):
+    pass
+
+
+class _ReplyTooSlow(Exception):
+    pass
 
 
 class _AttemptLog(threading.local):
@@ -114,6 +161,7 @@ class _AttemptLog(threading.local):
 
     def __init__(self) -> None:
         self.statuses: list[str] = []
+        self.started = 0.0  # when the current attempt's request was sent (perf_counter)
 
 
 class ChatClient:
@@ -132,6 +180,7 @@ class ChatClient:
 
     def _on_request(self, request) -> None:
         self._attempts.statuses.append("no response")
+        self._attempts.started = time.perf_counter()
 
     def _on_response(self, response) -> None:
         if self._attempts.statuses:
@@ -147,17 +196,23 @@ class ChatClient:
         self._attempts.statuses = []
         started = time.perf_counter()
         try:
-            response = self._client.chat.completions.with_raw_response.create(**body)
-            text = response.http_response.text
+            with self._client.chat.completions.with_streaming_response.create(**body) as response:
+                text = self._read_reply(response.http_response)
+        except _ReplyTooSlow:
+            return self._failed(raw_request, started, "",
+                                f"timeout after {self.endpoint.timeout_seconds:g} s (the reply was still arriving)")
+        except _ReplyTooLarge as error:
+            return self._failed(raw_request, started, str(error.args[0])[:KEPT_OF_REFUSED_REPLY],
+                                f"the reply is larger than {MAX_REPLY_BYTES:,} bytes, the limit for a model's reply")
         except openai.APITimeoutError:
             return self._failed(raw_request, started, "", f"timeout after {self.endpoint.timeout_seconds:g} s")
         except openai.APIConnectionError as error:
             cause = error.__cause__ or error
             return self._failed(raw_request, started, "", f"connection failed: {cause}")
         except openai.APIStatusError as error:
-            body_text = error.response.text
+            body_text = error.response.text[:KEPT_OF_REFUSED_REPLY * 50]
             return self._failed(raw_request, started, body_text,
-                                f"HTTP {error.status_code}: {body_text[:200]}")
+                                f"HTTP {error.status_code}: {body_text[:200]}{_not_waited(error.response.headers)}")
         except openai.OpenAIError as error:  # anything else is a bug, and must show as one
             return self._failed(raw_request, started, "", f"client error: {error}")
         latency = (time.perf_counter() - started) * 1000
@@ -168,6 +223,21 @@ class ChatClient:
                             tuple(self._attempts.statuses))
         return Exchange(raw_request, text, "", content, model, prompt_tokens, completion_tokens, latency,
                         tuple(self._attempts.statuses))
+
+    def _read_reply(self, http_response) -> str:
+        """The body, read in chunks: refused once past MAX_REPLY_BYTES, and once the attempt has taken longer
+        than the timeout in all (the client's own timeout is per read, so a reply that drips a byte at a time
+        would otherwise last as long as it drips)."""
+        deadline = self._attempts.started + self.endpoint.timeout_seconds
+        chunks, size = [], 0
+        for chunk in http_response.iter_bytes():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_REPLY_BYTES:
+                raise _ReplyTooLarge(b"".join(chunks)[:KEPT_OF_REFUSED_REPLY].decode("utf-8", errors="replace"))
+            if time.perf_counter() > deadline:
+                raise _ReplyTooSlow
+        return b"".join(chunks).decode(http_response.encoding or "utf-8", errors="replace")
 
     def _failed(self, raw_request: str, started: float, raw_response: str, reason: str) -> Exchange:
         attempts = tuple(self._attempts.statuses)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import ast
 import json
 import re
-import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from core.errors import FormatError, GraphContextError, ParameterError
+from core.evaluate.template_match import slot_values, template_pieces
 from core.formats.base import Format
 from core.graph.model import Graph
 from core.prompt.answers import AnswerSchema, schema_for
@@ -35,13 +35,9 @@ from core.queries.model import spoken_name
 DEFAULT_K = 5
 
 
-def _pattern(template: QueryTemplate) -> re.Pattern:
-    parts = []
-    for literal, name, _, _ in string.Formatter().parse(template.question):
-        parts.append(re.escape(literal))
-        if name is not None:
-            parts.append(f"(?P<{name}>.*?)")
-    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+def _pattern_match(template: QueryTemplate, question: str) -> dict[str, str] | None:
+    """The question's slot values under this template (linear: questions come from users' files)."""
+    return slot_values(template.question, question)
 
 
 def _value(template: QueryTemplate, name: str, text: str) -> object:
@@ -53,7 +49,7 @@ def _value(template: QueryTemplate, name: str, text: str) -> object:
 
 
 def _literal_length(template: QueryTemplate) -> int:
-    return sum(len(literal) for literal, _, _, _ in string.Formatter().parse(template.question))
+    return sum(len(literal) for literal in template_pieces(template.question)[0])
 
 
 def _names(graph: Graph) -> dict[str, str]:
@@ -69,9 +65,9 @@ def _names(graph: Graph) -> dict[str, str]:
     return names
 
 
-def _arguments(template: QueryTemplate, match: re.Match, names: dict[str, str]) -> dict[str, object]:
+def _arguments(template: QueryTemplate, match: dict[str, str], names: dict[str, str]) -> dict[str, object]:
     arguments: dict[str, object] = {}
-    for name, text in match.groupdict().items():
+    for name, text in match.items():
         if name not in template.node_parameters:
             arguments[name] = _value(template, name, text)
         elif template.collects_seeds:  # a list of nodes: "a, b, c" by label, "('a', 'b', 'c')" by id
@@ -95,7 +91,7 @@ def resolve_query(question: str, templates: Iterable[QueryTemplate], graph: Grap
     # "What is {concept}?" also matches every longer question: the template whose own words cover
     # most of the question is tried first.
     for template in sorted(templates, key=_literal_length, reverse=True):
-        match = _pattern(template).match(question)
+        match = _pattern_match(template, question)
         if match is None:
             continue
         try:
@@ -131,6 +127,7 @@ def read_request(prompt: str, formats: Mapping[str, Format], templates: Iterable
 
 # The budget engine may end a cut context with a truncation marker line, "[37 of 131 records shown]"
 # (or "tokens shown"), after the document; a reader decodes the document without it.
+# Safe on model contexts: anchored at the end by \Z after two digit runs split by literals.
 _MARKER = re.compile(r"\n\[\d+ of \d+ (?:records|tokens) shown\]\Z")
 
 

@@ -26,6 +26,9 @@ from core.prompt.pricing import PriceTable
 from core.queries import Query
 from core.tokens import TOKENIZERS
 
+MAX_TRIALS = 1_000  # repeated trials of one context: enough for any variance estimate
+MAX_CONCURRENCY = 256
+
 
 @dataclass(frozen=True)
 class RunSettings:
@@ -43,6 +46,10 @@ class RunSettings:
         if self.trials < 1 or self.concurrency < 1:
             raise ParameterError(f"trials={self.trials}, concurrency={self.concurrency}", "run settings",
                                  "use at least one trial and one worker")
+        if self.trials > MAX_TRIALS or self.concurrency > MAX_CONCURRENCY:
+            raise ParameterError(f"trials={self.trials:,}, concurrency={self.concurrency:,}: too many", "run settings",
+                                 f"use at most {MAX_TRIALS:,} trials and {MAX_CONCURRENCY:,} workers (a billion "
+                                 "trials were once planned in memory before the first request)")
         if self.question_names not in ("labels", "ids"):
             raise ParameterError(f"question_names={self.question_names!r}", "run settings", "use labels or ids")
 

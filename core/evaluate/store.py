@@ -32,6 +32,10 @@ if TYPE_CHECKING:  # the client pulls in the openai package; reading a store doe
     from core.evaluate.client import Exchange
 
 DEFAULT_PATH = Path("evaluation-runs.sqlite")
+# Result rows carry the raw texts for display and export, cut to this many characters: a store written
+# before replies were capped held 200 MB replies, and every summary of it ran out of memory.
+LONG_TEXTS = ("content", "raw_request", "raw_response")
+SHOWN_TEXT = 8_000_000
 STORE_VERSION = 1  # PRAGMA user_version of the layout below; a store of another version is refused
 
 _SCHEMA = """
@@ -98,6 +102,48 @@ FROM cells c JOIN answers a ON a.request_key = c.request_key;
 """
 
 
+_COLUMNS: dict[str, list[str]] = {}
+
+
+def _expected_columns() -> dict[str, list[str]]:
+    """Each table's columns, as the schema above creates them (read once from an in-memory database)."""
+    if not _COLUMNS:
+        with sqlite3.connect(":memory:") as memory:
+            memory.executescript(_SCHEMA)
+            for table in ("runs", "answers", "cells"):
+                _COLUMNS[table] = [row[1] for row in memory.execute(f"PRAGMA table_info({table})")]
+        memory.close()
+    return _COLUMNS
+
+
+def stored_json(text: str | None, default: object = None) -> object:
+    """A JSON column's value, or the text itself when a store holds something else there (a damaged or
+    foreign store must show, not crash the page)."""
+    if text is None:
+        return default
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+
+
+def run_model(settings_text: str) -> str:
+    """The model a run asked, from its stored settings ("?" when they do not say)."""
+    settings = stored_json(settings_text)
+    model = settings.get("model") if isinstance(settings, dict) else None
+    return model if isinstance(model, str) else "?"
+
+
+def sent_prompt(raw_request: str) -> str:
+    """The last message of a stored request, as sent ("" when the stored request is not a chat request)."""
+    request = stored_json(raw_request)
+    try:
+        content = request["body"]["messages"][-1]["content"]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        return ""
+    return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+
+
 def request_key(base_url: str, body: dict, trial: int) -> str:
     """Content hash of a request: the same prompt, settings and trial number give the same key."""
     text = json.dumps({"base_url": base_url.rstrip("/"), "body": body, "trial": trial},
@@ -143,6 +189,9 @@ def check_store(path: Path | str) -> None:
     if path.is_dir():
         raise ParameterError(f"{path} is a folder, not a run store file", "--store",
                              f"give a file path, e.g. {path / 'runs.sqlite'}")
+    if path.exists() and not path.is_file():  # /dev/null gave "disk I/O error" from deep inside SQLite
+        raise ParameterError(f"{path} is not a regular file (a device, pipe or socket)", "--store",
+                             "give the path of a run store file, or of a file that does not exist yet")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise ParameterError(f"the folder {folder} of the run store does not exist", "--store",
@@ -174,8 +223,33 @@ class RunStore:
             self.connection.close()
             raise ParameterError(f"the run store has layout version {version}, not {STORE_VERSION}", str(self.path),
                                  "give a new store path (the old file stays readable by the version that wrote it)")
+        if tables:
+            self._check_existing()
         self.connection.executescript(_SCHEMA)
         self.connection.execute(f"PRAGMA user_version = {STORE_VERSION}")
+
+    def _check_existing(self) -> None:
+        """Before an existing store is used: SQLite's own structure check, and the tables' columns.
+
+        A store overwritten in places still opened and took new rows without a word; one with this
+        version number but other columns failed at the first insert with an SQLite message.
+        """
+        try:
+            problems = [row[0] for row in self.connection.execute("PRAGMA quick_check(5)")]
+            found = {table: [row[1] for row in self.connection.execute(f"PRAGMA table_info({table})")]
+                     for table in _expected_columns()}
+        except sqlite3.DatabaseError as error:  # "database disk image is malformed"
+            problems, found = [str(error)], {}
+        if problems != ["ok"]:
+            self.connection.close()
+            raise ParameterError(f"the run store is damaged: {'; '.join(problems)[:300]}", str(self.path),
+                                 "give a new store path, or restore the file from a copy (sqlite3's .recover "
+                                 "may save its rows)")
+        wrong = [table for table, columns in _expected_columns().items() if found.get(table) != columns]
+        if wrong:
+            self.connection.close()
+            raise ParameterError(f"the run store's tables {', '.join(wrong)} do not have this lab's columns",
+                                 str(self.path), "give a new store path; this file was not written by this lab")
 
     def close(self) -> None:
         self.connection.close()
@@ -242,7 +316,10 @@ class RunStore:
 
     def results(self, run_id: str | None = None) -> list[dict]:
         """Result rows (the seed's schema and more), of one run or of all."""
-        query = "SELECT * FROM results" + (" WHERE run_id = ?" if run_id else "")
+        columns = [row[1] for row in self.connection.execute("PRAGMA table_info(results)")]
+        shown = ", ".join(f"substr({name}, 1, {SHOWN_TEXT}) AS {name}" if name in LONG_TEXTS else name
+                          for name in columns)
+        query = f"SELECT {shown} FROM results" + (" WHERE run_id = ?" if run_id else "")
         query += " ORDER BY run_id, format, ordering, layout, policy, budget_tokens, query_key, trial"
         rows = self.connection.execute(query, (run_id,) if run_id else ())
         return [dict(row) for row in rows]

@@ -55,6 +55,8 @@ NAMESPACE = "{http://graphml.graphdrawing.org/xmlns}"
 _GRAPH_TAG = '<graph edgedefault="directed"'
 _LEAD = "\n    "
 _CLOSING = "\n  </graph>\n</graphml>\n"
+# Safe on untrusted text (the three below): single classes or a fixed-length escape; _DATA's quantified
+# classes each stop at the character that follows them (a quote, a "<").
 _ESCAPE = re.compile(r"[\\\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")  # \x0d (\r) is in \x0b-\x1f
 _UNESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))?")
 _KEY_TYPES = ("string", "boolean", "int", "long", "integer", "float", "double")

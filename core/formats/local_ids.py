@@ -198,6 +198,7 @@ def _is_hop_header(line: str) -> bool:
     return digits != line and digits.isascii() and digits.isdigit() and str(int(digits)) == digits
 
 
+# Safe on untrusted text: a literal then one digit run; nothing after it can fail and re-split it.
 _CITED = re.compile(r"@([0-9]+)")
 _ROW = re.compile(r"\n@([0-9]+) ")
 def _rows(rendering: Rendering) -> tuple[dict[int, int], int | None]:

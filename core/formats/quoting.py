@@ -90,6 +90,7 @@ class Names:
     def __init__(self, extra: str = "-/+@'", reserved: Iterable[str] = ()) -> None:
         self.extra = extra
         self.reserved = frozenset(reserved)
+        # Safe on untrusted names: one character, then one class; nothing to re-split.
         self._bare = re.compile(rf"\w[\w{re.escape(extra)}]*\Z")
         self._bare_prefix = re.compile(rf"\w[\w{re.escape(extra)}]*")
 

@@ -75,6 +75,8 @@ ANY_TYPE = "(any type)"
 IDS = Names(extra="-/+@'", reserved=("and",))
 KEYS = Names(extra="-/+@'.")
 _WORD = r"\w[\w\-/+@']*"
+# Safe on untrusted text: words of one class separated by a single space, which no word holds, so a
+# phrase splits into words one way only.
 _TYPE_PHRASE = re.compile(rf"{_WORD}( {_WORD})*\Z")
 
 GRAMMAR = """\

@@ -36,7 +36,8 @@ NODE_FIELDS = ("id", "type")
 EDGE_FIELDS = ("source", "relation", "target")
 PROPERTIES_FIELD = "properties"
 _ROW = "\n  "
-_TOP_LINE = re.compile(r"(nodes|edges)(?:\[(\d+)[^\]]*\])?")
+# Safe on any line: the count is possessive, so a long digit run with no "]" is not re-split (it was quadratic).
+_TOP_LINE = re.compile(r"(nodes|edges)(?:\[(\d++)[^\]]*+\])?")
 
 GRAMMAR = """\
 TOON. nodes[N]{id,type}: then one indented row per node; edges[M]{source,relation,target}: then \

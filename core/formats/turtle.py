@@ -50,6 +50,7 @@ _NAME_RANGES = ((0xC0, 0xD6), (0xD8, 0xF6), (0xF8, 0x2FF), (0x370, 0x37D), (0x37
                 (0x2070, 0x218F), (0x2C00, 0x2FEF), (0x3001, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFFD),
                 (0x10000, 0xEFFFF))
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Safe on untrusted text: one character and a fixed-length lookahead.
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 GRAMMAR = """\
@@ -67,6 +68,7 @@ def _name_char(char: str, first: bool) -> bool:
 
 
 # ASCII letters, digits and `_`, then also `-`: what _name_char keeps as it is (most names; checked at once)
+# Safe: one character, then one class up to the end; no overlap to re-split.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*\Z")
 
 
@@ -220,13 +222,16 @@ def _shown(term: object) -> str:
 
 # rdflib's BadSyntax keeps its reason in a private field; its public text reads
 # 'at line N of <>:\nBad syntax (REASON) at ^ in: ...', from which the reason is taken.
-_BAD_SYNTAX = re.compile(r"Bad syntax \((.+?)\) at \^", re.DOTALL)
+# The message quotes the user's text, so the reason is cut out with two `find`s: a lazy `(.+?)` regex
+# search rescanned the rest of the message from every "Bad syntax (" it held.
+_BAD_SYNTAX, _AT = "Bad syntax (", ") at ^"
 
 
 def syntax_reason(message: str) -> str:
     """The reason in an rdflib parse error's message (BadSyntax's own words), else its first line."""
-    found = _BAD_SYNTAX.search(message)
-    return found.group(1) if found else message.split("\n")[0]
+    start = message.find(_BAD_SYNTAX)
+    end = message.find(_AT, start + len(_BAD_SYNTAX) + 1) if start >= 0 else -1
+    return message[start + len(_BAD_SYNTAX):end] if end >= 0 else message.split("\n")[0]
 
 
 def _parse(text: str) -> rdflib.Graph:

@@ -26,6 +26,7 @@ MissingEndpointPolicy = Literal["reject", "create"]
 # The type of a node known only as an edge's endpoint: every decoder and every kept graph writes it.
 ORPHAN_TYPE = "unknown"
 
+# Safe on any text: a single character class.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -6,23 +6,33 @@ query it reads the k-hop neighbourhood of the seeds (every node within `hops` ho
 direction, and the relationships among them), or the whole graph when no seeds are given.
 
 Mapping: a node's id is its `id` property (or the property named by `id_property`) as text; a node
-without it is named by its internal id (`#12`). Its type is its first label, further labels are kept
-in the property `labels` (compact JSON). A relationship's type is the relation; properties are kept,
+without it is named by its internal id (`#12`); an id of true or false is written as JSON does. Its type is
+its first label, further labels are kept in the property `labels` (compact JSON), or in
+`falkordb_labels` when the node has a `labels` property of its own (with a notice). A relationship's
+type is the relation; properties are kept,
 lists and maps as compact JSON text. A relationship whose endpoint the query did not return brings
 that node along (one more read-only query). The limits of file imports apply: the node and edge
 counts are checked while the rows are read. The password comes from the environment variable
 FALKORDB_PASSWORD or is passed in (the dashboard's session-only field); it is never part of a URL,
 report or cache key.
+
+Every read is bounded by the whole call's time (`socket_timeout` seconds in all, not per socket read:
+a server that drips its reply a byte at a time is cut off) and by the file-size limit (`max_bytes`) on
+the bytes received, counted while they arrive (a `--cypher` result of 20 million rows was buffered whole
+by the client before any count limit applied).
 """
 
 from __future__ import annotations
 
 import re
+import socket
+import time
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from core.errors import LoadError, ParameterError
+from core.errors import LoadError, LoadNotice, ParameterError
 from core.graph.model import Edge, Graph, Node
 from core.io.building import build_graph, frozen_properties, property_value
 from core.io.limits import DEFAULT_LIMITS, Limits
@@ -34,6 +44,10 @@ DEFAULT_HOPS = 2
 MAX_HOPS = 10
 PASSWORD_VARIABLE = "FALKORDB_PASSWORD"
 QUERY_TIMEOUT_MS = 60_000
+# A server answers the client's hello in milliseconds: one silent this long after connecting never will (a
+# silent server was named only after the whole 60 s socket timeout).
+FIRST_ANSWER_SECONDS = 10.0
+# Safe: used with fullmatch; one character, then one class.
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -100,7 +114,7 @@ def parse_database_url(url: str, **settings) -> DatabaseSource:
                              f"remove it from the address and set the password in the environment variable "
                              f"{PASSWORD_VARIABLE}")
     try:
-        port = parts.port or DEFAULT_PORT
+        port = DEFAULT_PORT if parts.port is None else parts.port  # port 0 is refused, not read as the default
     except ValueError:
         raise ParameterError(f"the port in {url!r} is not a number from 1 to 65535", "--graph", fix) from None
     graph = unquote(parts.path.lstrip("/"))
@@ -118,9 +132,14 @@ def read_database(source: DatabaseSource, *, password: str | None = None, option
 
     where = source.url
     query, parameters = source.cypher(limits)
+    started = time.monotonic()
+    guard = _Guard(started + socket_timeout, limits.max_bytes, first_answer=started + FIRST_ANSWER_SECONDS)
+    pool = redis.ConnectionPool(connection_class=_guarded_connection(redis.Connection, guard), host=source.host,
+                                port=source.port, password=password or None, socket_connect_timeout=min(10.0, socket_timeout),
+                                socket_timeout=socket_timeout, decode_responses=True)
+    database = None
     try:
-        database = FalkorDB(host=source.host, port=source.port, password=password or None,
-                            socket_connect_timeout=10.0, socket_timeout=socket_timeout)
+        database = FalkorDB(connection_pool=pool)
         graph = database.select_graph(source.graph)
         result = graph.ro_query(query, parameters, timeout=QUERY_TIMEOUT_MS)
         reader = _ResultReader(source, where, options, limits)
@@ -133,13 +152,91 @@ def read_database(source: DatabaseSource, *, password: str | None = None, option
     except redis.exceptions.AuthenticationError as error:
         raise LoadError(f"the FalkorDB server refused the password: {error}", where,
                         f"set the right password in {PASSWORD_VARIABLE} (or the password field)") from None
-    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+    except redis.exceptions.TimeoutError:
+        first = min(FIRST_ANSWER_SECONDS, socket_timeout)
+        raise LoadError(f"the FalkorDB server did not answer in time ({first:g} s for its first answer, "
+                        f"{socket_timeout:g} s in all)", where,
+                        "check that the server is a FalkorDB server and not overloaded, or read less") from None
+    except redis.exceptions.ConnectionError as error:
         raise LoadError(f"cannot reach the FalkorDB server: {error}", where,
                         "start the server, or check the host and port (a local one: redis-server "
                         "--loadmodule falkordb.so)") from None
     except redis.exceptions.ResponseError as error:
         raise _query_error(str(error), source, database, redis.exceptions.RedisError) from None
+    except _TooMuch:
+        raise LoadError(f"the server's reply is larger than {limits.max_bytes:,} bytes, the limit", where,
+                        "read less (a narrower --cypher query, fewer --cypher-hops), or raise the limit (--max-bytes)"
+                        ) from None
+    except (redis.exceptions.InvalidResponse, redis.exceptions.DataError) as error:
+        raise LoadError(f"the server does not answer in the Redis protocol (RESP): {str(error)[:200]}", where,
+                        "check the port: it must be a FalkorDB (Redis) server's") from None
+    except UnicodeDecodeError as error:
+        raise LoadError(f"the database holds text that is not UTF-8 (bytes {error.object[error.start:error.end]!r})",
+                        where, "store the graph's text as UTF-8, or leave that property out of the query") from None
+    finally:
+        pool.disconnect()
     return reader.graph()
+
+
+@dataclass
+class _Guard:
+    deadline: float  # time.monotonic() past which no read waits
+    max_bytes: int
+    received: int = 0
+    first_answer: float = float("inf")  # time.monotonic() by which the server must have sent its first byte
+
+
+class _TooMuch(Exception):
+    """More bytes than the limit arrived (not an OSError, so the client passes it up unchanged)."""
+
+
+class _GuardedSocket:
+    """A connected socket whose every receive waits at most until the guard's deadline and counts its bytes."""
+
+    def __init__(self, sock: socket.socket, guard: _Guard) -> None:
+        self._sock, self._guard = sock, guard
+        self._timeout = sock.gettimeout()  # what the client last asked for
+
+    def settimeout(self, timeout: float | None) -> None:
+        self._timeout = timeout
+
+    def gettimeout(self) -> float | None:
+        return self._timeout
+
+    def _before_receiving(self) -> None:
+        deadline = self._guard.deadline if self._guard.received else min(self._guard.deadline, self._guard.first_answer)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("the whole read took longer than its time limit")
+        self._sock.settimeout(remaining if self._timeout is None else min(self._timeout, remaining))
+
+    def _counted(self, size: int) -> int:
+        self._guard.received += size
+        if self._guard.received > self._guard.max_bytes:
+            raise _TooMuch
+        return size
+
+    def recv(self, size: int, *flags) -> bytes:
+        self._before_receiving()
+        data = self._sock.recv(size, *flags)
+        self._counted(len(data))
+        return data
+
+    def recv_into(self, buffer, size: int = 0, *flags) -> int:
+        self._before_receiving()
+        return self._counted(self._sock.recv_into(buffer, size, *flags))
+
+    def __getattr__(self, name: str):
+        return getattr(self._sock, name)
+
+
+def _guarded_connection(base: type, guard: _Guard) -> type:
+    """The client's connection class, its socket wrapped in a _GuardedSocket bound to `guard`."""
+
+    def _connect(self):
+        return _GuardedSocket(base._connect(self), guard)
+
+    return type("GuardedConnection", (base,), {"_connect": _connect})
 
 
 def _query_error(message: str, source: DatabaseSource, database, redis_error: type[Exception]) -> LoadError:
@@ -167,6 +264,7 @@ class _ResultReader:
         self.source, self.where, self.options, self.limits = source, where, options, limits
         self.nodes: dict[int, Node] = {}
         self.edges: dict[int, tuple[int, str, int, tuple]] = {}
+        self.renamed_labels: list[str] = []  # nodes whose further labels went to falkordb_labels
 
     def read(self, rows: Iterable[list]) -> None:
         from falkordb import Edge as DatabaseEdge
@@ -184,18 +282,31 @@ class _ResultReader:
         where = f"node #{value.id}"
         properties = dict(value.properties)
         identifier = properties.pop(self.source.id_property, None)
-        node_id = f"#{value.id}" if identifier is None else str(property_value(identifier))
+        node_id = f"#{value.id}" if identifier is None else _id_text(property_value(identifier))
         labels = list(value.labels or [])
         if len(labels) > 1:
-            properties.setdefault("labels", labels)
+            if "labels" in properties:  # the node's own property keeps its name; the labels are not dropped
+                properties["falkordb_labels"] = labels
+                self.renamed_labels.append(node_id)
+            else:
+                properties["labels"] = labels
         node_type = labels[0] if labels else self.options.default_node_type
         values = {str(key): property_value(item) for key, item in properties.items()}
+        self._check_texts(node_id, node_type, values, where)
         return Node(node_id, node_type, frozen_properties(values, self.where, where))
 
     def _edge(self, value) -> tuple[int, str, int, tuple]:
         values = {str(key): property_value(item) for key, item in value.properties.items()}
-        return (_node_key(value.src_node), value.relation or self.options.default_relation, _node_key(value.dest_node),
-                frozen_properties(values, self.where, f"relationship #{value.id}"))
+        relation = value.relation or self.options.default_relation
+        where = f"relationship #{value.id}"
+        self._check_texts("", relation, values, where)
+        return (_node_key(value.src_node), relation, _node_key(value.dest_node),
+                frozen_properties(values, self.where, where))
+
+    def _check_texts(self, identifier: str, kind: str, values: dict, where: str) -> None:
+        """--max-string-length, as for files: every id, type, relation, key and text value."""
+        for text in (identifier, kind, *values, *(item for item in values.values() if isinstance(item, str))):
+            self.limits.check_string(str(text), self.where, where)
 
     def missing_endpoints(self) -> set[int]:
         return {end for start, _, stop, _ in self.edges.values() for end in (start, stop)} - set(self.nodes)
@@ -213,7 +324,17 @@ class _ResultReader:
                             "run the query again; the graph may have changed meanwhile")
         edges = [Edge(self.nodes[start].id, relation, self.nodes[stop].id, properties)
                  for start, relation, stop, properties in self.edges.values()]
+        if self.renamed_labels:
+            shown = ", ".join(map(repr, self.renamed_labels[:5])) + (", ..." if len(self.renamed_labels) > 5 else "")
+            warnings.warn(LoadNotice(f"{self.where}: {len(self.renamed_labels):,} node(s) with several labels have a "
+                                     f"'labels' property of their own ({shown}): their labels are in "
+                                     "'falkordb_labels'"), stacklevel=2)
         return build_graph(self.nodes.values(), edges, self.where, self.options, limits=self.limits)
+
+
+def _id_text(value: object) -> str:
+    """A node id as text: true and false as JSON writes them (Python's str gives "True")."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _node_key(end) -> int:

@@ -5,7 +5,11 @@ its <node> and <edge> elements counted against the limits as it streams; then ne
 builds the graph. A node's id is its GEXF id; its type comes from the attribute `labelV` or `type`
 (not the GEXF `label`, which is a display name, kept as the property `label` unless it only repeats
 the id); the relation from `labelE`, `relation` or the edge `label`. Other attributes are
-properties with their declared types; visual data (`viz`) and spells become compact JSON text.
+properties with their declared types; visual data (`viz`) and spells become compact JSON text. A node
+without a label has no `label` property. The graph model holds finite numbers only, so a declared double
+of INF or -INF is kept as the text "Infinity" or "-Infinity" (as JSON writers spell them). Dynamic
+`timestamp` attributes are dropped, as networkx drops them, with a notice. GEXF 1.1, 1.2 and 1.3 namespaces are read
+(Gephi's "http://www.gexf.net/1.3" too).
 Edge ids are not kept; a repeated node id and an edge to an undeclared node follow the duplicates
 and missing-endpoints policies (networkx would merge and create them silently). An undirected graph (defaultedgetype="undirected") or a "mutual" edge gets
 each edge in both directions.
@@ -17,10 +21,11 @@ property as a typed attribute, so the file reads back as the same graph.
 from __future__ import annotations
 
 import io
+import warnings
 
 import networkx as nx
 
-from core.errors import GraphError, LoadError
+from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Graph, Node
 from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.graphml import _NOT_XML
@@ -35,6 +40,7 @@ _DROPPED_EDGE_ATTRIBUTES = ("id", "networkx_key")  # an index, not content
 _RESERVED = {"node": ("viz", "start", "end", "pid", "spells", "slices", "networkx_key"),
              "edge": ("id", "type", "networkx_key", "viz", "start", "end", "spells", "slices")}
 _FIX = "check that the file is GEXF exported by Gephi or another graph tool"
+_NAMESPACES = tuple(version["NS_GEXF"] for version in nx.readwrite.gexf.GEXF.versions.values())
 # What networkx's GEXF reader raises on files it cannot make sense of.
 _READER_ERRORS = (nx.NetworkXError, ValueError, KeyError, TypeError, AttributeError, IndexError, RuntimeError)
 
@@ -47,10 +53,19 @@ def parse_gexf(data: bytes, *, source: str = "graph.gexf", options: LoadOptions 
     root, node_ids = check_xml(data, source, limits, fix=_FIX)
     if root != "gexf":
         raise LoadError(f"the root element is <{root}>, not <gexf>", source, "load a GEXF file, or name the file's format")
+    # Gephi writes GEXF 1.3 under "http://www.gexf.net/1.3"; networkx knows it as "http://gexf.net/1.3" only.
+    data = bytes(data).replace(b"http://www.gexf.net/1.3", b"http://gexf.net/1.3")
     try:
-        parsed = nx.read_gexf(io.BytesIO(bytes(data)))
+        parsed = nx.read_gexf(io.BytesIO(data))
     except _READER_ERRORS as error:
+        if "No <graph> element" in str(error):  # networkx's words when it does not know the file's namespace
+            raise LoadError("the file's GEXF namespace is not one of the GEXF versions this reader knows", source,
+                            f"declare one of these on <gexf>: {', '.join(f'xmlns={name!r}' for name in _NAMESPACES)}"
+                            ) from None
         raise LoadError(f"the GEXF cannot be read: {str(error)[:200] or type(error).__name__}", source, _FIX) from None
+    if b"timestamp" in data:  # networkx reads start/end and spells, not GEXF 1.3's timestamp(s): say so
+        warnings.warn(LoadNotice(f"{source}: skipped the dynamic 'timestamp' and 'timestamps' attributes "
+                                 "(GEXF 1.3 time data is not read; start/end and spells are)"), stacklevel=2)
     return _graph(parsed, source, options, limits, node_ids)
 
 
@@ -75,7 +90,7 @@ def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits, 
         parsed, source, options, limits, type_attributes=NODE_TYPE_ATTRIBUTES, relation_attributes=RELATION_ATTRIBUTES,
         node_values=lambda node_id, data, type_attribute: {
             key: value for key, value in data.items()
-            if key != type_attribute and not (key == "label" and value == node_id)},  # GEXF's label = id
+            if key != type_attribute and not (key == "label" and value in (node_id, None))},  # GEXF's label = id
         edge_values=lambda data, relation_attribute: {
             key: value for key, value in data.items()
             if key != relation_attribute and key not in _DROPPED_EDGE_ATTRIBUTES})

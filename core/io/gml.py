@@ -22,6 +22,8 @@ from core.io.text import decode_utf8, line_of
 
 NODE_TYPE_ATTRIBUTES = ("labelV", "type")
 LISTS_PER_RECORD = 4  # a node or edge list and its nested attribute lists (graphics [ ... ] and the like)
+# Safe on untrusted text: alternatives start with different characters; each quantified class stops at its
+# own closing character (a quote, a line end), so finditer reads each character a bounded number of times.
 _STRUCTURE = re.compile(r'"[^"]*"|#[^\n]*|[\[\]]|\b(?:node|edge)(?=\s*\[)')
 
 

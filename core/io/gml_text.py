@@ -19,8 +19,11 @@ from core.errors import LoadError
 from core.io.limits import Limits
 from core.io.text import line_of
 
+# Run with finditer over the whole untrusted file. Safe: each alternative starts with a different
+# character class, and the one repeated group (white space and comments) is possessive, so a token is
+# read once, never re-split.
 _TOKEN = re.compile(r"""
-    (?P<space>(?:\s+|\#[^\n]*)+)
+    (?P<space>(?:\s++|\#[^\n]*+)++)
   | (?P<key>[A-Za-z][0-9A-Za-z_]*)\b
   | (?P<real>[+-]?(?:[0-9]*\.[0-9]+|[0-9]+\.[0-9]*|INF)(?:[Ee][+-]?[0-9]+)?)
   | (?P<int>[+-]?[0-9]+)
@@ -103,6 +106,10 @@ class _Reader:
                 if len(value) > limits.max_string_length:
                     limits.check_string(value, self.source, self._where(match.start()))
                 _store(stack[-1], key, value)
+            elif kind == "key":  # an unquoted word as a value (`id A`): text, as networkx 3.6 reads it
+                if len(match.group()) > limits.max_string_length:
+                    limits.check_string(match.group(), self.source, self._where(match.start()))
+                _store(stack[-1], key, match.group())
             else:
                 raise self._fault(f"the key {key!r} has no value (found {match.group()!r})", match.start())
             key = None

@@ -5,9 +5,12 @@ file declares first, or the one chosen), the relation from one edge attribute (`
 `relation` or `label`); every other attribute is a property with its declared type (boolean,
 int/long, float/double, string). Keys' <default> values apply. Edge ids are not kept: an edge is its
 endpoints, relation and properties. An undirected graph (edgedefault="undirected", or an edge with
-directed="false") gets each edge in both directions. Nested graphs, hyperedges and ports are refused;
-yEd graphics (keys with yfiles.type) and keys for the document or ports (for="graphml", "port",
-"hyperedge", "endpoint") are skipped; one key id may be declared for several domains (igraph does);
+directed="false") gets each edge in both directions. Nested graphs and hyperedges are refused.
+yEd and yFiles graphics (keys with yfiles.type, as yEd desktop writes them, or with y:attr.uri, as
+yFiles for HTML and yEd Live do), node ports, and keys for the document or ports (for="graphml",
+"port", "hyperedge", "endpoint") are skipped, with one notice (`LoadNotice`) naming what was skipped;
+a node with no `label` of its own takes the text of yEd's first node label (y:NodeLabel, or
+y:Label.Text / y:Label Text="..."). One key id may be declared for several domains (igraph does);
 elements of other XML namespaces (tool extensions) are skipped. Nodes and edges are counted while
 the file is parsed, so a file over the count limits is refused as soon as it passes them.
 
@@ -19,9 +22,10 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 
-from core.errors import GraphError, LoadError
+from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Edge, Graph, Node, PropertyValue
 from core.io.building import build_graph, check_endpoints, frozen_properties
 from core.io.limits import DEFAULT_LIMITS, Limits
@@ -143,7 +147,8 @@ def _read_keys(root: _Element, source: str) -> dict[tuple[str, str], _Key]:
             raise LoadError(f"key {key_id!r} is for {domain!r}", where, 'use for="node", "edge", "graph" or "all"')
         if (key_id, domain) in keys:
             raise LoadError(f"the key id {key_id!r} is declared twice for {domain}", where, "give each key its own id")
-        graphics = "yfiles.type" in element.attributes
+        graphics = "yfiles.type" in element.attributes or any(
+            name.startswith("{http://www.yworks.com/") and name.endswith("}attr.uri") for name in element.attributes)
         value_type = element.attributes.get("attr.type", "string")
         if value_type not in TYPES and not graphics and domain in DOMAINS:
             raise LoadError(f"key {key_id!r} declares the unsupported type {value_type!r}", where,
@@ -152,6 +157,24 @@ def _read_keys(root: _Element, source: str) -> dict[tuple[str, str], _Key]:
         keys[(key_id, domain)] = _Key(key_id, domain, element.attributes.get("attr.name", key_id), value_type,
                                       defaults[0].text if defaults else None, graphics)
     return keys
+
+
+_YED_LABELS = ("NodeLabel", "Label.Text")  # yEd desktop's <y:NodeLabel>, yFiles 3's <y:Label.Text>
+
+
+def _yed_label(data: _Element) -> str | None:
+    """The text of the first node label inside a yEd/yFiles <data> element (without its layout children)."""
+    pending = list(reversed(data.children))
+    while pending:  # depth-first, in document order, without recursion (the depth limit still applies)
+        element = pending.pop()
+        if element.foreign and element.tag in _YED_LABELS:
+            text = "".join(element.text_parts).strip()
+            if text:
+                return text
+        if element.foreign and element.tag == "Label" and element.attributes.get("Text", "").strip():
+            return element.attributes["Text"].strip()
+        pending.extend(reversed(element.children))
+    return None
 
 
 def _single_graph(root: _Element, source: str) -> _Element:
@@ -172,6 +195,9 @@ class _GraphReader:
         self.relation_attribute = options.relation_from(key.name for key in keys.values() if key.domain in ("edge", "all"))
         self.nodes: list[Node] = []
         self.edges: list[tuple[Edge, str]] = []
+        self.skipped_keys: dict[str, None] = {}  # names of graphics keys whose data was skipped, in order
+        self.skipped_ports = 0
+        self.yed_labels = 0
 
     def read(self, graph_element: _Element) -> None:
         edge_default = graph_element.attributes.get("edgedefault", "directed")
@@ -191,6 +217,20 @@ class _GraphReader:
             elif element.tag not in ("data", "desc"):
                 raise LoadError(f"<{element.tag}> is not supported", f"{self.source}, line {element.line}",
                                 "keep only <node> and <edge> elements in the <graph> (no hyperedges)")
+        self._notice()
+
+    def _notice(self) -> None:
+        """One line naming the yEd/yFiles data and ports skipped, and the labels taken from yEd's own."""
+        if not self.skipped_keys and not self.skipped_ports:
+            return
+        parts = []
+        if self.skipped_keys:
+            parts.append(f"yEd/yFiles graphics data ({', '.join(list(self.skipped_keys)[:8])}"
+                         f"{', ...' if len(self.skipped_keys) > 8 else ''})")
+        if self.skipped_ports:
+            parts.append(f"{self.skipped_ports:,} node port{'s' if self.skipped_ports != 1 else ''}")
+        labels = f"; {self.yed_labels:,} node labels taken from yEd's node labels" if self.yed_labels else ""
+        warnings.warn(LoadNotice(f"{self.source}: skipped {' and '.join(parts)}{labels}"), stacklevel=2)
 
     def _where(self, element: _Element, label: str) -> str:
         return f"line {element.line}, {label}"
@@ -228,14 +268,21 @@ class _GraphReader:
         values: list[tuple[str, PropertyValue]] = []
         label: str | None = None
         given: set[str] = set()  # attribute names given by <data> (two keys may share a name)
+        yed_label: str | None = None
         for child in element.children:
             if child.tag == "desc" or child.foreign:
+                continue
+            if child.tag == "port" and domain == "node":
+                self.skipped_ports += 1
                 continue
             if child.tag != "data":
                 raise LoadError(f"<{child.tag}> inside <{domain}> is not supported", f"{self.source}, line {child.line}",
                                 f"keep only <data> elements inside a <{domain}> (no nested graphs or ports)")
             key = self._key(child, domain, where)
             if key.graphics:
+                self.skipped_keys[key.name if key.name != key.id else key.id] = None
+                if domain == "node" and yed_label is None:
+                    yed_label = _yed_label(child)
                 continue
             if child.children:
                 raise LoadError(f"<data key={key.id!r}> holds markup, not a value", f"{self.source}, line {child.line}",
@@ -256,6 +303,10 @@ class _GraphReader:
                     label = key.default
                 else:
                     values.append((key.name, _converted(key.default, key, self.source, f"default of key {key.id!r}")))
+        if yed_label is not None and "label" not in given:
+            self.limits.check_string(yed_label, self.source, where)
+            values.append(("label", yed_label))
+            self.yed_labels += 1
         return values, label
 
     def _key(self, data: _Element, domain: str, where: str) -> _Key:
@@ -275,8 +326,11 @@ class _GraphReader:
                         f'declare it: <key id="{key_id}" for="{domain}" attr.name="..." attr.type="string"/>')
 
 
-_INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")
-_FLOAT = re.compile(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*")
+# Run on untrusted values (up to the string length limit). Safe: adjacent pieces never match the same
+# character, and each is possessive, so a failed fullmatch is linear. `[0-9]+\.?[0-9]*` (the earlier
+# spelling) split a digit run every way: 20,000 digits and an "x" took 14 s.
+_INTEGER = re.compile(r"\s*+[+-]?+[0-9]++\s*+")
+_FLOAT = re.compile(r"\s*+[+-]?+(?:[0-9]++(?:\.[0-9]*+)?+|\.[0-9]++)(?:[eE][+-]?+[0-9]++)?+\s*+")
 _BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 
 
@@ -296,6 +350,7 @@ def _converted(text: str, key: _Key, source: str, where: str) -> PropertyValue:
 
 # --- writing ---------------------------------------------------------------------------------------
 
+# Safe on any text: a single character class.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"}
 _ATTRIBUTE_ESCAPES = {**_TEXT_ESCAPES, '"': "&quot;", "\n": "&#10;", "\t": "&#9;"}

@@ -22,7 +22,7 @@ from pathlib import Path
 from core.errors import FormatError, LoadError
 from core.formats import FORMATS
 from core.graph.model import Graph
-from core.io import edge_list, gexf, gml, graphml, learning_graph, node_link, pajek
+from core.io import edge_list, gexf, gml, graphml, learning_graph, node_link, pajek, xml_head
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.reading import read_file
@@ -144,17 +144,24 @@ def _decoded(format: str, data: bytes, name: str) -> Graph:
         raise LoadError(f"not valid {format}: the text nests too deeply", name, "load a flatter file") from None
 
 
-_XML_START = re.compile(r"<(\?xml|!DOCTYPE|!--|([\w.-]+:)?graphml\b)", re.IGNORECASE)
-_GEXF_START = re.compile(r"(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<([\w.-]+:)?gexf\b", re.DOTALL)
-_PAJEK_START = re.compile(r"(%[^\n]*\n\s*)*\*(network|vertices|arcs|edges)\b", re.IGNORECASE)
-_GML_START = re.compile(r"(#[^\n]*\n\s*)*(graph|Creator|Version)\s*[\[\"]")
+# Patterns run on the first 4 KB of an untrusted file (see tests/core/io/test_regex_safety.py, which feeds each
+# adversarial heads under a time limit). Each is safe because no quantified piece can match the same text as
+# its neighbour, and the repeated ones are possessive (`*+`, `++`: Python 3.11), so a failed match never
+# re-splits what a loop already consumed:
+# - _XML_START: a fixed alternation, anchored; no repetition beyond one possessive name.
+# - _PAJEK_START, _GML_START: a run of comment lines, each starting with its own marker (% or #) that white
+#   space cannot match, taken possessively line by line.
+# The GEXF root is found by `xml_head.root_name`, a loop: `(<!--.*?-->\s*)*<gexf` backtracked exponentially.
+_XML_START = re.compile(r"<(?:\?xml|!DOCTYPE|!--|(?:[\w.-]++:)?+graphml\b)", re.IGNORECASE)
+_PAJEK_START = re.compile(r"(?:%[^\n]*+\n\s*+)*+\*(?:network|vertices|arcs|edges)\b", re.IGNORECASE)
+_GML_START = re.compile(r"(?:#[^\n]*+\n\s*+)*+(?:graph|Creator|Version)\s*+[\[\"]")
 
 
-def _exclusive_format(head: str, name: str) -> str | None:
+def _exclusive_format(data: bytes, head: str, name: str) -> str | None:
     """The one importer a file's start (or extension) leaves, if any."""
     extension = Path(name).suffix.lower()
     first_line = _first_line(head)
-    if _GEXF_START.match(head) or extension in IMPORTERS["gexf"].extensions:
+    if xml_head.root_name(bytes(data)) == "gexf" or extension in IMPORTERS["gexf"].extensions:
         return "gexf"
     if _XML_START.match(head) or extension in IMPORTERS["graphml"].extensions:
         return "graphml"
@@ -190,7 +197,7 @@ def _is_json(text: str) -> bool:
 
 def _detected(data: bytes, name: str, options: LoadOptions, limits: Limits) -> Loaded:
     head = data[:4096].decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-    exclusive = _exclusive_format(head, name)
+    exclusive = _exclusive_format(data, head, name)
     if exclusive is not None:
         return Loaded(_parse_as(exclusive, data, name, options, limits), exclusive)
     decode_utf8(data, name, allow_nul=True)  # every remaining reader needs UTF-8: say so once, plainly
@@ -249,6 +256,7 @@ def _richness(loaded: Loaded) -> tuple[int, bool]:
     return properties, graph.schema is not None
 
 
+# Safe on error texts: a literal then one digit run.
 _LINE = re.compile(r"line (\d+)")
 
 

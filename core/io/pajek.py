@@ -9,6 +9,11 @@ position"), further `key value` pairs text properties; a `type` (or the chosen a
 node type. `*Arcs` are directed edges, `*Edges` undirected ones (given in both directions),
 `*Matrix` rows a directed adjacency matrix. An edge's value becomes the property `weight` (except
 1, Pajek's default value); a `labelE`, `relation`, `label` or `l` (Pajek's edge label) pair gives the relation.
+A vertex line's fields follow networkx's rule: two coordinates, then a third number (a z coordinate)
+or a shape, then `key value` pairs; a z coordinate is therefore read as the shape and the pairs shift,
+and an unpaired last field is dropped (`1 "V" 0.4 0.4 0.5 ellipse foo bar` gives shape "0.5" and
+ellipse "foo"), so files read as networkx reads them. Blank lines are skipped; a two-mode network
+(`*Vertices 13 8`) is read as one mode, with a notice.
 
 Writing: networkx's Pajek writer, with the type as the pair `type`, the relation as `relation` and
 each property as a text pair. Pajek holds text only: numbers and booleans come back as text, so the
@@ -18,10 +23,11 @@ export is lossy in value types (and ids or values holding quotes, backslashes, t
 from __future__ import annotations
 
 import re
+import warnings
 
 import networkx as nx
 
-from core.errors import GraphError, LoadError
+from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Graph
 from core.io.building import graph_from_networkx, missing_endpoint_error
 from core.io.limits import DEFAULT_LIMITS, Limits
@@ -31,6 +37,7 @@ from core.io.text import decode_utf8
 PAJEK_RELATION_ATTRIBUTES = RELATION_ATTRIBUTES + ("l",)  # `l` is Pajek's own edge label
 
 NODE_TYPE_ATTRIBUTES = ("labelV", "type")
+# Safe on untrusted text (each below): anchored at line starts; one class per quantifier, no overlap.
 _SECTION = re.compile(r"^\*(\w+)", re.MULTILINE)
 _VERTICES = re.compile(r"^\*vertices[ \t]+(\S+)", re.IGNORECASE | re.MULTILINE)
 _FIX = "check the *Vertices count and that every line is `number \"label\" ...` or `from to [weight]`"
@@ -44,6 +51,9 @@ def parse_pajek(data: bytes, *, source: str = "graph.net", options: LoadOptions 
                 limits: Limits = DEFAULT_LIMITS) -> Graph:
     limits.check_bytes(len(data), source)
     text = decode_utf8(data, source).replace("\r\n", "\n").replace("\r", "\n")
+    # Blank lines (LF+CR line ends make one after every line) stop networkx's reader mid-section; they hold nothing.
+    text = "\n".join(line for line in text.split("\n") if line.strip())
+    text = _one_mode(text, source)
     vertices = _check_counts(text, source, limits)
     try:
         parsed = nx.parse_pajek(text)
@@ -51,9 +61,25 @@ def parse_pajek(data: bytes, *, source: str = "graph.net", options: LoadOptions 
         reason = str(error)[:200] or type(error).__name__
         if isinstance(error, StopIteration):
             reason = "the file ends before the *Vertices count is reached"
+        elif "values to unpack" in reason:  # Python's words from inside networkx's reader: say what they mean
+            reason = "a line has more or fewer fields than its section allows"
         raise LoadError(f"the Pajek network cannot be read: {reason}", source, _FIX) from None
     _check_declared(parsed, vertices, source, options)
     return _graph(parsed, source, options, limits)
+
+
+_TWO_MODE = re.compile(r"^(\*vertices[ \t]++[0-9]++)[ \t]++([0-9]++)[ \t]*+$", re.IGNORECASE | re.MULTILINE)
+
+
+def _one_mode(text: str, source: str) -> str:
+    """`*Vertices 13 8` (a two-mode network: the first 8 vertices are one mode) as `*Vertices 13`, which networkx
+    reads; the nodes and edges are the same, and a notice says the mode split is not kept."""
+    found = _TWO_MODE.search(text)
+    if found is None:
+        return text
+    warnings.warn(LoadNotice(f"{source}: a two-mode network ({found.group(0).strip()}): read as one mode; which "
+                             f"vertices form the first mode ({found.group(2)}) is not kept"), stacklevel=3)
+    return text[:found.start()] + found.group(1) + text[found.end():]
 
 
 def _check_declared(parsed: nx.Graph, vertices: int, source: str, options: LoadOptions) -> None:

@@ -34,6 +34,7 @@ from core.graph.kept import NEVER, graph_keys, positions_for
 from core.metrics.cut_metrics import KeptKeys
 from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
 
+# Safe on any key: a fixed-length escape.
 _UNESCAPE = re.compile(r"\\(p|\\)")
 
 

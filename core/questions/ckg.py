@@ -12,13 +12,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from core.graph.model import Graph
 from core.queries import ENTITY, PREREQUISITE_PATH, PREREQUISITES, RELATION_BETWEEN, TAXONOMY_MEMBERS, Query, query
+from core.questions.graph_check import check_on_graph
 from core.questions.lines import (
     LineProblem,
     as_text,
     json_lines,
     json_object,
     parse_lines,
+    read_question_file,
     required_text,
     text_of,
     whole_number,
@@ -72,7 +75,7 @@ def _question(line_number: int, line: str) -> Question:
         metadata=tuple(sorted((key, as_text(value)) for key, value in record.items() if key not in KNOWN_FIELDS)))
 
 
-def _repeats_numbered() -> Callable[[int, str], Question]:
+def _repeats_numbered(graph: Graph | None = None) -> Callable[[int, str], Question]:
     """The record parser, where a record repeating an earlier one exactly is kept as `<id>#2`, `#3`...
 
     The released query files repeat some records verbatim (nvidia-jetson: 4 of 164), and the
@@ -84,6 +87,8 @@ def _repeats_numbered() -> Callable[[int, str], Question]:
 
     def parse(line_number: int, line: str) -> Question:
         question = _question(line_number, line)
+        if graph is not None:
+            check_on_graph(question.query, graph)
         if question.id not in seen:
             seen[question.id] = (line_number, line.strip())
             return question
@@ -96,16 +101,18 @@ def _repeats_numbered() -> Callable[[int, str], Question]:
     return parse
 
 
-def parse_ckg_questions(data: bytes | str, name: str = "ckg", source: str = "CKG query file") -> QuestionSet:
-    """Every record of a CKG query file; a bad record refuses the whole file, naming its line."""
+def parse_ckg_questions(data: bytes | str, name: str = "ckg", source: str = "CKG query file", *,
+                        graph: Graph | None = None) -> QuestionSet:
+    """Every record of a CKG query file; a bad record refuses the whole file, naming its line. With `graph`,
+    the concepts, path ends and taxonomy codes the records name must be in it."""
     text = text_of(data, source)
-    questions = parse_lines(json_lines(text), _repeats_numbered(), source)
+    questions = parse_lines(json_lines(text), _repeats_numbered(graph), source)
     return QuestionSet(name, "ckg", tuple(questions))
 
 
-def load_ckg_questions(path: str | Path) -> QuestionSet:
+def load_ckg_questions(path: str | Path, graph: Graph | None = None) -> QuestionSet:
     path = Path(path)
-    return parse_ckg_questions(path.read_bytes(), path.stem, str(path))
+    return parse_ckg_questions(read_question_file(path), path.stem, str(path), graph=graph)
 
 
 def looks_like_ckg(text: str) -> bool:

@@ -7,19 +7,43 @@ reported together (line number and what is wrong), so a user fixes them in one p
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TypeVar
 
 from core.errors import LoadError
 
 MAX_BYTES = 20_000_000
 MAX_QUESTIONS = 100_000
+MAX_WHOLE_NUMBER = 1_000_000  # hop depths and hop counts: far past any graph's diameter, far below 2**63
 SHOWN_ERRORS = 10
 T = TypeVar("T")
 
 
 class LineProblem(Exception):
     """What is wrong with one line (raised by a line parser, collected by `parse_lines`)."""
+
+
+def read_question_file(path: str | Path) -> bytes:
+    """A question file's bytes: a regular file of at most MAX_BYTES (a device or FIFO has no size to check
+    first: /dev/zero ran out of memory and a FIFO waited for a writer forever)."""
+    path = Path(path)
+    try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(status.st_mode) else "a named pipe (FIFO)"
+                    if stat.S_ISFIFO(status.st_mode) else "a device or other special file")
+            raise LoadError(f"the path is {kind}, not a question file", str(path),
+                            "give the path of a regular file (save a stream to a file first)")
+        if status.st_size > MAX_BYTES:
+            raise LoadError(f"the question file has {status.st_size:,} bytes, more than the {MAX_BYTES:,} allowed",
+                            str(path), "split the file into smaller question sets")
+        with path.open("rb") as file:
+            return file.read(MAX_BYTES + 1)  # text_of refuses the extra byte if the file grew meanwhile
+    except OSError as error:
+        raise LoadError(f"the question file cannot be read: {error.strerror or error}", str(path),
+                        "check the path and the file's permissions") from None
 
 
 def text_of(data: bytes | str, source: str) -> str:
@@ -77,14 +101,29 @@ def json_lines(text: str) -> list[tuple[int, str]]:
     return [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
 
 
+def json_value(text: str, what: str = "") -> object:
+    """A JSON text's value, or the LineProblem saying why it is not one this lab can use (`what`: "the 'x'
+    cell", said first; a whole line says nothing)."""
+    said = f"{what} " if what else ""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LineProblem(f"{said}{'is ' if what else ''}not valid JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:
+        raise LineProblem(f"{said}{'is ' if what else ''}JSON nested too deeply") from None
+    except ValueError:  # Python refuses integers of more than 4,300 digits
+        raise LineProblem(f"{said}holds a number too long to read (more than 4,300 digits)") from None
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # "\ud800" escapes a lone surrogate, which is not text and cannot be stored
+        raise LineProblem(f"{said}holds a lone surrogate escape (\\ud800-\\udfff), which is not text; "
+                          "write the character itself or drop it") from None
+    return value
+
+
 def json_object(line: str) -> dict:
     """One line as a JSON object, or the LineProblem saying why not."""
-    try:
-        value = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise LineProblem(f"not valid JSON ({error.msg} at column {error.colno})") from None
-    except RecursionError:
-        raise LineProblem("JSON nested too deeply") from None
+    value = json_value(line)
     if not isinstance(value, dict):
         raise LineProblem(f"a JSON object {{...}} was expected, not {type(value).__name__}")
     return value
@@ -104,11 +143,22 @@ def whole_number(value: object, field: str) -> int | None:
     if isinstance(value, bool):
         raise LineProblem(f"{field!r} must be a whole number, not {value!r}")
     if isinstance(value, int):
-        return value
+        return bounded(value, field)
+    text = str(value).strip()
+    if len(text) > 20:  # int() of thousands of digits is slow, and past 4,300 raises
+        raise LineProblem(f"{field!r} must be a whole number from 0 to {MAX_WHOLE_NUMBER:,}, not {text[:20]}...")
     try:
-        return int(str(value).strip())
+        return bounded(int(text), field)
     except ValueError:
         raise LineProblem(f"{field!r} must be a whole number, not {value!r}") from None
+
+
+def bounded(value: int, field: str) -> int:
+    """A count (hops, a hop depth): from 0 to MAX_WHOLE_NUMBER (10**40 overflowed pandas' Int64 columns)."""
+    if not 0 <= value <= MAX_WHOLE_NUMBER:
+        shown = f"{value}" if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
+        raise LineProblem(f"{field!r} must be a whole number from 0 to {MAX_WHOLE_NUMBER:,}, not {shown}")
+    return value
 
 
 def as_text(value: object) -> str:

@@ -20,12 +20,16 @@ from core.errors import LoadError
 from core.graph.model import Graph
 from core.queries import TEMPLATES, Query, QueryTemplate, query
 from core.questions.ckg import looks_like_ckg, parse_ckg_questions
+from core.questions.graph_check import check_on_graph
 from core.questions.lines import (
     LineProblem,
     as_text,
+    bounded,
     json_lines,
     json_object,
+    json_value,
     parse_lines,
+    read_question_file,
     required_text,
     text_of,
     unique_ids,
@@ -60,12 +64,10 @@ def _bound_query(template: QueryTemplate, parameters: object, graph: Graph | Non
     if missing:
         raise LineProblem(f"{template.name} needs the parameter(s) {', '.join(map(repr, missing))}")
     arguments = {name: _value(template, name, value, defaults.get(name)) for name, value in parameters.items()}
+    bound = query(template, **arguments)
     if graph is not None:
-        named = [value for name in template.node_parameters for value in _as_list(arguments.get(name))]
-        absent = [node for node in named if node not in graph.node_by_id]
-        if absent:
-            raise LineProblem(f"node(s) {', '.join(map(repr, absent[:5]))} are not in the graph")
-    return query(template, **arguments)
+        check_on_graph(bound, graph)
+    return bound
 
 
 def _value(template: QueryTemplate, name: str, value: object, default: object) -> object:
@@ -77,16 +79,12 @@ def _value(template: QueryTemplate, name: str, value: object, default: object) -
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, bool) or not isinstance(value, int):
             raise LineProblem(f"parameter {name!r} must be a whole number, got {value!r}")
-        return value
+        return bounded(value, name)  # "hops": -5 was read as unlimited depth
     if isinstance(value, (int, float)) and not isinstance(value, bool) and name in template.node_parameters:
         return str(value)  # a numeric id written without quotes
     if not isinstance(value, str):
         raise LineProblem(f"parameter {name!r} must be a text, got {value!r}")
     return value
-
-
-def _as_list(value: object) -> list:
-    return list(value) if isinstance(value, tuple) else [value] if isinstance(value, str) else []
 
 
 def _question(record: dict, line_number: int, graph: Graph | None) -> Question:
@@ -124,6 +122,10 @@ def parse_questions_csv(data: bytes | str, *, graph: Graph | None = None, name: 
         raise LoadError("the CSV header must name the columns 'question' and 'query'", f"{source}, line 1",
                         f"start the file with a header such as {','.join(FIELDS)}")
     header = [column.strip() for column in rows[0]]
+    repeated = sorted({column for column in header if column and header.count(column) > 1})
+    if repeated:  # the last of two 'question' columns silently won
+        raise LoadError(f"the CSV header names {', '.join(map(repr, repeated))} more than once", f"{source}, line 1",
+                        "keep one column of each name")
     numbered = [(number, row) for number, row in enumerate(rows[1:], start=2) if any(cell.strip() for cell in row)]
 
     def parse(number: int, row: list[str]) -> Question:
@@ -133,10 +135,7 @@ def parse_questions_csv(data: bytes | str, *, graph: Graph | None = None, name: 
         for field in ("parameters", "ground_truth"):
             cell = str(record.get(field) or "").strip()
             if cell:
-                try:
-                    record[field] = json.loads(cell)
-                except json.JSONDecodeError as error:
-                    raise LineProblem(f"the {field!r} cell is not valid JSON ({error.msg})") from None
+                record[field] = json_value(cell, f"the {field!r} cell")
         return _question(record, number, graph)
     return QuestionSet(name, "csv", tuple(parse_lines(numbered, unique_ids(parse), source)))
 
@@ -145,8 +144,7 @@ def load_questions(path: str | Path, graph: Graph | None = None) -> QuestionSet:
     """A question file by its extension: .csv, or JSON lines (the project's schema or a CKG query file)."""
 
     path = Path(path)
-    data = path.read_bytes()
-    return parse_question_file(data, path.name, graph=graph)
+    return parse_question_file(read_question_file(path), path.name, graph=graph)
 
 
 def parse_question_file(data: bytes, file_name: str, *, graph: Graph | None = None) -> QuestionSet:
@@ -155,7 +153,7 @@ def parse_question_file(data: bytes, file_name: str, *, graph: Graph | None = No
     if file_name.lower().endswith(".csv"):
         return parse_questions_csv(data, graph=graph, name=stem, source=file_name)
     if looks_like_ckg(text_of(data, file_name)):
-        return parse_ckg_questions(data, stem, file_name)
+        return parse_ckg_questions(data, stem, file_name, graph=graph)
     return parse_questions_jsonl(data, graph=graph, name=stem, source=file_name)
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_HOPS = re.compile(r"\b(\d+)(?:\s+|\s*-\s*)hops?\b", re.IGNORECASE)  # "within 3 hops", "3-hop"
+# Question text is untrusted: every white-space run and digit run below is possessive, and no two
+# neighbouring pieces match the same character, so a failed search is linear (`\s*(?:of)?\s*` was
+# quadratic in a long run of spaces).
+_HOPS = re.compile(r"\b(\d++)(?:\s++|\s*+-\s*+)hops?\b", re.IGNORECASE)  # "within 3 hops", "3-hop"
 # A number followed by a unit of distance or count, or following a parameter's name: a parameter, not a node.
 _PARAMETER_NUMBERS = (
-    re.compile(r"\b(\d+)(?:\s+|\s*-\s*)(?:hops?|levels?|steps?|degrees?|layers?)\b", re.IGNORECASE),
-    re.compile(r"\b(?:hops?|depth|distance|radius|k)\s*(?:=|:|of)?\s*(\d+)\b", re.IGNORECASE),
+    re.compile(r"\b(\d++)(?:\s++|\s*+-\s*+)(?:hops?|levels?|steps?|degrees?|layers?)\b", re.IGNORECASE),
+    re.compile(r"\b(?:hops?|depth|distance|radius|k)\s*+(?:=|:|of)?+\s*+(\d++)\b", re.IGNORECASE),
 )
 
 

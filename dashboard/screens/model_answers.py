@@ -17,7 +17,7 @@ from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
-from core.evaluate.store import DEFAULT_PATH, RunStore
+from core.evaluate.store import DEFAULT_PATH, RunStore, run_model, sent_prompt, stored_json
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.prompt.context import Context
@@ -196,7 +196,7 @@ def results_area(store_path: Path) -> None:
             if not runs:
                 st.caption("The store holds no run yet.")
                 return
-            labels = {row["run_id"]: f"{row['run_id']} · {json.loads(row['settings'])['model']}" for row in runs}
+            labels = {row["run_id"]: f"{row['run_id']} · {run_model(row['settings'])}" for row in runs}
             ids = list(reversed(labels))
             chosen = st.session_state.get("answers_run_id")
             run_id = st.selectbox("Run", ids, index=ids.index(chosen) if chosen in ids else 0, format_func=labels.get,
@@ -270,12 +270,11 @@ def exchanges(rows: list[dict]) -> None:
     facts = {name: row[name] for name in ("exact_match", "parse_success", "parse_error", "failure_reason",
                                           "prompt_tokens_reported", "completion_tokens_reported",
                                           "prompt_tokens_counted", "latency_ms")}
-    facts["attempts"] = json.loads(row["attempt_statuses"])
-    st.json({"gold": json.loads(row["gold"]), "answer": json.loads(row["answer"]) if row["answer"] else None,
-             **facts}, expanded=1)
-    request = json.loads(row["raw_request"])
+    facts["attempts"] = stored_json(row["attempt_statuses"])
+    st.json({"gold": stored_json(row["gold"]), "answer": stored_json(row["answer"] or None), **facts}, expanded=1)
+    request = stored_json(row["raw_request"])
     left, right = st.columns(2)
-    prompt = request["body"]["messages"][-1]["content"]
+    prompt = sent_prompt(row["raw_request"])
     left.caption("Prompt as sent (the user message)")
     left.code(prompt if len(prompt) <= SHOWN_CHARACTERS else
               prompt[:SHOWN_CHARACTERS] + f"\n… ({len(prompt) - SHOWN_CHARACTERS:,} more characters in the download)",

@@ -214,5 +214,6 @@ def sandboxed_page(page: str, height: int) -> str:
 
 def inner_page(outer: str) -> str:
     """The picture's page inside a `sandboxed_page` (what the tests read)."""
+    # Linear: one literal start, then a lazy scan to the first closing literal (srcdoc holds escaped quotes).
     match = re.search(r'srcdoc="(.*?)"></iframe>', outer, re.S)
     return html.unescape(match.group(1)) if match else ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 # Everything markdown, Streamlit's :colour[...] / :emoji: directives and LaTeX ($) give meaning to.
+# Safe on any text: a single character class.
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&=\"'])")
 
 

@@ -68,3 +68,16 @@ def test_benchmark_says_when_a_gold_answer_is_empty(tmp_path, capsys):
     report = json.loads(output.read_text(encoding="utf-8"))
     assert report["empty_gold_queries"] == list(report["gold_queries"])
     assert capsys.readouterr().out.count("is empty on this graph") == len(report["gold_queries"])
+
+
+def test_a_yed_file_is_described_with_one_notice_line_naming_what_was_skipped(capsys):
+    """D22: the graphics data a yEd file holds is skipped, and said so once."""
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "data" / "yed" / "yfiles_for_html.graphml"
+    assert main(["describe", "--graph", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("4 nodes, 4 edges")
+    notices = [line for line in captured.err.splitlines() if "notice" in line]
+    assert notices == [line for line in captured.err.splitlines() if line.strip()]
+    assert len(notices) == 1 and notices[0].startswith("graph-context-lab: notice: yfiles_for_html.graphml: skipped")

@@ -160,6 +160,35 @@ def test_an_error_naming_a_hostile_file_stays_text():
     assert "](http" not in message and "<img" not in message.replace("\\<img", "")
 
 
+def test_a_yed_upload_loads_and_says_once_what_was_skipped():
+    """D22: a yFiles for HTML / yEd Live file loads; the skipped graphics are named in one caption line."""
+    from pathlib import Path
+
+    data = (Path(__file__).parents[1] / "data" / "yed" / "yfiles_for_html.graphml").read_bytes()
+    app = started(source="upload")
+    app.sidebar.file_uploader(key="upload_file").set_value(("diagram.graphml", data, "application/xml")).run()
+    assert not app.exception and not app.error
+    notices = [caption.value for caption in app.sidebar.caption if "skipped" in caption.value]
+    assert len(notices) == 1 and unescaped(notices[0]).startswith("diagram.graphml: skipped yEd/yFiles graphics")
+    app.run()  # a rerun serves the cached graph and still shows the notice
+    assert len([caption for caption in app.sidebar.caption if "skipped" in caption.value]) == 1
+
+
+def test_an_upload_headed_by_many_comments_loads_at_once():
+    """D1: a GraphML upload whose head was 24 comment lines stalled the server 22.7 s for every session."""
+    import time
+
+    head = "<?xml version='1.0' ?>\n" + "<!-- a comment line of a public sample's header block -->\n" * 80
+    data = (head + '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="directed">'
+            '<node id="a"/><node id="b"/><edge source="a" target="b"/></graph></graphml>\n').encode()
+    app = started(source="upload")
+    started_at = time.perf_counter()
+    app.sidebar.file_uploader(key="upload_file").set_value(("routes.dat", data, "application/xml")).run()
+    assert not app.exception and not app.error
+    assert time.perf_counter() - started_at < 60  # the page's whole run; detection itself takes under 1 ms
+    assert "upload: routes.dat" in unescaped(app.caption[0].value)
+
+
 def test_bad_generator_parameters_show_the_error_and_keep_the_previous_graph():
     app = started(source="generator", generator="transport")
     graph_caption = app.caption[0].value

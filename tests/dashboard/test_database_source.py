@@ -64,3 +64,15 @@ def test_the_password_is_a_session_field_never_in_the_url(falkordb_server, store
     app.sidebar.button(key="database_read").click().run()
     assert "secret" not in str(dict(app.query_params)) and "secret" not in caption_counts(app)
     assert app.sidebar.text_input(key="database_password").proto.type == 1  # PASSWORD
+
+
+def test_a_database_notice_is_shown_beside_the_source_and_kept_across_reruns(falkordb_server):
+    """D16: the labels of a node with its own 'labels' property go to falkordb_labels, and the page says so."""
+    falkordb_server.graph("clash_page").query("CREATE (:A:B {id:'m', labels:'clash'})")
+    app = database_app(falkordb_server, database_graph="clash_page")
+    app.sidebar.button(key="database_read").click().run()
+    assert not app.exception and not app.error
+    notices = [caption.value for caption in app.sidebar.caption if "falkordb" in unescaped(caption.value)]
+    assert len(notices) == 1 and "their labels are in 'falkordb_labels'" in unescaped(notices[0])
+    app.run()
+    assert len([caption for caption in app.sidebar.caption if "falkordb_labels" in unescaped(caption.value)]) == 1

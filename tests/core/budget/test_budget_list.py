@@ -62,3 +62,19 @@ def test_any_list_written_in_the_grammar_reads_back_sorted_without_repeats(budge
         written = f"{budget:_}" if data.draw(st.booleans()) else str(budget)
         text += data.draw(separators) + written
     assert parse_budgets(text) == tuple(sorted(set(budgets)))
+
+
+@pytest.mark.parametrize("digits", [13, 5_000])
+def test_a_budget_of_thousands_of_digits_is_refused_as_too_large(digits):
+    """D12: 5,000 digits in the budgets URL parameter raised Python's ValueError (4,300-digit limit)."""
+    with pytest.raises(ParameterError, match="is above"):
+        parse_budgets("512," + "9" * digits)
+    assert parse_budgets("000512") == (512,)
+
+
+def test_the_longest_budget_list_a_page_accepts_fits_a_short_url():
+    """D30 (right as it is): the web server refuses ~100 KB URLs with HTTP 400; no valid list comes near that."""
+    longest = ",".join(str(MAX_BUDGET - index) for index in range(PAGE_BUDGETS))
+    assert len(parse_budgets(longest, most=PAGE_BUDGETS)) == PAGE_BUDGETS and len(longest) < 300
+    with pytest.raises(ParameterError, match=f"give at most {PAGE_BUDGETS}"):
+        parse_budgets(",".join(str(512 + index) for index in range(25_000)), most=PAGE_BUDGETS)

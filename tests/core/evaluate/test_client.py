@@ -127,6 +127,12 @@ def test_the_api_key_is_sent_but_never_logged(server, monkeypatch, caplog):
     (dict(base_url="http://127.0.0.1:1/v1", model=""), "model"),
     (dict(base_url="http://127.0.0.1:1/v1", model="m", max_tokens=0), "positive"),
     (dict(base_url="http://127.0.0.1:1/v1", model="m", token_limit_field="limit"), "token limit"),
+    # D14: NaN passed `timeout <= 0` and became "Invalid value NaN" inside the HTTP client; a NaN
+    # temperature could not be sent as JSON.
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", timeout_seconds=float("nan")), "finite"),
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", timeout_seconds=float("inf")), "finite"),
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", temperature=float("nan")), "temperature"),
+    (dict(base_url="http://127.0.0.1:1/v1", model="m", temperature=-1.0), "temperature"),
 ])
 def test_bad_endpoint_settings_are_refused(settings, message):
     with pytest.raises(ParameterError, match=message):
@@ -145,6 +151,98 @@ def test_a_bug_in_the_call_is_raised_not_recorded_as_a_failed_request(server, mo
     def broken(**body):
         raise ZeroDivisionError("a bug, not a failed request")
 
-    monkeypatch.setattr(client._client.chat.completions.with_raw_response, "create", broken)
+    monkeypatch.setattr(client._client.chat.completions.with_streaming_response, "create", broken)
     with pytest.raises(ZeroDivisionError):
         client.complete(messages())
+
+
+class DrippingServer:
+    """A loopback endpoint that sends its headers at once, then `body` one byte every `gap` seconds."""
+
+    def __init__(self, body: bytes, gap: float, declared_length: int | None = None) -> None:
+        import socket
+        import threading
+
+        self.body, self.gap = body, gap
+        self.declared_length = len(body) if declared_length is None else declared_length
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(4)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1"
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+
+        try:
+            connection, _ = self.listener.accept()
+        except OSError:
+            return
+        with connection:
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                               + f"Content-Length: {self.declared_length}\r\n\r\n".encode())
+            try:
+                for index in range(len(self.body)):
+                    if self.stopped.wait(self.gap):
+                        return
+                    connection.sendall(self.body[index:index + 1])
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.listener.close()
+
+
+def test_a_reply_that_drips_is_bounded_by_the_total_timeout():
+    """D2: an endpoint sending a byte every 0.2 s kept an attempt alive as long as it dripped (an idle timeout)."""
+    import time
+
+    dripping = DrippingServer(completion_body("{}", "oracle", 1, 1, 1).encode(), gap=0.2)
+    try:
+        started = time.perf_counter()
+        exchange = ChatClient(endpoint(dripping.url, timeout_seconds=1.0)).complete(messages())
+        elapsed = time.perf_counter() - started
+    finally:
+        dripping.close()
+    assert exchange.failure_reason == "timeout after 1 s (the reply was still arriving)"
+    assert elapsed < 2.5  # the timeout plus at most one gap between bytes, never the whole drip (~40 s)
+
+
+def test_a_reply_over_the_size_cap_is_refused_while_reading(server, monkeypatch):
+    """D6: a 200 MB reply was read whole, stored twice, and poisoned the run store; it stops at the cap now."""
+    from core.evaluate import client
+
+    monkeypatch.setattr(client, "MAX_REPLY_BYTES", 50_000)
+    server.intercept = lambda number, body: Reply(200, completion_body("x" * 200_000, "oracle", 1, 1, number))
+    exchange = ChatClient(endpoint(server.url)).complete(messages())
+    assert exchange.failure_reason == "the reply is larger than 50,000 bytes, the limit for a model's reply"
+    assert exchange.content is None and len(exchange.raw_response) <= 2_000
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    ('{"a": ' * 100_000 + "1" + "}" * 100_000, "malformed response: the response nests too deeply"),
+])
+def test_hostile_completion_bodies_are_malformed_responses_not_crashes(content, reason):
+    """D7: JSON nested 100,000 deep raised RecursionError out of the evaluation."""
+    with pytest.raises(ValueError, match="nests too deeply"):
+        read_completion(content)
+
+
+def test_a_reply_holding_a_lone_surrogate_is_a_failure_that_can_be_stored(server):
+    """D7: "\\ud800" in the content reached SQLite as text that cannot be encoded, and stopped the run."""
+    server.intercept = lambda number, body: Reply(200, completion_body("ok \\ud800 then", "oracle", 1, 1, number)
+                                                  .replace("\\\\ud800", "\\ud800"))
+    exchange = ChatClient(endpoint(server.url)).complete(messages())
+    assert exchange.failure_reason.startswith("malformed response: the content holds a lone surrogate")
+    exchange.raw_response.encode("utf-8")  # storable
+
+
+def test_a_retry_after_longer_than_the_client_waits_is_said_in_the_failure(server):
+    """D29 (right, now said): a 429 with Retry-After: 3600 is not retried (the client waits at most 120 s)."""
+    server.intercept = lambda number, body: Reply(429, '{"error": {"message": "slow down"}}', {"retry-after": "3600"})
+    exchange = ChatClient(endpoint(server.url, max_retries=2)).complete(messages())
+    assert exchange.attempt_statuses == ("429",)
+    assert "asked to wait 3,600 s before retrying, longer than the 120 s this client waits" in exchange.failure_reason

@@ -6,6 +6,8 @@ import contextlib
 import json
 import time
 
+import pytest
+
 from core.analysis.answer_summary import summarise
 from core.evaluate.reader_server import Reply, completion_body
 from core.evaluate.run import RunSettings, evaluate
@@ -187,3 +189,12 @@ def test_the_summary_has_intervals_cost_and_latency(server, tmp_path):
     assert whole["cost"] == prompt / 1e6 * 2.0 + completion / 1e6 * 8.0
     assert abs(table["cost"].sum() - progress.cost) < 1e-12
     assert whole["affected_services_f1"] == 1.0 and whole["latency_ms_median"] > 0
+
+
+@pytest.mark.parametrize("trials", [1_001, 1_000_000_000])
+def test_a_number_of_trials_past_the_bound_is_refused_before_planning(trials):
+    """D14: a billion trials were planned in memory (1.1 GB at 40 s) before the first request."""
+    from core.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="at most 1,000 trials"):
+        RunSettings(endpoint("http://127.0.0.1:1/v1", "oracle"), trials=trials)

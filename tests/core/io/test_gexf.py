@@ -115,3 +115,55 @@ def test_repeated_ids_and_undeclared_ends_follow_the_load_policies():
     with pytest.raises(LoadError, match="node 'b', which is not declared"):
         parse_gexf(dangling)
     assert [node.id for node in parse_gexf(dangling, options=LoadOptions(missing_endpoints="create")).nodes] == ["a", "b"]
+
+
+def test_a_node_without_a_label_has_no_label_property():
+    """D23: a GEXF node without `label` got the property label = "null" (networkx gives None)."""
+    data = (b'<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><graph defaultedgetype="directed">'
+            b'<nodes><node id="a"/><node id="b" label="B"/></nodes><edges><edge id="0" source="a" target="b"/>'
+            b"</edges></graph></gexf>")
+    graph = parse_gexf(data)
+    assert [node.properties for node in graph.nodes] == [(), (("label", "B"),)]
+
+
+@pytest.mark.parametrize("namespace", ["http://www.gexf.net/1.3", "http://gexf.net/1.3"])
+def test_gephi_gexf_1_3_files_are_read(namespace):
+    """D21: Gephi's GEXF 1.3 files (namespace http://www.gexf.net/1.3) were refused: "No <graph> element"."""
+    data = (f'<?xml version="1.0" encoding="UTF-8"?><gexf xmlns="{namespace}" xmlns:viz="{namespace}/viz" '
+            'version="1.3"><graph defaultedgetype="directed"><attributes class="node"><attribute id="0" '
+            'title="type" type="string"/></attributes><nodes><node id="a" label="A"><attvalues><attvalue for="0" '
+            'value="person"/></attvalues><viz:color r="1" g="2" b="3"/></node><node id="b" label="B"/></nodes>'
+            '<edges><edge id="0" source="a" target="b"/></edges></graph></gexf>').encode()
+    graph = parse_gexf(data)
+    assert [(node.id, node.type) for node in graph.nodes] == [("a", "person"), ("b", "node")]
+    assert len(graph.edges) == 1
+
+
+def test_an_unknown_gexf_namespace_is_named_as_the_reason():
+    data = b'<gexf xmlns="http://example.org/gexf/9.9"><graph><nodes><node id="a"/></nodes></graph></gexf>'
+    with pytest.raises(LoadError, match="namespace is not one of the GEXF versions") as caught:
+        parse_gexf(data)
+    assert "xmlns='http://gexf.net/1.3'" in str(caught.value)
+
+
+def test_timestamps_are_dropped_with_a_notice():
+    """D31: GEXF timestamp attributes (Gephi's timezone test) were dropped silently (networkx drops them too)."""
+    from core.errors import LoadNotice
+
+    data = (b'<gexf xmlns="http://gexf.net/1.3" version="1.3"><graph defaultedgetype="directed" mode="dynamic" '
+            b'timeformat="datetime" timezone="Europe/Paris"><nodes><node id="a" label="A" '
+            b'timestamp="2020-01-01T10:00:00"/><node id="b" label="B"/></nodes><edges><edge id="0" source="a" '
+            b'target="b"/></edges></graph></gexf>')
+    with pytest.warns(LoadNotice, match="skipped the dynamic 'timestamp'"):
+        graph = parse_gexf(data)
+    assert [node.properties for node in graph.nodes] == [(("label", "A"),), (("label", "B"),)]
+
+
+def test_an_infinite_double_is_kept_as_the_text_json_writers_use():
+    """D23 (documented as right): the graph model holds finite numbers only; INF is kept as "Infinity"."""
+    data = (b'<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><graph defaultedgetype="directed">'
+            b'<attributes class="node"><attribute id="0" title="w" type="double"/></attributes><nodes>'
+            b'<node id="a" label="A"><attvalues><attvalue for="0" value="INF"/></attvalues></node>'
+            b'<node id="b" label="B"><attvalues><attvalue for="0" value="-INF"/></attvalues></node></nodes>'
+            b"</graph></gexf>")
+    assert [dict(node.properties)["w"] for node in parse_gexf(data).nodes] == ["Infinity", "-Infinity"]

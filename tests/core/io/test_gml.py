@@ -79,3 +79,15 @@ def test_networkx_written_gml_reads_as_networkx_reads_it(ids, data, directed):
     expected = _graph(ParsedGML(theirs.is_directed(), list(theirs.nodes(data=True)), list(theirs.edges(data=True))),
                       "g.gml", DEFAULT_OPTIONS, DEFAULT_LIMITS)
     assert parse_gml(text.encode()) == expected
+
+
+def test_unquoted_ids_read_as_networkx_reads_them():
+    """D26: Gephi's GML test with unquoted ids (`id A`) was refused; networkx 3.6 reads 3 nodes and 4 edges."""
+    import networkx as nx
+
+    text = ('graph [ directed 1 node [ id A label "A" ] node [ id B ] node [ id C ] edge [ source A target B ] '
+            "edge [ source B target C ] edge [ source C target A ] edge [ source A target C ] ]")
+    graph = parse_gml(text.encode(), source="g.gml")
+    expected = nx.parse_gml(text, label=None)
+    assert [node.id for node in graph.nodes] == sorted(expected.nodes)
+    assert len(graph.edges) == expected.number_of_edges() == 4

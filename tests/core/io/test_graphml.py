@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 
-from core.errors import GraphError, LoadError
+from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Edge, Graph, Node
 from core.io.graphml import _NOT_XML, parse_graphml, write_graphml
 from core.io.limits import Limits
@@ -57,7 +59,48 @@ def test_missing_endpoints_can_be_created():
 def test_yed_graphics_are_skipped():
     data = (b'<graphml><key id="g" for="node" yfiles.type="nodegraphics"/><graph><node id="a">'
             b'<data key="g"><ShapeNode><Fill color="#fff"/></ShapeNode></data></node></graph></graphml>')
-    assert parse_graphml(data).nodes == (Node("a", "node"),)
+    with pytest.warns(LoadNotice, match="skipped yEd/yFiles graphics data"):
+        assert parse_graphml(data).nodes == (Node("a", "node"),)
+
+
+YED = Path(__file__).parents[2] / "data" / "yed"
+
+
+def test_a_yed_desktop_file_loads_with_its_node_labels_and_one_notice():
+    """D22: yEd's graphics keys (yfiles.type) are skipped; a node without a label takes yEd's NodeLabel."""
+    with pytest.warns(LoadNotice) as notices:
+        graph = parse_graphml((YED / "yed_desktop.graphml").read_bytes(), source="yed_desktop.graphml")
+    assert (len(graph.nodes), len(graph.edges)) == (3, 2)  # networkx reads 3 nodes, 2 edges
+    assert graph.node_by_id["n0"].properties == (("description", "the web front end"), ("label", "frontend"))
+    assert graph.node_by_id["n1"].properties == (("label", "cart service"),)
+    assert graph.node_by_id["n2"].properties == ()
+    assert [str(notice.message) for notice in notices if notice.category is LoadNotice] == [
+        "yed_desktop.graphml: skipped yEd/yFiles graphics data (d6, d10); 2 node labels taken from yEd's node labels"]
+
+
+def test_a_yfiles_for_html_file_loads_skipping_its_graphics_keys_and_ports():
+    """D22: yFiles for HTML / yEd Live mark their keys with y:attr.uri (not yfiles.type), and nodes hold ports."""
+    with pytest.warns(LoadNotice) as notices:
+        graph = parse_graphml((YED / "yfiles_for_html.graphml").read_bytes(), source="yfiles.graphml")
+    assert (len(graph.nodes), len(graph.edges)) == (4, 4)  # networkx reads 4 nodes, 4 edges
+    assert graph.node_by_id["n0"].properties == (("description", "start here"), ("label", "Start"))
+    assert graph.node_by_id["n1"].properties == (("label", "Middle"),)
+    assert graph.node_by_id["n2"].properties == ()
+    assert dict(graph.edges[1].properties) == {"description": "the second step"}
+    notices = [notice for notice in notices if notice.category is LoadNotice]  # not a socket another test left
+    message = str(notices[0].message)
+    assert len(notices) == 1 and "\n" not in message
+    assert message.startswith("yfiles.graphml: skipped yEd/yFiles graphics data (zOrder, NodeLabels, NodeGeometry, "
+                              "NodeStyle, EdgeLabels, EdgeStyle) and 3 node ports; 3 node labels")
+
+
+def test_a_label_of_the_files_own_wins_over_yeds():
+    data = (b'<graphml><key id="l" for="node" attr.name="label" attr.type="string"/>'
+            b'<key id="g" for="node" yfiles.type="nodegraphics"/><graph><node id="a"><data key="l">mine</data>'
+            b'<data key="g"><ShapeNode><NodeLabel>drawn</NodeLabel></ShapeNode></data></node></graph></graphml>')
+    with pytest.warns(LoadNotice):
+        assert parse_graphml(data, options=LoadOptions(node_type_attribute="none")).nodes[0].properties == (
+            ("label", "mine"),)
 
 
 @pytest.mark.parametrize("body, message", [
@@ -66,7 +109,7 @@ def test_yed_graphics_are_skipped():
     ('<node id="a"><data key="rel">x</data></node>', "declared for edges but used on a node"),
     ('<node id="a"><data key="b">yes</data></node>', "declared boolean"),
     ('<hyperedge/>', "<hyperedge> is not supported"),
-    ('<node id="a"><port name="p"/></node>', "<port> inside <node>"),
+    ('<node id="a"><graph/></node>', "<graph> inside <node>"),
 ])
 def test_bad_values_and_elements_name_the_line_and_the_problem(body, message):
     with pytest.raises(LoadError, match=r"line \d+") as caught:

@@ -136,3 +136,28 @@ def test_the_readme_documents_every_importer_exporter_and_limit():
     for option in ("--max-bytes", "--max-nodes", "--max-edges", "--max-string-length", "--max-depth", "--nodes",
                    "--node-type-attribute", "--relation-attribute", "--duplicates", "--missing-endpoints"):
         assert option in section, option
+
+
+def _comment_headed(comments: int, body: str) -> bytes:
+    """A file shaped like the public air-routes GraphML: an XML declaration, then a block of comment lines."""
+    line = "<!-- " + "Sample file containing selected air routes between selected airports. " + "-->\n"
+    return ("<?xml version='1.0' ?>\n" + line * comments + body).encode()
+
+
+GRAPHML_BODY = ("<graphml xmlns='http://graphml.graphdrawing.org/xmlns'><graph edgedefault='directed'>"
+                "<node id='a'/><node id='b'/><edge source='a' target='b'/></graph></graphml>\n")
+GEXF_BODY = ("<gexf xmlns='http://www.gexf.net/1.2draft' version='1.2'><graph defaultedgetype='directed'>"
+             "<nodes><node id='a' label='A'/><node id='b' label='B'/></nodes>"
+             "<edges><edge id='0' source='a' target='b'/></edges></graph></gexf>\n")
+
+
+@pytest.mark.parametrize("comments", [24, 30, 47, 80, 500])
+@pytest.mark.parametrize(("body", "expected"), [(GRAPHML_BODY, "graphml"), (GEXF_BODY, "gexf")])
+def test_a_head_of_many_comments_is_detected_quickly(comments, body, expected):
+    """D1: `(<!--.*?-->\\s*)*<gexf` backtracked exponentially here (30 comment lines: over 60 s)."""
+    import time
+
+    started = time.perf_counter()
+    loaded = load(_comment_headed(comments, body), name="routes.dat")
+    assert time.perf_counter() - started < 2.0
+    assert (loaded.format, len(loaded.graph.nodes), len(loaded.graph.edges)) == (expected, 2, 1)

@@ -97,3 +97,33 @@ def test_repeated_labels_and_undeclared_numbers_follow_the_load_policies():
     with pytest.raises(LoadError, match="node '3', which is not declared"):
         parse_pajek(dangling)
     assert len(parse_pajek(dangling, options=LoadOptions(missing_endpoints="create")).nodes) == 3
+
+
+def test_a_two_mode_network_is_read_as_one_mode_with_a_notice():
+    """D20: igraph's bipartite Pajek files (*Vertices 13 8) failed with "too many values to unpack"."""
+    from core.errors import LoadNotice
+
+    text = b'*Vertices 3 2\n1 "a"\n2 "b"\n3 "c"\n*Edges\n1 3\n2 3\n'
+    with pytest.warns(LoadNotice, match=r"two-mode network \(\*Vertices 3 2\): read as one mode"):
+        graph = parse_pajek(text)
+    assert [node.id for node in graph.nodes] == ["a", "b", "c"] and len(graph.edges) == 4  # *Edges: both ways
+
+
+def test_lf_cr_line_ends_read_every_edge():
+    """D20: LF+CR line ends left a blank line after every line: "not enough values to unpack"; networkx itself
+    read 10 nodes and 0 edges of igraph's file."""
+    text = b'*Vertices 3\n\r1 "a"\n\r2 "b"\n\r3 "c"\n\r*Arcs\n\r1 2\n\r2 3\n\r'
+    graph = parse_pajek(text)
+    assert len(graph.nodes) == 3 and [(edge.source, edge.target) for edge in graph.edges] == [("a", "b"), ("b", "c")]
+
+
+def test_a_line_with_the_wrong_fields_is_said_in_the_projects_words():
+    with pytest.raises(LoadError) as caught:
+        parse_pajek(b'*Vertices 2 x\n1 "a"\n2 "b"\n')
+    assert "unpack" not in str(caught.value) and "more or fewer fields" in str(caught.value)
+
+
+def test_a_vertex_line_with_a_z_coordinate_follows_networkxs_rule():
+    """D28 (documented as right): fields after the coordinates pair up as networkx pairs them."""
+    graph = parse_pajek(b'*Vertices 1\n1 "Vlado" 0.46 0.48 0.5 ellipse foo bar\n')
+    assert dict(graph.nodes[0].properties) == {"x": 0.46, "y": 0.48, "shape": "0.5", "ellipse": "foo"}

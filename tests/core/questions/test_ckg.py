@@ -72,3 +72,22 @@ def test_an_id_reused_by_a_different_record_is_refused():
     lines = [json.dumps(RECORDS[0]), json.dumps({**RECORDS[1], "id": RECORDS[0]["id"]})]
     with pytest.raises(LoadError, match="line 2: id 'nvidia-jetson_T1_41' was already used on line 1"):
         parse_ckg_questions("\n".join(lines))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"type": "T1_entity", "concept_id": 999999}, "node(s) '999999' are not in the graph"),
+    ({"type": "T2_dependency", "concept_id": 999999}, "node(s) '999999' are not in the graph"),
+    ({"type": "T3_path", "concept_id": 1, "path_ids": [1, 999999]}, "node(s) '999999' are not in the graph"),
+    ({"type": "T4_aggregate", "taxonomy_id": "NOPE"}, "node type 'NOPE' (taxonomy) is not in the graph"),
+    ({"type": "T1_entity", "concept_id": 1, "hop_depth": -2}, "'hop_depth' must be a whole number from 0"),
+    ({"type": "T1_entity", "concept_id": 1, "hop_depth": 10**30}, "'hop_depth' must be a whole number from 0"),
+])
+def test_records_naming_what_the_graph_lacks_are_refused_against_the_graph(change, message):
+    """D17: an unknown concept had gold [] and scored 100% at 512 tokens; D13, D18: hop depths out of range."""
+    record = {"id": "c1", "query": "What is it?", "ground_truth": [], **change}
+    with pytest.raises(LoadError, match="line 1: " + message.replace("(", "\\(").replace(")", "\\)")):
+        parse_ckg_questions(json.dumps(record), graph=GRAPH)
+
+
+def test_the_released_queries_all_name_what_their_graph_holds():
+    assert len(load_questions(SAMPLE.queries_path, GRAPH)) == len(QUESTIONS)

@@ -58,6 +58,25 @@ GOOD = {"id": "q1", "question": "If db-identity fails, what breaks?", "query": "
     (json.dumps({**GOOD, "parameters": {"failed": "db-nowhere"}}), "node(s) 'db-nowhere' are not in the graph"),
     (json.dumps({**GOOD, "hop_depth": 1.5}), "'hop_depth' must be a whole number"),
     (json.dumps({**GOOD, "id": "q0"}), "id 'q0' was already used on line 1"),
+    # D11: a lone surrogate escape passed parsing and crashed the suite's frame (and the upload page).
+    ('{"id":"q\\ud800","question":"If db-identity fails \\udfff?","query":"impact","parameters":{"failed":'
+     '"db-identity"}}', "holds a lone surrogate escape"),
+    # D12: integers of more than 4,300 digits raised ValueError out of json.loads.
+    (json.dumps({**GOOD})[:-1] + ', "hop_depth": ' + "9" * 5000 + "}", "holds a number too long to read"),
+    ('{"question": "q", "query": "dependencies_within", "parameters": {"start": "svc-api", "hops": ' + "9" * 5000
+     + "}}", "holds a number too long to read"),
+    # D13: hop_depth of 2**63 and more overflowed pandas' Int64 column in the suite.
+    (json.dumps({**GOOD, "hop_depth": 10**40}), "'hop_depth' must be a whole number from 0 to 1,000,000"),
+    (json.dumps({**GOOD, "hop_depth": "1" * 5000}), "'hop_depth' must be a whole number from 0 to 1,000,000"),
+    # D18: values that changed the meaning were accepted and scored 100%.
+    (json.dumps({**GOOD, "hop_depth": -1}), "'hop_depth' must be a whole number from 0 to 1,000,000, not -1"),
+    (json.dumps({**GOOD, "query": "dependencies_within", "parameters": {"start": "svc-api", "hops": -5}}),
+     "'hops' must be a whole number from 0 to 1,000,000, not -5"),
+    (json.dumps({**GOOD, "parameters": {"failed": "db-identity", "relation": "teleports_to"}}),
+     "relation 'teleports_to' (relation) is not in the graph"),
+    (json.dumps({**GOOD, "parameters": {"failed": "db-identity", "node_type": "spaceship"}}),
+     "node type 'spaceship' (node_type) is not in the graph"),
+    (json.dumps({**GOOD, "query": "owners_of", "parameters": {"nodes": []}}), "parameter 'nodes' names no node"),
 ])
 def test_each_kind_of_bad_line_gives_its_message_and_line_number(line, message):
     text = json.dumps({**GOOD, "id": "q0"}) + "\n" + line + "\n" + json.dumps({**GOOD, "id": "q2"}) + "\n"
@@ -93,3 +112,23 @@ def test_an_empty_file_and_a_non_utf8_file_are_refused():
         parse_questions_jsonl("\n\n")
     with pytest.raises(LoadError, match=r"not UTF-8.*line 2"):
         parse_questions_jsonl(b'{"a": 1}\n\xff\xfe')
+
+
+def test_a_csv_header_naming_a_column_twice_is_refused():
+    """D18: with two 'question' columns the last one silently won."""
+    text = "id,question,query,parameters,question\nq1,If db-identity fails?,impact,\"{\"\"failed\"\": \"\"db-identity\"\"}\",other\n"
+    with pytest.raises(LoadError, match="names 'question' more than once"):
+        parse_questions_csv(text, graph=SERVICES)
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_a_device_or_fifo_is_refused_as_a_question_file(special, tmp_path):
+    """D5: /dev/zero ran out of memory and a FIFO waited for a writer forever."""
+    import os
+
+    path = special
+    if special == "fifo":
+        path = tmp_path / "questions.jsonl"
+        os.mkfifo(path)
+    with pytest.raises(LoadError, match="not a question file"):
+        load_questions(path, SERVICES)
