@@ -17,8 +17,10 @@ from core.formats import (
     graphrag_tables,
     incident_text,
     jsonl,
+    jsonld,
     local_ids,
     markdown_tables,
+    ntriples,
     pretty_json,
     semantic_text,
     structured_json,
@@ -114,6 +116,8 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     graphml,
     markdown_tables,
     graphrag_tables,
+    jsonld,
+    ntriples,
 ))
 
 
