@@ -12,6 +12,7 @@ from core.formats import (
     ckg_lines,
     compact_json,
     csv_records,
+    dot,
     edge_tuples,
     graphml,
     graphrag_tables,
@@ -118,6 +119,7 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     graphrag_tables,
     jsonld,
     ntriples,
+    dot,
 ))
 
 
