@@ -8,11 +8,13 @@ from typing import Generic, TypeVar
 
 from core.errors import UnknownNameError
 from core.formats import (
+    adjacency_list,
     arrows,
     ckg_lines,
     compact_json,
     csv_records,
     dot,
+    edge_set,
     edge_tuples,
     graphml,
     graphrag_tables,
@@ -120,6 +122,8 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     jsonld,
     ntriples,
     dot,
+    edge_set,
+    adjacency_list,
 ))
 
 
