@@ -16,6 +16,7 @@ from core.formats import (
     dot,
     edge_set,
     edge_tuples,
+    gml,
     graphml,
     graphrag_tables,
     incident_text,
@@ -124,6 +125,7 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     dot,
     edge_set,
     adjacency_list,
+    gml,
 ))
 
 
