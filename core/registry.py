@@ -13,6 +13,7 @@ from core.formats import (
     ckg_lines,
     compact_json,
     csv_records,
+    cypher,
     dot,
     edge_set,
     edge_tuples,
@@ -126,6 +127,7 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     edge_set,
     adjacency_list,
     gml,
+    cypher,
 ))
 
 
