@@ -34,6 +34,7 @@ from core.formats import (
     typed_edges,
     typed_edges_dict,
     untyped_pairs,
+    xml_format,
     yaml_format,
 )
 from core.formats.base import Format
@@ -128,6 +129,7 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     adjacency_list,
     gml,
     cypher,
+    xml_format,
 ))
 
 
