@@ -25,6 +25,7 @@ from core.formats import (
     jsonld,
     local_ids,
     markdown_tables,
+    mermaid,
     ntriples,
     pretty_json,
     semantic_text,
@@ -130,6 +131,7 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     gml,
     cypher,
     xml_format,
+    mermaid,
 ))
 
 
