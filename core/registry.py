@@ -28,6 +28,7 @@ from core.formats import (
     mermaid,
     ntriples,
     pretty_json,
+    relation_tables,
     semantic_text,
     structured_json,
     toon,
@@ -131,6 +132,7 @@ FORMATS: Registry[Format] = Registry("format", _formats(
     gml,
     cypher,
     xml_format,
+    relation_tables,
     mermaid,
 ))
 
