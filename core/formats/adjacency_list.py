@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, without_closing
+from core.formats.base import Format, Record, RecordText, Rendering, without_closing
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import grouped, split_lines
 from core.formats.quoting import Cursor, Names
@@ -78,6 +78,6 @@ FORMAT = Format(
     grammar=GRAMMAR,
     render=render,
     decode=decode,
-    tail_start=after_whole_records,  # each line reads alone
+    # no tail_start nor image: a source line may stand for edges without its node, so a cut is read by decoding it
     example="svc-api: svc-auth, team-core",
 )
