@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from rdflib.compare import isomorphic
 
 from core.graph.units import graph_units
-from core.registry import FORMATS
+from core.formats import FORMATS
 from tests.core.formats.independent_samples import SAMPLE_NAMES, sample_graphs
 from tests.strategies import graphs
 

@@ -1,0 +1,119 @@
+"""One Contexts panel: a format's cut at the budget, core's figures for it, and the text around the cut line.
+
+Drawn by the Contexts page (one per format or policy) and by the Walkthrough (the sidebar's current state).
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import streamlit as st
+
+from core.budget.policies import Cut, cut
+from core.formats import FORMATS
+from core.metrics.cut_metrics import CutMetrics
+from core.metrics.placement import cut_offset, evidence_strip, placement
+from core.tokens import TOKENIZERS
+from core.tokens.models import approximate_count
+from core.tokens.prefix_tokens import PrefixTokens
+from core.tokens.token_spans import window_bounds
+from dashboard import cache
+from dashboard.renderings import accounting_for, rendering_key
+from dashboard.sidebar import Selection, format_label
+from dashboard.state.inspected_cut import inspected_metrics
+from dashboard.views.context_html import Highlight, context_html, page_bounds, page_containing, pages_around
+from dashboard.views.evidence_strip import strip_html
+from dashboard.views.markdown_text import escape_markdown
+
+
+def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
+    """Core's metrics of the cut: parse, evidence survival, traversal accuracy on what the document holds (read
+    from its kept units where the format allows, and remembered per document, so a budget step re-reads nothing)."""
+    return inspected_metrics(result, FORMATS.get(format_name), accounting, selection.graph, selection.query,
+                             selection.solution)
+
+
+def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:
+    accounting = accounting_for(selection, format_name)
+    # Each try of the sections search renders and counts a document of the kept units: seconds on a large graph,
+    # so say what runs (a spinner shows only after half a second).
+    with st.spinner(f"Choosing {format_name}'s sections: each try renders and counts a document…", show_time=True) \
+            if policy == "sections" else nullcontext():
+        result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
+    figures = cut_metrics(selection, format_name, accounting, result)
+    st.subheader(f"{format_label(format_name)} · {policy}")
+    # A wrapping row of content-wide metrics: a value is never cut to "1,2…" in a narrow column.
+    row = st.container(horizontal=True, wrap=True, gap="medium")
+    row.metric("Tokens used / budget", f"{approximate_count(figures.budgeted_tokens, selection.approximate)} / "
+               f"{selection.budget:,}", width="content")
+    row.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}", width="content")
+    row.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None,
+               width="content")
+    row.metric("Evidence survival", f"{figures.evidence_survival:.0%}", width="content",
+               help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
+    row.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}", width="content",
+               help="1 when the query on the decoded cut gives the full graph's answer")
+    placed = placement(result, accounting, selection.evidence)
+    row.metric("Dangling edges", f"{placed.dangling_edges:,}", width="content",
+               help="kept edges whose endpoint node record was cut (formats that write nodes apart)")
+    row.metric("Evidence position", "—" if not placed.evidence_positions else
+               f"{placed.evidence_position_first:.0%} · {placed.evidence_position_median:.0%} · "
+               f"{placed.evidence_position_last:.0%}", width="content",
+               help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
+                    f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
+    strip = evidence_strip(result, accounting, selection.evidence)
+    kept_ticks = sum(tick.kept for tick in strip.ticks)
+    st.html(strip_html(strip, f"evidence: {kept_ticks:,} kept (green), {len(strip.ticks) - kept_ticks:,} cut (red) "
+                              f"over {strip.total_tokens:,} tokens"
+                              + ("" if strip.cut_at is None else f"; cut at token {strip.cut_at:,}")))
+    if result.explanation:
+        st.caption(escape_markdown(result.explanation))
+    key = rendering_key(selection, format_name)
+    full_text, _spans, _evidence_records = cache.text_layout(key, accounting, selection.evidence)
+    cut_at = cut_offset(accounting.rendering, result, full_text)
+    panel_text(selection, format_name, policy, key, result, cut_at, colour, whitespace)
+    # A callable is only called on click, so a large text is not sent with every rerun.
+    st.download_button("Download the full text", lambda: full_text, file_name=f"{format_name}.txt",
+                       mime="text/plain", key=f"download_{format_name}_{policy}", on_click="ignore")
+
+
+def window_token_ends(key: str, text: str, tokenizer: str, window: tuple[int, int]) -> tuple[int, ...]:
+    """Token ends for the shown page only, tokenized between the forced pre-token boundaries around it
+    (core.tokens.token_spans.window_bounds: BPE there matches the whole text's): tokenizing a 24-million-character
+    text for its colours took gigabytes of offsets, and so did a 10-million-character line of compact JSON."""
+    low, high = window_bounds(TOKENIZERS.get(tokenizer), text, *window)
+    return tuple(low + offset for offset in cache.text_token_ends(f"{key}|{low}:{high}", text[low:high], tokenizer))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def text_pages(key: str, _text: str) -> tuple[tuple[int, int], ...]:
+    """The rendering's own pages (`page_bounds`), once per rendering rather than on every budget change."""
+    return tuple(page_bounds(_text))
+
+
+@st.fragment
+def panel_text(selection: Selection, format_name: str, policy: str, key: str, result: Cut, cut_at: int,
+               colour: bool, whitespace: bool) -> None:
+    """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
+    full_text, spans, evidence_records = cache.text_layout(key, accounting_for(selection, format_name),
+                                                           selection.evidence)
+    # The cut's page starts a few lines above the cut line; the others are the rendering's own pages.
+    pages = pages_around(full_text, cut_at, grid=text_pages(key, full_text))
+    cut_page = page_containing(pages, cut_at)
+    page = cut_page
+    if len(pages) > 1:
+        # The key holds the cut's page, so moving the budget brings the view back to the cut line.
+        page = st.number_input(f"Page (of {len(pages):,}; the cut is on page {cut_page + 1:,})", 1, len(pages),
+                               cut_page + 1, key=f"page_{format_name}_{policy}_{pages[cut_page][0]}") - 1
+    if result.policy == "sections":
+        kept = set(result.kept_keys)
+        records = result.rendering and accounting_for(selection, format_name).rendering.records
+        highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]
+    else:
+        highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
+    ends = window_token_ends(key, full_text, selection.tokenizer, pages[page]) if colour else ()
+    # The label names the cut, not the budget: a budget change that keeps the same records sends the same markup,
+    # which the browser then neither sanitizes nor redraws again (the budget is in the metrics above).
+    label = f"cut ({policy}): {result.records_kept:,} of {result.records_total:,} records kept"
+    st.html(context_html(full_text, cut=cut_at, token_ends=ends, evidence=highlights, show_whitespace=whitespace,
+                         window=pages[page], cut_label=label))

@@ -1,0 +1,46 @@
+"""A Contexts panel reads its cut from the kept units: a budget change decodes no text (megabytes on a large graph)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.formats import FORMATS
+from tests.dashboard.conftest import metric, on_page, started
+
+
+def test_a_budget_change_decodes_nothing_and_shows_the_new_cut(monkeypatch):
+    app = on_page(started(sample="nvidia-jetson", formats=["pretty_json", "compact_json"], policy="record",
+                          budget="600"), "contexts")
+    decoded: list[str] = []
+    for name in ("pretty_json", "compact_json"):
+        format_ = FORMATS.get(name)
+        counting = replace(format_, decode=lambda text, original=format_.decode, name=name:
+                           decoded.append(name) or original(text))
+        monkeypatch.setitem(FORMATS._entries, name, counting)
+    before = metric(app, "Records kept / total")
+    app.main.slider(key="budget_slider").set_value(1500).run()
+    assert not app.exception, [item.value for item in app.exception]
+    assert metric(app, "Records kept / total") != before and metric(app, "Parses") == ["yes", "yes"]
+    assert decoded == []
+
+
+def test_a_sections_cut_runs_behind_a_spinner_that_says_what_it_does(monkeypatch):
+    import contextlib
+
+    import streamlit
+
+    shown: list[str] = []
+    real = streamlit.spinner
+
+    @contextlib.contextmanager
+    def recorded(text="", **options):
+        shown.append(text)
+        with real(text, **options):
+            yield
+
+    monkeypatch.setattr(streamlit, "spinner", recorded)
+    on_page(started(sample="nvidia-jetson", formats=["pretty_json"], policy="sections", budget="600"), "contexts")
+    assert "Choosing pretty_json's sections: each try renders and counts a document…" in shown
+    shown.clear()
+    on_page(started(sample="nvidia-jetson", formats=["pretty_json"], policy="record", budget="600"), "contexts")
+    assert not any("sections" in text for text in shown)  # a record cut is a lookup: no spinner
