@@ -68,3 +68,21 @@ def test_benchmark_says_when_a_gold_answer_is_empty(tmp_path, capsys):
     report = json.loads(output.read_text(encoding="utf-8"))
     assert report["empty_gold_queries"] == list(report["gold_queries"])
     assert capsys.readouterr().out.count("is empty on this graph") == len(report["gold_queries"])
+
+
+def test_benchmark_shows_each_formats_cost_stability_from_core(tmp_path, capsys):
+    from core.analysis.cost_stability import cost_stability
+    from core.io.samples import load_sample
+    output = tmp_path / "report.json"
+    assert main(["benchmark", "--graph", "tinkerpop-modern", "--permutations", "3", "--output", str(output)]) == 0
+    stability = json.loads(output.read_text(encoding="utf-8"))["cost_stability"]
+    expected = {item.format_name: item for item in cost_stability(load_sample("tinkerpop-modern"), "o200k_base",
+                                                                  permutations=3)}
+    assert list(stability) == list(expected)
+    for name, item in expected.items():
+        assert stability[name]["relabeled"]["counts"] == dict(zip(item.relabeled.variants, item.relabeled.counts))
+        assert stability[name]["permuted"]["max"] == item.permuted.maximum
+    printed = capsys.readouterr().out
+    assert "cost stability (o200k_base)" in printed and "relabeled max/min" in printed
+    assert main(["benchmark", "--graph", "tinkerpop-modern", "--permutations", "0", "--output", str(output)]) == 0
+    assert "cost_stability" not in json.loads(output.read_text(encoding="utf-8"))
