@@ -121,7 +121,7 @@ def cost_stability(graph: Graph, tokenizer_name: str, format_names: Sequence[str
         found.append(FormatStability(name, CostSpread(RELABELINGS, relabel_counts),
                                      CostSpread(tuple(f"seed {each}" for each in permutation_seeds(permutations, seed)),
                                                 order_counts)))
-    for scheme, variant in variants.items():
+    for variant in variants.values():
         if variant is not graph:
             forget_memos(variant)  # one-off graphs: their records would otherwise stay in the memos
     return tuple(found)

@@ -108,7 +108,6 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
 
 # ---------------------------------------------------------------------------------------------- decoding
 
-_SPACE = re.compile(r"\s*")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BACKTICKED = re.compile(r"`((?:[^`]|``)*)`")
 _VARIABLE = re.compile(r"v(0|[1-9][0-9]*)\b")
@@ -128,7 +127,8 @@ class _Reader:
         return FormatError(what, f"line {line}, column {column}", _FIX, line=line)
 
     def space(self) -> None:
-        self.position = _SPACE.match(self.text, self.position).end()
+        while self.position < len(self.text) and self.text[self.position].isspace():
+            self.position += 1
 
     def take(self, literal: str) -> bool:
         self.space()
@@ -159,10 +159,10 @@ class _Reader:
         self.space()
         if self.text.startswith('"', self.position):
             return self._unescape(self.match(_STRING, "a string").group(1))
-        for word, value in (("true", True), ("false", False)):
-            if _WORD.match(self.text, self.position) and _WORD.match(self.text, self.position).group() == word:
-                self.position += len(word)
-                return value
+        word = _WORD.match(self.text, self.position)
+        if word is not None and word.group() in ("true", "false"):
+            self.position = word.end()
+            return word.group() == "true"
         text = self.match(_NUMBER, "a value").group()
         if "." in text or "e" in text or "E" in text:
             number = float(text)

@@ -112,7 +112,6 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMERAL = re.compile(r"-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)")
-_SPACE = re.compile(r"[ \t]*")
 _FIX = 'write `ID [type=TYPE];` or `A -> B [relation=REL];`, one statement per line, inside "digraph { ... }"'
 
 
@@ -124,7 +123,8 @@ class _Reader:
         return FormatError(what, f"line {self.line}, column {self.position + 1}", _FIX, line=self.line)
 
     def take(self, literal: str) -> bool:
-        self.position = _SPACE.match(self.text, self.position).end()
+        while self.position < len(self.text) and self.text[self.position] in " \t":
+            self.position += 1
         if self.text.startswith(literal, self.position):
             self.position += len(literal)
             return True

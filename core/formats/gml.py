@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, memo_table, nodes_then_edges, record_memo
+from core.formats.base import Format, RecordText, Rendering, memo_table, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, properties_from
 from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
 from core.graph.units import Unit
@@ -161,7 +161,7 @@ class _Tokens:
             match = _TOKEN.match(text, position)
             if match is None:
                 raise self.error(f"cannot read {text[position:position + 12]!r}", position)
-            kind = _KINDS[match.lastindex - 1]
+            kind = _KINDS[(match.lastindex or 1) - 1]
             if kind != "space":
                 self.items.append((kind, match.group(), position))
             position = match.end()
@@ -227,7 +227,7 @@ def _fields(tokens: _Tokens, pairs, where: str, required: tuple[str, ...]) -> tu
             raise tokens.error(f"the property {key!r:.40} holds a list", position)
         if key in properties:
             raise tokens.error(f"the property {key!r:.40} is given twice", position)
-        properties[key] = value  # type: ignore[assignment]
+        properties[key] = value
     for name in required:
         if name not in fields:
             raise FormatError(f"a {where} has no {name}", where, _FIX)
@@ -284,10 +284,11 @@ def decode(text: str) -> Graph:
             fields, properties = _fields(tokens, value, where, ("source", "target", "relation"))
             if set(fields) - {"source", "target", "relation"}:
                 raise tokens.error("an edge has a node field", position)
-            ends = [names.get(fields[end]) if isinstance(fields[end], int) else None for end in ("source", "target")]
-            if None in ends:
+            source, target = (names.get(fields[end]) if isinstance(fields[end], int) else None
+                              for end in ("source", "target"))
+            if source is None or target is None:
                 raise tokens.error("an edge names a node number no node above has", position)
-            edges.append(Edge(ends[0], _name(tokens, fields["relation"], "relation", position), ends[1], properties))
+            edges.append(Edge(source, _name(tokens, fields["relation"], "relation", position), target, properties))
     return decoded_graph(nodes, edges)
 
 

@@ -26,7 +26,7 @@ from core.formats.decoding import decoded_graph, expect_list, expect_object, par
 from core.formats.json_writing import add_scalar
 from core.formats.rdf_terms import NAMESPACES, RDF, XSD, literal, local_name, local_of, value_of
 from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
-from core.graph.units import Unit
+from core.graph.units import EdgeUnit, NodeUnit, Unit
 
 NAME = "jsonld"
 CONTEXT = {"rdf": RDF, "xsd": XSD, **NAMESPACES}
@@ -66,7 +66,7 @@ def _reference(record: RecordText, prefix: str, value: str, kind) -> RecordText:
     return record.add('{"@id": "' + prefix + ":").add(local_name(value), kind).add('"}')
 
 
-def _node_record(unit: Unit, lead: str) -> Record:
+def _node_record(unit: NodeUnit, lead: str) -> Record:
     node = unit.node
     record = RecordText().add(lead + '{"@id": "n:').add(local_name(node.id), "node_id")
     record.add('", "@type": "t:').add(local_name(node.type), "node_type").add('"')
@@ -74,7 +74,7 @@ def _node_record(unit: Unit, lead: str) -> Record:
     return record.add("}").build(unit.key)
 
 
-def _edge_record(unit: Unit, lead: str, plain: bool) -> Record:
+def _edge_record(unit: EdgeUnit, lead: str, plain: bool) -> Record:
     edge = unit.edge
     record = RecordText().add(lead)
     if plain:

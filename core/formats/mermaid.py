@@ -114,10 +114,10 @@ def decode(text: str) -> Graph:
         edge = _EDGE.fullmatch(line)
         if edge is None:
             raise FormatError(f"unreadable line {line[:40]!r}", f"line {number}", _FIX, line=number)
-        ends = [names.get(edge.group(index)) for index in (1, 3)]
-        if None in ends:
+        source, target = names.get(edge.group(1)), names.get(edge.group(3))
+        if source is None or target is None:
             raise FormatError("an edge names a node no line above declares", f"line {number}", _FIX, line=number)
-        edges.append(Edge(ends[0], _decoded(edge.group(2), number), ends[1]))
+        edges.append(Edge(source, _decoded(edge.group(2), number), target))
     return decoded_graph(nodes, edges)
 
 

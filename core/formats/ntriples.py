@@ -32,7 +32,7 @@ from core.formats.rdf_terms import (
 )
 from core.formats.turtle import string_literal
 from core.graph.model import Graph, Properties
-from core.graph.units import Unit
+from core.graph.units import EdgeUnit, NodeUnit, Unit
 
 NAME = "ntriples"
 
@@ -63,7 +63,7 @@ def _properties(record: RecordText, subject: str, properties: Properties) -> Non
         _triple(record, subject, f"<{iri('p', key)}>", _literal(value), (None, "property_key", "property_value"))
 
 
-def _node_record(unit: Unit, lead: str) -> Record:
+def _node_record(unit: NodeUnit, lead: str) -> Record:
     node = unit.node
     subject = f"<{iri('n', node.id)}>"
     record = RecordText().add(lead)
@@ -72,7 +72,7 @@ def _node_record(unit: Unit, lead: str) -> Record:
     return record.build(unit.key)
 
 
-def _edge_record(unit: Unit, lead: str, statement: int | None) -> Record:
+def _edge_record(unit: EdgeUnit, lead: str, statement: int | None) -> Record:
     edge = unit.edge
     source, relation, target = f"<{iri('n', edge.source)}>", f"<{iri('r', edge.relation)}>", f"<{iri('n', edge.target)}>"
     record = RecordText().add(lead)
@@ -117,7 +117,6 @@ _IRI = re.compile(r"<([^<>\"{}|^`\\\x00-\x20]*)>")
 _BLANK = re.compile(r"_:([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?)")
 _STRING = re.compile(r'"((?:[^"\\\n\r]|\\.)*)"')
 _LANGUAGE = re.compile(r"@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)")
-_SPACE = re.compile(r"[ \t]*")
 _ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 _UCHAR = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.DOTALL)
 
@@ -146,7 +145,8 @@ class _Line:
         return FormatError(what, f"line {self.number}, column {self.position + 1}", _FIX, line=self.number)
 
     def space(self) -> None:
-        self.position = _SPACE.match(self.text, self.position).end()
+        while self.position < len(self.text) and self.text[self.position] in " \t":
+            self.position += 1
 
     def term(self, kinds: str) -> Term:
         self.space()

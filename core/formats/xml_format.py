@@ -56,7 +56,7 @@ def _add_properties(record: RecordText, properties: Properties) -> None:
         record.add('<property key="').add(attribute_text(key), "property_key").add('"')
         kind = _TYPES.get(type(value))
         record.add(f' type="{kind}">' if kind else ">")
-        record.add(literal(value) if kind else content_text(value), "property_value").add("</property>")
+        record.add(content_text(value) if isinstance(value, str) else literal(value), "property_value").add("</property>")
 
 
 def _record(unit: Unit):
@@ -146,7 +146,7 @@ def _element(line: str, number: int, nodes: list[Node], edges: list[Edge]) -> No
     position = found.end()
     properties: dict[str, PropertyValue] = {}
     tag = "node" if line.startswith("<node") else "edge"
-    if found.group(found.lastindex) == ">":
+    if found.group(found.re.groups) == ">":
         while not line.startswith(f"</{tag}>", position):
             item = _PROPERTY.match(line, position)
             if item is None:
@@ -163,7 +163,7 @@ def _element(line: str, number: int, nodes: list[Node], edges: list[Edge]) -> No
     if position != len(line):
         raise FormatError(f"unexpected text {line[position:position + 20]!r}", f"{where}, column {position + 1}",
                           _FIX, line=number)
-    names = [_resolved(found.group(index), number, where) for index in range(1, found.lastindex)]
+    names = [_resolved(found.group(index), number, where) for index in range(1, found.re.groups)]
     frozen = properties_from(properties, where)
     if tag == "node":
         nodes.append(Node(names[0], names[1], frozen))
@@ -175,9 +175,9 @@ def decode(text: str) -> Graph:
     lines = split_lines(text.removesuffix("\n"))
     bad = _NOT_XML.search(text)
     if bad is not None:
-        line = text.count("\n", 0, bad.start()) + 1
-        raise FormatError(f"the character U+{ord(bad.group()):04X} cannot stand in XML", f"line {line}",
-                          "write it as \\uXXXX", line=line)
+        where = text.count("\n", 0, bad.start()) + 1
+        raise FormatError(f"the character U+{ord(bad.group()):04X} cannot stand in XML", f"line {where}",
+                          "write it as \\uXXXX", line=where)
     if lines[0][1] != PREAMBLE or len(lines) < 2 or lines[-1][1] != CLOSING.strip():
         raise FormatError("the document is not <graph> ... </graph>, one element per line", "line 1", _FIX, line=1)
     nodes: list[Node] = []

@@ -21,7 +21,7 @@ from core.errors import ParameterError
 from core.formats import FORMATS
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
-from core.io.samples import sample_names, load_sample
+from core.io.samples import load_sample, sample_names
 from core.tokens import TOKENIZERS
 from tests.strategies import graphs
 

@@ -12,8 +12,8 @@ import rdflib
 from hypothesis import given, settings
 from rdflib.compare import isomorphic
 
-from core.graph.units import graph_units
 from core.formats import FORMATS
+from core.graph.units import graph_units
 from tests.core.formats.independent_samples import SAMPLE_NAMES, sample_graphs
 from tests.strategies import graphs
 
