@@ -124,7 +124,18 @@ def _with_nodes_table(data: bytes, name: str, format: str | None, options: LoadO
     return Loaded(graph, "edge-list")
 
 
+# Importers whose name a registered format also carries and that no file writer shadows when saving
+# (core.io.saving): saving in that name writes the registered format, so its own decoder reads first, and
+# the importer reads what it refuses. The lab's `gml` names nodes by `label`; the GML importer by `id`.
+_OWN_TEXT_FIRST = ("gml",)
+
+
 def _parse_as(format: str, data: bytes, name: str, options: LoadOptions, limits: Limits) -> Graph:
+    if format in _OWN_TEXT_FIRST and format in FORMATS and FORMATS.get(format).lossless:
+        try:
+            return _decoded(format, data, name)
+        except LoadError:
+            pass  # not the lab's own text: a GML file of any other writer
     if format in IMPORTERS:
         return IMPORTERS[format].parse(data, name, options, limits)
     if format in FORMATS and FORMATS.get(format).lossless:
@@ -177,7 +188,7 @@ def _first_line(head: str) -> str:
 
 # Registered formats whose whole text is one JSON value: when the file parses as JSON, only these
 # (and node-link) are tried. YAML reads JSON too, but ~50 µs per byte; it would only agree or refuse.
-JSON_FORMATS = ("pretty_json", "compact_json", "jsonl", "structured_json")
+JSON_FORMATS = ("pretty_json", "compact_json", "jsonl", "structured_json", "jsonld")
 
 
 def _is_json(text: str) -> bool:
