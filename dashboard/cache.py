@@ -15,6 +15,7 @@ import streamlit as st
 
 from core.analysis import session_defaults
 from core.analysis.budget_sweep import effective_layout
+from core.analysis.cost_stability import cost_stability, stability_rows
 from core.analysis.sweep import rendering_summary
 from core.analysis.workers import fewer_collections
 from core.errors import LoadNotice
@@ -86,6 +87,12 @@ def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOpti
 def format_table(graph_key: str, _graph: Graph, tokenizer: str, query_key: str, _query: Query) -> pd.DataFrame:
     """core.analysis.sweep.rendering_summary of every registered format for this query, indexed by format."""
     return rendering_summary(_graph, [_query], tokenizer=tokenizer).set_index("format")
+
+
+@st.cache_data(max_entries=16, show_spinner="Counting every format with relabelled ids and shuffled orders…")
+def stability_table(graph_key: str, _graph: Graph, tokenizer: str) -> pd.DataFrame:
+    """core.analysis.cost_stability of every registered format, indexed by format."""
+    return pd.DataFrame(stability_rows(cost_stability(_graph, tokenizer))).set_index("format")
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from core.analysis.cost_stability import DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS
 from core.analysis.tokenizer_comparison import tokens_per_format, winner_sentence
 from core.commands.graph_source import (
     add_graph_options,
@@ -33,6 +34,20 @@ def format_table(figures: list[FormatFigures], approximate: bool = False) -> str
         "traversal": [f"{item.traversal_accuracy:.2f}" for item in figures]})
 
 
+def stability_table(stability: dict, approximate: bool = False) -> str:
+    """Per format: tokens min / median / max and max/min under relabelled ids and under shuffled orders."""
+    def spread(figures: dict) -> str:
+        return (f"{approximate_count(figures['min'], approximate)} / {approximate_count(round(figures['median']), approximate)}"
+                f" / {approximate_count(figures['max'], approximate)}")
+
+    return text_table({
+        "format": list(stability),
+        "relabeled min/median/max": [spread(item["relabeled"]) for item in stability.values()],
+        "relabeled max/min": [f"{item['relabeled']['max_over_min']:.3f}" for item in stability.values()],
+        "permuted min/median/max": [spread(item["permuted"]) for item in stability.values()],
+        "permuted max/min": [f"{item['permuted']['max_over_min']:.3f}" for item in stability.values()]})
+
+
 def tokenizer_table(table, choice: TokenizerChoice) -> str:
     """Tokens per format (rows) under each tokenizer (columns), then the sentence on the cheapest lossless one."""
     columns = {"format": [str(name) for name in table.index]}
@@ -51,7 +66,8 @@ def run(arguments: argparse.Namespace) -> int:
     sample = named_sample(arguments) if arguments.graph is not None else None  # the generated graph: reference
     preset = sample.default_query() if sample is not None else None
     queries = {preset.label: preset} if preset is not None else None
-    report, figures = benchmark_report(graph, encoding, parameters, queries=queries)
+    report, figures = benchmark_report(graph, encoding, parameters, queries=queries,
+                                       permutations=arguments.permutations)
     table = tokens_per_format(graph, choice.names)
     report["tokens_by_tokenizer"] = {name: {format_name: int(count) for format_name, count in column.items()}
                                      for name, column in table.items()}
@@ -72,6 +88,10 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"note: the gold answer of {label} is empty on this graph, so every format whose text parses scores "
               "1.00 on it (lossy ones too); pick a query with an answer (a sample's own is used by default)")
     print(format_table(figures, choice.approximate))
+    if "cost_stability" in report:
+        print(f"cost stability ({encoding}): tokens with node ids as names, opaque ids and numbers; "
+              f"and in {arguments.permutations} shuffled unit orders")
+        print(stability_table(report["cost_stability"], choice.approximate))
     if len(choice.names) > 1:
         print("tokens of the complete text per tokenizer:")
         print(tokenizer_table(table, choice))
@@ -79,6 +99,16 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"token counts are approximate: {choice.model.note}")
     print(f"report written to {arguments.output}")
     return 0
+
+
+def _permutations(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_PERMUTATIONS:
+        raise argparse.ArgumentTypeError(f"give 0 to {MAX_PERMUTATIONS} orders, not {value}")
+    return value
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -89,5 +119,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     add_tokenizer_options(parser)
     parser.add_argument("--output", type=Path, default=Path("benchmark-results.json"),
                         help="JSON report path (default benchmark-results.json)")
+    parser.add_argument("--permutations", type=_permutations, default=DEFAULT_PERMUTATIONS,
+                        help=f"shuffled unit orders for the cost stability table (0 leaves it out; "
+                             f"default {DEFAULT_PERMUTATIONS}, at most {MAX_PERMUTATIONS})")
     parser.add_argument("--contexts-dir", type=Path, help="also write each rendering to DIR/graph.<format>.txt")
     parser.set_defaults(run=run)

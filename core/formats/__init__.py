@@ -6,18 +6,27 @@ A new format is one module exposing `FORMAT` and one line below.
 from __future__ import annotations
 
 from core.formats import (
+    adjacency_list,
     arrows,
     ckg_lines,
     compact_json,
     csv_records,
+    cypher,
+    dot,
+    edge_set,
     edge_tuples,
+    gml,
     graphml,
     graphrag_tables,
     incident_text,
     jsonl,
+    jsonld,
     local_ids,
     markdown_tables,
+    mermaid,
+    ntriples,
     pretty_json,
+    relation_tables,
     semantic_text,
     structured_json,
     toon,
@@ -25,6 +34,7 @@ from core.formats import (
     typed_edges,
     typed_edges_dict,
     untyped_pairs,
+    xml_format,
     yaml_format,
 )
 from core.formats.base import Format
@@ -51,6 +61,17 @@ FORMATS: Registry[Format] = Registry("format", [(module.FORMAT.name, module.FORM
     graphml,
     markdown_tables,
     graphrag_tables,
+    # the serializations the field's benchmarks use (KG-LLM-Bench, GraphOmni, ISONGraph, diagram languages)
+    jsonld,
+    ntriples,
+    dot,
+    edge_set,
+    adjacency_list,
+    gml,
+    cypher,
+    xml_format,
+    relation_tables,
+    mermaid,
 )])
 
 __all__ = ["FORMATS", "Format"]

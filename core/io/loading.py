@@ -21,6 +21,7 @@ from pathlib import Path
 
 from core.errors import FormatError, LoadError
 from core.formats import FORMATS
+from core.formats import gml as gml_format
 from core.graph.model import Graph
 from core.io import edge_list, gexf, gml, graphml, learning_graph, node_link, pajek, xml_head
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
@@ -124,7 +125,19 @@ def _with_nodes_table(data: bytes, name: str, format: str | None, options: LoadO
     return Loaded(graph, "edge-list")
 
 
+# Importers whose name a registered format also carries and that no file writer shadows when saving
+# (core.io.saving): saving in that name writes the registered format, so its own decoder reads a file
+# that opens as the lab writes it, and the importer (which checks limits while reading) reads the rest.
+# The lab's `gml` names nodes by `label`; the GML importer by `id`.
+_OWN_TEXT_FIRST = {"gml": gml_format.PREAMBLE.encode()}
+
+
 def _parse_as(format: str, data: bytes, name: str, options: LoadOptions, limits: Limits) -> Graph:
+    if format in _OWN_TEXT_FIRST and data.startswith(_OWN_TEXT_FIRST[format]):
+        try:
+            return _decoded(format, data, name)
+        except LoadError:
+            pass  # not the lab's own text: a GML file of any other writer
     if format in IMPORTERS:
         return IMPORTERS[format].parse(data, name, options, limits)
     if format in FORMATS and FORMATS.get(format).lossless:
@@ -184,7 +197,7 @@ def _first_line(head: str) -> str:
 
 # Registered formats whose whole text is one JSON value: when the file parses as JSON, only these
 # (and node-link) are tried. YAML reads JSON too, but ~50 µs per byte; it would only agree or refuse.
-JSON_FORMATS = ("pretty_json", "compact_json", "jsonl", "structured_json")
+JSON_FORMATS = ("pretty_json", "compact_json", "jsonl", "structured_json", "jsonld")
 
 
 def _is_json(text: str) -> bool:

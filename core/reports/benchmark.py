@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import metadata
 
+from core.analysis.cost_stability import FormatStability, cost_stability
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.metrics.rendering_figures import FormatFigures, measure_format
@@ -36,11 +37,19 @@ def empty_gold_queries(gold: dict[str, object]) -> list[str]:
     return [name for name, answer in gold.items() if empty_answer(answer)]
 
 
+def stability_report(stabilities: tuple[FormatStability, ...]) -> dict:
+    """Per format, the token spread under relabelling and under reordering (core.analysis.cost_stability)."""
+    return {item.format_name: {"relabeled": item.relabeled.as_dict(), "permuted": item.permuted.as_dict()}
+            for item in stabilities}
+
+
 def benchmark_report(graph: Graph, encoding: str, parameters: dict, formats: list[str] | None = None,
-                     queries: dict[str, Query] | None = None) -> tuple[dict, list[FormatFigures]]:
+                     queries: dict[str, Query] | None = None, permutations: int = 0
+                     ) -> tuple[dict, list[FormatFigures]]:
     """The reference report (parameters, graph, gold_queries, formats) plus hash, tokenizer and versions.
 
-    `queries` default to the reference service questions; a sample passes its own.
+    `queries` default to the reference service questions; a sample passes its own. With `permutations`
+    (at least 1), the report also holds each format's cost stability under relabelling and that many orders.
     """
     tokenizer = TOKENIZERS.get(encoding)
     queries = reference_suite() if queries is None else queries
@@ -68,6 +77,8 @@ def benchmark_report(graph: Graph, encoding: str, parameters: dict, formats: lis
         },
         "graph_hash": graph.sha256,
         "tokenizer": encoding,
+        **({"cost_stability": stability_report(cost_stability(graph, encoding, formats, permutations))}
+           if permutations else {}),
         "versions": package_versions(),
     }
     return report, figures

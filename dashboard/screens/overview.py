@@ -28,6 +28,14 @@ from dashboard.views.markdown_text import escape_markdown
 HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
 COUNTED = ("bytes", "characters", "tokens", "grammar tokens", "total tokens", "records")  # whole numbers
 
+# Cost stability (core.analysis.cost_stability), shown on graphs below the large-graph threshold: max/min tokens
+STABILITY_COLUMNS = {
+    "relabel max/min": "Largest over smallest token count of the complete text when only the node ids change: as "
+                       "given, opaque ids (id-3f2a9c1b) and numbers (0, 1, 2, ...). 1.00: names do not move the cost.",
+    "order max/min": "Largest over smallest token count of the complete text over 5 seeded random orders of the "
+                     "same nodes and edges. 1.00: the order does not move the cost.",
+}
+
 LAYERS = {
     "round trip": ("Serialization fidelity",
                    "Decode the complete text and compare with the graph: does every node, edge and property "
@@ -51,8 +59,9 @@ def show() -> None:
     if large(graph):
         large_graph(selection)
         return
-    format_section(selection, cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key,
-                                                 selection.query))
+    summary = cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key, selection.query)
+    stability = cache.stability_table(graph.content_key, graph, selection.tokenizer)
+    format_section(selection, summary.join(stability[list(STABILITY_COLUMNS)]))
     st.subheader("Every tokenizer side by side")
     tokenizer_section(_tokens_per_format(graph.content_key, graph))
 
@@ -130,6 +139,7 @@ def format_section(selection, summary: pd.DataFrame) -> None:
                                                             help=LAYERS["traversal accuracy"][1]),
         "lossless": st.column_config.CheckboxColumn("lossless", help="False: the format drops information by design"),
         "grammar tokens": st.column_config.NumberColumn(help="Tokens of the instructions a model needs to read it"),
+        **{name: st.column_config.NumberColumn(name, format="%.3f", help=text) for name, text in STABILITY_COLUMNS.items()},
     })
     for column, (title, text) in zip(st.columns(3), LAYERS.values()):
         column.markdown(f"**{title}**")

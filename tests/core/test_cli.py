@@ -81,3 +81,21 @@ def test_a_yed_file_is_described_with_one_notice_line_naming_what_was_skipped(ca
     notices = [line for line in captured.err.splitlines() if "notice" in line]
     assert notices == [line for line in captured.err.splitlines() if line.strip()]
     assert len(notices) == 1 and notices[0].startswith("graph-context-lab: notice: yfiles_for_html.graphml: skipped")
+
+
+def test_benchmark_shows_each_formats_cost_stability_from_core(tmp_path, capsys):
+    from core.analysis.cost_stability import cost_stability
+    from core.io.samples import load_sample
+    output = tmp_path / "report.json"
+    assert main(["benchmark", "--graph", "tinkerpop-modern", "--permutations", "3", "--output", str(output)]) == 0
+    stability = json.loads(output.read_text(encoding="utf-8"))["cost_stability"]
+    expected = {item.format_name: item for item in cost_stability(load_sample("tinkerpop-modern"), "o200k_base",
+                                                                  permutations=3)}
+    assert list(stability) == list(expected)
+    for name, item in expected.items():
+        assert stability[name]["relabeled"]["counts"] == dict(zip(item.relabeled.variants, item.relabeled.counts))
+        assert stability[name]["permuted"]["max"] == item.permuted.maximum
+    printed = capsys.readouterr().out
+    assert "cost stability (o200k_base)" in printed and "relabeled max/min" in printed
+    assert main(["benchmark", "--graph", "tinkerpop-modern", "--permutations", "0", "--output", str(output)]) == 0
+    assert "cost_stability" not in json.loads(output.read_text(encoding="utf-8"))

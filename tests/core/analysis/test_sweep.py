@@ -99,7 +99,7 @@ def test_the_cache_is_reused_across_sweeps():
 
 def test_bad_requests_fail_with_clear_errors():
     with pytest.raises(UnknownNameError):
-        sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["xml"]))
+        sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["protobuf"]))
     with pytest.raises(UnknownNameError):
         sweep(SweepSpec.from_names(GRAPH, QUERIES, ordering_names=["random"]))
     with pytest.raises(ParameterError):

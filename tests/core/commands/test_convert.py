@@ -45,5 +45,5 @@ def test_errors_exit_with_a_clear_message(arguments, message, tmp_path, capsys, 
 
 def test_an_unknown_target_format_is_refused_by_the_parser(capsys):
     with pytest.raises(SystemExit):
-        main(["convert", "transport", "out.x", "--to", "dot"])
-    assert "invalid choice: 'dot'" in capsys.readouterr().err
+        main(["convert", "transport", "out.x", "--to", "no-such-format"])
+    assert "invalid choice: 'no-such-format'" in capsys.readouterr().err

@@ -54,7 +54,7 @@ def test_csv_cells_are_neutralised_for_spreadsheets_and_missing_values_left_blan
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--formats", "xml"], "unknown format 'xml'"),
+    (["--formats", "protobuf"], "unknown format 'protobuf'"),
     (["--orderings", "random"], "unknown ordering 'random'"),
     (["--budgets", "512,lots"], "'lots' is not a whole number"),
     (["--budgets", "-4"], "negative"),

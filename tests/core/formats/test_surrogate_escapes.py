@@ -11,7 +11,8 @@ from core.formats import FORMATS
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
 
-ESCAPING = ["pretty_json", "compact_json", "jsonl", "structured_json", "toon", "turtle", "yaml"]
+ESCAPING = ["pretty_json", "compact_json", "jsonl", "structured_json", "toon", "turtle", "yaml", "jsonld", "ntriples", "gml",
+            "xml", "cypher"]
 PLACEHOLDER = "zq"  # replaced in the rendered text by a lone-surrogate escape
 
 

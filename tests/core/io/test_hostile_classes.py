@@ -40,6 +40,16 @@ def test_gml_nesting_is_checked_in_linear_time_whatever_the_size():
     assert time.perf_counter() - started < 30
 
 
+@pytest.mark.timeout(60)
+def test_a_file_opening_as_the_labs_gml_still_refuses_deep_nesting_in_seconds():
+    """The lab's own GML decoder reads first when a file opens with its preamble; it stops at depth 3."""
+    deep = b"graph [\n  directed 1\n  multigraph 1\n" + b"node [ " * 1_000_000 + b"]\n"
+    started = time.perf_counter()
+    outcome = answer(deep, "deep.gml", limits=Limits(max_bytes=len(deep)))
+    assert isinstance(outcome, LoadError) and "nests too deeply" in str(outcome)
+    assert time.perf_counter() - started < 30
+
+
 @pytest.mark.timeout(120)
 def test_a_gml_within_the_limits_is_read_without_networkx_s_per_line_cost():
     body = b"".join(b'  node [ id %d labelV "t" ]\n' % index for index in range(20_000))

@@ -63,8 +63,8 @@ def test_readers_that_disagree_on_the_structure_make_the_file_ambiguous(monkeypa
 
 
 def test_an_unknown_format_name_lists_the_known_ones():
-    with pytest.raises(LoadError, match="unknown graph file format 'dot'") as caught:
-        load_graph(b"digraph {}", name="g.dot", format="dot")
+    with pytest.raises(LoadError, match="unknown graph file format 'protobuf'") as caught:
+        load_graph(b"digraph {}", name="g.pb", format="protobuf")
     assert "graphml, gexf, gml, pajek, node-link" in str(caught.value)
 
 
