@@ -17,6 +17,9 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
+# How a request asks for its answer: with the answer's JSON Schema as constrained output, or free text.
+ANSWER_FORMATS = ("json_schema", "free")
+
 FieldKind = Literal["set", "mapping", "sequence", "value"]
 
 

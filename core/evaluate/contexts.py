@@ -9,7 +9,7 @@ reproduce the sweep's traversal accuracy on every one of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -18,6 +18,7 @@ from core.budget.policies import cut
 from core.graph.model import Graph
 from core.metrics.coverage import seed_region
 from core.queries import Query
+from core.questions import QuestionSet, question_seeds
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.retrieval.ordering import inputs_for
 from core.retrieval.seeds import Seeds
@@ -37,6 +38,10 @@ class Context:
     context_tokens: int
     traversal_accuracy: float | None = None
     layout: str = "nodes_then_edges"
+    evidence_complete: bool | None = None  # the cut kept every evidence unit: a reader could answer from it
+    question_id: str = ""
+    query_type: str = ""
+    hop_depth: int | None = None
 
 
 @dataclass(frozen=True)
@@ -93,5 +98,19 @@ def sweep_contexts(graph: Graph, queries: Sequence[Query], options: SweepOptions
             texts[key] = cut(accounting, format_, row.policy, int(row.budget), count_grammar=options.count_grammar,
                              marker=options.marker).text
         contexts.append(Context(query, row.format, row.ordering, row.policy, int(row.budget), texts[key],
-                                int(row.tokens), float(row.traversal_accuracy), row.layout))
+                                int(row.tokens), float(row.traversal_accuracy), row.layout,
+                                bool(row.evidence_complete)))
     return contexts, frame
+
+
+def question_contexts(graph: Graph, questions: QuestionSet, options: SweepOptions = SweepOptions(), *,
+                      seeding: str = "annotations") -> list[Context]:
+    """One Context per (question, cut): each question's sweep from its own seeds, labelled with its id, type and
+    hop depth. A question with no seeds that way is cut from the query's own nodes, as `sweep` does without seeds."""
+    contexts = []
+    for question in questions:
+        seeds = question_seeds(graph, question, seeding).node_ids or None
+        found, _ = sweep_contexts(graph, [question.query], options, seeds=seeds)
+        contexts.extend(replace(context, question_id=question.id, query_type=question.type_label,
+                                hop_depth=question.hop_depth) for context in found)
+    return contexts

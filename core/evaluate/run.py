@@ -37,6 +37,8 @@ class RunSettings:
     # asks; the CKG questions do) or "ids". With labels a reader must find the named node's record
     # in the context to link label and id.
     question_names: str = "labels"
+    # Counts a request's messages with the reading model's own tokenizer and chat template (None: not known)
+    model_counter: Callable[[list[dict]], int] | None = None
 
     def __post_init__(self) -> None:
         if self.trials < 1 or self.concurrency < 1:
@@ -71,6 +73,7 @@ class Planned:
     gold_answer: object
     messages: tuple[dict, ...]
     body: dict
+    answer_schema: dict  # the JSON Schema sent as constrained output when the endpoint asks for it
 
 
 def query_key(query: Query) -> str:
@@ -100,13 +103,17 @@ def plan(graph: Graph, contexts: Iterable[Context], settings: RunSettings, run_i
         frame_count, grammar_count = fixed[question, format_.name]
         total = tokenizer.count(text)
         messages = ({"role": "user", "content": text},)
-        body = settings.endpoint.request_body(list(messages))
+        answer_schema = schema.json_schema()
+        body = settings.endpoint.request_body(list(messages), answer_schema)
+        model_count = settings.model_counter(list(messages)) if settings.model_counter else None
         for trial in range(settings.trials):
             cell = Cell(run_id, graph.sha256, context.query.name, key, context.format, context.ordering,
                         context.layout, context.policy, context.budget_tokens, trial, settings.tokenizer,
                         context.context_tokens, grammar_count, frame_count, total, context.traversal_accuracy,
-                        request_key(settings.endpoint.base_url, body, trial), gold_fields)
-            planned.append(Planned(cell, schema, gold_answer, messages, body))
+                        request_key(settings.endpoint.base_url, body, trial), gold_fields, context.question_id,
+                        context.query_type or context.query.name, context.hop_depth, context.evidence_complete,
+                        model_count)
+            planned.append(Planned(cell, schema, gold_answer, messages, body, answer_schema))
     return planned
 
 
@@ -184,7 +191,7 @@ def _add_cost(counts: Progress, prices: PriceTable, prompt: int | None, completi
 def _send(client: ChatClient, by_key: dict[str, list[Planned]], settings: RunSettings, store: RunStore,
           counts: Progress, progress, should_stop) -> None:
     with ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="evaluate") as pool:
-        futures: dict[Future, str] = {pool.submit(client.complete, list(items[0].messages)): key
+        futures: dict[Future, str] = {pool.submit(client.complete, list(items[0].messages), items[0].answer_schema): key
                                       for key, items in by_key.items()}
         try:
             _collect(futures, by_key, settings, store, counts, progress, should_stop)
