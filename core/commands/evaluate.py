@@ -29,13 +29,15 @@ from core.commands.sweep import (
 )
 from core.commands.text_table import text_table
 from core.errors import ParameterError
-from core.evaluate.answers import ANSWER_FORMATS
-from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
+from core.formats import FORMATS
+from core.graph.hops import DIRECTIONS
+from core.prompt.answers import ANSWER_FORMATS
+from core.prompt.pricing import PriceTable, parse_price
 from core.questions import SEEDINGS, generate, load_questions
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import DIRECTIONS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from core.tokens import TOKENIZERS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 REMOTE_DEFAULTS = {"max_tokens": 512, "timeout": 60.0, "retries": 3, "concurrency": 4}
@@ -104,8 +106,8 @@ def sufficiency_table(table) -> str:
 
 def run(arguments: argparse.Namespace) -> int:
     # Imported here: the client brings the openai package, which the other commands do not need.
+    from core.analysis.answer_contexts import SweepOptions
     from core.evaluate.client import Endpoint
-    from core.evaluate.contexts import SweepOptions
     from core.evaluate.model_process import ModelProcess, ModelProcessSettings
 
     check_store(arguments.store)
@@ -136,7 +138,7 @@ def run(arguments: argparse.Namespace) -> int:
 def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[list, dict]:
     """The contexts to ask about, from a question set (--questions / --generate) or from --query, and what the
     run records about where they came from."""
-    from core.evaluate.contexts import question_contexts, sweep_contexts
+    from core.analysis.answer_contexts import question_contexts, sweep_contexts
 
     recorded = {"graph_source": graph_parameters(arguments), **options.recorded()}
     if arguments.questions or arguments.generate:
@@ -157,8 +159,8 @@ def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[lis
 
 
 def send_and_report(graph, contexts: list, endpoint, extra: dict, arguments: argparse.Namespace) -> int:
+    from core.analysis.answer_summary import exact_match_by, sufficiency, summarise
     from core.evaluate.run import RunSettings, evaluate
-    from core.evaluate.summary import exact_match_by, sufficiency, summarise
 
     prices = arguments.price or PriceTable()
     settings = RunSettings(endpoint, arguments.trials, arguments.concurrency, arguments.encoding, prices,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import openai
 
 from core.errors import ParameterError
-from core.evaluate.answers import ANSWER_FORMATS
+from core.prompt.answers import ANSWER_FORMATS
 
 PLACEHOLDER_KEY = "no-key"  # sent when the variable is unset: local servers need no key, but the client wants one
 

@@ -10,6 +10,7 @@ the parent is killed and cannot run its own clean-up.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import subprocess
 import sys
 import threading
@@ -99,10 +100,8 @@ class ModelProcess:
             return
         atexit.unregister(self.stop)
         if process.stdin is not None:
-            try:
+            with contextlib.suppress(OSError):
                 process.stdin.close()  # the child's stdin watch stops it cleanly
-            except OSError:
-                pass
         for escalate in (lambda: None, process.terminate, process.kill):
             escalate()
             try:

@@ -14,15 +14,16 @@ import urllib.request
 import pytest
 
 from core.errors import ParameterError
-from core.evaluate.contexts import Context
 from core.evaluate.model_process import ModelProcess, ModelProcessSettings
 from core.evaluate.model_server import BUNDLED_MODEL, bundled_model_file, check_model_file
 from core.evaluate.run import RunSettings, evaluate
 from core.evaluate.store import RunStore
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
+from core.prompt.context import Context
 from core.queries import OWNERS, query
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from tests.core.evaluate.conftest import endpoint
 
 GRAPH = service_graph(4, 3, 7)
