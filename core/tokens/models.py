@@ -33,6 +33,7 @@ MODEL_LIST = (
     ModelFamily("gpt-oss", "gpt-oss (OpenAI open weights, harmony format)", "o200k_harmony"),
     ModelFamily("llama-3", "Llama 3.x (Meta)", "llama3"),
     ModelFamily("qwen", "Qwen 2.5 / Qwen 3 (Alibaba)", "qwen"),
+    ModelFamily("qwen3.6", "Qwen 3.5 / Qwen 3.6 (Alibaba)", "qwen3.6"),
     ModelFamily("mistral", "Mistral / Mixtral, current Tekken models (Mistral AI)", "tekken"),
     ModelFamily("deepseek", "DeepSeek V3 / V4", "deepseek"),
     ModelFamily("claude", "Claude (Anthropic)", STAND_IN, approximate=True,

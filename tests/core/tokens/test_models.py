@@ -8,7 +8,7 @@ from core.tokens.models import approximate_count
 
 def test_each_family_reads_with_its_vendors_tokenizer():
     expected = {"gpt-4o": "o200k_base", "gpt-4": "cl100k_base", "gpt-oss": "o200k_harmony", "llama-3": "llama3",
-                "qwen": "qwen", "mistral": "tekken", "deepseek": "deepseek"}
+                "qwen": "qwen", "qwen3.6": "qwen3.6", "mistral": "tekken", "deepseek": "deepseek"}
     for name, tokenizer in expected.items():
         model = MODELS.get(name)
         assert model.tokenizer == tokenizer and not model.approximate and model.describe().endswith(tokenizer)
