@@ -37,6 +37,7 @@ from core.retrieval.ordering import ENDS, ORDERING_LIST, Ordering, with_ends
 from core.tokens.models import MODEL_LIST
 from core.tokens.protocol import Tokenizer
 from core.tokens.tokenizers import TOKENIZER_LIST
+from core.tokens.tokenizers.gguf_file import gguf_path, gguf_tokenizer, is_gguf_name
 
 T = TypeVar("T")
 
@@ -119,7 +120,23 @@ FORMATS: Registry[Format] = Registry("format", _formats(
 
 # Tokenizers of the models people deploy (core.tokens.tokenizers.families); each loads its vocabulary file
 # from an installed package on first use, so registering one costs nothing.
-TOKENIZERS: Registry[Tokenizer] = Registry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
+class TokenizerRegistry(Registry[Tokenizer]):
+    """The registered tokenizers, and `gguf:PATH`: the tokenizer a GGUF model file carries, read on first use."""
+
+    def get(self, name: str) -> Tokenizer:
+        if is_gguf_name(name):
+            return gguf_tokenizer(gguf_path(name))
+        try:
+            return super().get(name)
+        except UnknownNameError as error:
+            raise UnknownNameError(error.what, error.where, f"{error.fix}, or gguf:PATH for a GGUF model file") \
+                from None
+
+    def __contains__(self, name: object) -> bool:
+        return is_gguf_name(name) or super().__contains__(name)
+
+
+TOKENIZERS = TokenizerRegistry("tokenizer", [(tokenizer.name, tokenizer) for tokenizer in TOKENIZER_LIST])
 
 # Model families and the tokenizer that counts for each (core.tokens.models); a stand-in is marked approximate.
 MODELS = Registry("model", [(model.name, model) for model in MODEL_LIST])

@@ -27,10 +27,11 @@ from core.commands.sweep import (
     parse_query,
 )
 from core.commands.text_table import text_table
+from core.commands.tokenizer_options import tokenizer_name
 from core.errors import ParameterError
 from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.registry import FORMATS, ORDERINGS
 from core.retrieval.hops import DIRECTIONS
 from core.retrieval.ordering import LAYOUTS
 
@@ -154,7 +155,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
     cuts.add_argument("--marker", action="store_true", help='end a truncated context with "[K of N records shown]"')
-    cuts.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
+    cuts.add_argument("--encoding", default="o200k_base", type=tokenizer_name, metavar="NAME",
                       help="tokenizer for budgets and counts (default o200k_base)")
     model = parser.add_argument_group("endpoint and model")
     model.add_argument("--base-url", default="http://127.0.0.1:8765/v1",

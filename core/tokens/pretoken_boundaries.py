@@ -51,7 +51,32 @@ DEEPSEEK_PRE_TOKENIZER = json.dumps({"type": "Sequence", "pretokenizers": [
     {"type": "Split", "pattern": {"Regex": _DEEPSEEK_REGEX}, "behavior": "Isolated", "invert": False},
     {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
     sort_keys=True, ensure_ascii=False)
-ANALYSED_PATTERNS = frozenset({O200K_PATTERN, CL100K_PATTERN, LLAMA3_PATTERN, QWEN_PATTERN, QWEN36_PATTERN,
+# The pre-tokenizers llama.cpp applies to GGUF byte-level BPE files (core.tokens.tokenizers.gguf_file), as the
+# `tokenizers` definitions that run them: GPT-2's expression (alone, or after isolating every digit as SmolLM
+# and StarCoder do), and llama.cpp's spelling of Qwen 2's and Llama 3's (contractions without `(?i:`).
+_GPT2_BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+_BYTES_ONLY = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
+_CONTRACTIONS = r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])"""
+GGUF_LLAMA3_REGEX = (_CONTRACTIONS + r"""|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+                     r"""|\s+(?!\S)|\s+""")
+GGUF_QWEN2_REGEX = (_CONTRACTIONS + r"""|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+                    r"""|\s+(?!\S)|\s+""")
+
+
+def _isolated(regex: str) -> dict:
+    return {"type": "Split", "pattern": {"Regex": regex}, "behavior": "Isolated", "invert": False}
+
+
+def _canonical(definition: dict) -> str:
+    return json.dumps(definition, sort_keys=True, ensure_ascii=False)
+
+
+GGUF_GPT2_PRE_TOKENIZER = _canonical(_GPT2_BYTE_LEVEL)
+GGUF_SMOLLM_PRE_TOKENIZER = _canonical({"type": "Sequence", "pretokenizers": [_isolated(r"\p{N}"), _GPT2_BYTE_LEVEL]})
+GGUF_QWEN2_PRE_TOKENIZER = _canonical({"type": "Sequence", "pretokenizers": [_isolated(GGUF_QWEN2_REGEX), _BYTES_ONLY]})
+GGUF_LLAMA3_PRE_TOKENIZER = _canonical({"type": "Sequence", "pretokenizers": [_isolated(GGUF_LLAMA3_REGEX), _BYTES_ONLY]})
+ANALYSED_PATTERNS = frozenset({GGUF_GPT2_PRE_TOKENIZER, GGUF_SMOLLM_PRE_TOKENIZER, GGUF_QWEN2_PRE_TOKENIZER,
+                               GGUF_LLAMA3_PRE_TOKENIZER, O200K_PATTERN, CL100K_PATTERN, LLAMA3_PATTERN, QWEN_PATTERN, QWEN36_PATTERN,
                                TEKKEN_PATTERN, DEEPSEEK_PRE_TOKENIZER})
 
 
