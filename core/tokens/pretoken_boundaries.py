@@ -80,9 +80,19 @@ ANALYSED_PATTERNS = frozenset({GGUF_GPT2_PRE_TOKENIZER, GGUF_SMOLLM_PRE_TOKENIZE
                                TEKKEN_PATTERN, DEEPSEEK_PRE_TOKENIZER})
 
 
+# GPT-2's expression has no `\s*[\r\n]+`: a run of line feeds gives its last one up to `\s+` when text follows
+# ("\n\n" alone is one pre-token, "\n\na" is "\n", "\n", "a"), so the line-feed rule does not hold there.
+NO_LINE_FEED_RULE = frozenset({GGUF_GPT2_PRE_TOKENIZER, GGUF_SMOLLM_PRE_TOKENIZER})
+
+
 def rules_apply(pattern: str | None) -> bool:
     """True when the boundary rules were derived for this pre-tokenizer pattern."""
     return pattern in ANALYSED_PATTERNS
+
+
+def line_feed_rule_applies(pattern: str | None) -> bool:
+    """True when, for this pattern, a line feed followed by ASCII other than whitespace or `/` also forces a boundary."""
+    return pattern not in NO_LINE_FEED_RULE
 
 
 def _letter(values: np.ndarray) -> np.ndarray:
@@ -99,8 +109,9 @@ def _space_like(values: np.ndarray) -> np.ndarray:
     return ((values >= 0x09) & (values <= 0x0D)) | ((values >= 0x1C) & (values <= 0x20))
 
 
-def forced_boundaries(data: bytes) -> np.ndarray:
-    """Sorted byte offsets q (0 < q < len(data)) where a pre-token boundary is forced.
+def forced_boundaries(data: bytes, line_feeds: bool = True) -> np.ndarray:
+    """Sorted byte offsets q (0 < q < len(data)) where a pre-token boundary is forced (after a line feed only
+    when `line_feeds`).
 
     Offsets always fall between two ASCII bytes, so they are character boundaries too.
     """
@@ -111,5 +122,7 @@ def forced_boundaries(data: bytes) -> np.ndarray:
     ascii_after = after < 0x80
     after_letter = _letter(before) & ascii_after & ~_letter(after) & (after != ord("'"))
     after_digit = _digit(before) & ascii_after & ~_digit(after)
-    after_newline = (before == 0x0A) & ascii_after & ~_space_like(after) & (after != ord("/"))
-    return np.flatnonzero(after_letter | after_digit | after_newline).astype(np.int64) + 1
+    forced = after_letter | after_digit
+    if line_feeds:
+        forced |= (before == 0x0A) & ascii_after & ~_space_like(after) & (after != ord("/"))
+    return np.flatnonzero(forced).astype(np.int64) + 1
