@@ -25,6 +25,13 @@ class TokenizerChoice:
     model: ModelFamily | None = None
 
     @property
+    def reader(self) -> str | None:
+        """The model whose window and chat template apply: the named family, or a gguf:PATH tokenizer's file."""
+        if self.model is not None:
+            return self.model.name
+        return self.names[0] if is_gguf_name(self.names[0]) else None
+
+    @property
     def approximate(self) -> bool:
         return self.model is not None and self.model.approximate
 
