@@ -9,7 +9,7 @@ entry per model family (`WINDOW_ENTRIES`, chosen below with the reason); a GGUF 
 (`<architecture>.context_length`). The reserved output is the lab's default room for an answer,
 `DEFAULT_ANSWER_ROOM` tokens (a JSON answer with room for reasoning text), never more than the
 model's own output limit. The wrapper comes from `core.tokens.chat_wrapper`, the frame from
-`core.evaluate.frame` (the question, the answer shape, no grammar and no data: those are the budget's).
+`core.prompt.frame` (the question, the answer shape, no grammar and no data: those are the budget's).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.analysis.cost import _bundled, price_source
-from core.evaluate.answers import AnswerSchema
-from core.evaluate.frame import PromptParts, fill
+from core.prompt.answers import AnswerSchema
+from core.prompt.frame import PromptParts, fill
 from core.tokens.chat_wrapper import chat_template_for, request_tokens
 from core.tokens.protocol import Tokenizer
 from core.tokens.tokenizers.gguf_file import gguf_metadata, gguf_path, is_gguf_name

@@ -10,7 +10,7 @@ import argparse
 from dataclasses import dataclass
 
 from core.errors import GraphContextError
-from core.registry import MODELS, TOKENIZERS
+from core.tokens import MODELS, TOKENIZERS
 from core.tokens.tokenizers.gguf_file import is_gguf_name
 from core.tokens.models import ModelFamily
 

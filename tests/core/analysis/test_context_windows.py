@@ -15,8 +15,8 @@ from core.analysis.context_windows import (
     request_room,
 )
 from core.analysis.cost import _bundled
-from core.evaluate.answers import schema_for
-from core.registry import MODELS, TOKENIZERS
+from core.prompt.answers import schema_for
+from core.tokens import MODELS, TOKENIZERS
 from tests.llama_server import smollm2_path
 
 QUESTION = "Which team owns svc-auth?"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.registry import MODELS, TOKENIZERS
+from core.tokens import MODELS, TOKENIZERS
 from core.tokens.chat_wrapper import (
     CHAT_TEMPLATES,
     HARMONY_CHAT,

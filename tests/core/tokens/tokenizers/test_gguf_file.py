@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from core.errors import GraphContextError, UnknownNameError
 from core.formats.base import Rendering
-from core.registry import FORMATS, TOKENIZERS
+from core.formats import FORMATS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 from core.tokens.pretoken_boundaries import forced_boundaries
 from core.tokens.tokenizers.gguf_file import (
