@@ -27,3 +27,8 @@ def test_every_registered_tokenizer_serves_some_model():
 
 def test_an_approximate_count_is_marked():
     assert approximate_count(12345, True) == "≈12,345" and approximate_count(12345, False) == "12,345"
+
+
+def test_the_claude_note_says_which_generations_the_stand_in_under_counts_and_by_how_much():
+    note = MODELS.get("claude").note
+    assert "Opus 4.7" in note and "1.0-1.35x" in note and "Opus 4.6" in note and "under-counts" in note
