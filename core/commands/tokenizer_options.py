@@ -69,7 +69,7 @@ def tokenizer_names(text: str) -> list[str]:
         return TOKENIZERS.names()
     chosen = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     if not chosen:
-        raise argparse.ArgumentTypeError(f"no tokenizer given; use one or more of: {KNOWN}, or all")
+        raise argparse.ArgumentTypeError(f"unknown tokenizer (none given); use one or more of: {KNOWN}, or all")
     return [tokenizer_name(name) for name in chosen]
 
 
