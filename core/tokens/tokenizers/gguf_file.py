@@ -15,8 +15,10 @@ budgets need (chat template, special tokens, context length).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import tempfile
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -103,7 +105,30 @@ def _file_stamp(path: str) -> tuple[str, int, int]:
                                 ) from None
     if not resolved.is_file():
         raise GraphContextError(f"{path!r} is not a file", f"gguf:{path}", "give the path of a .gguf model file")
+    if resolved.suffix.lower() != ".gguf":  # only model files are opened, never any other file a path names
+        raise GraphContextError(f"{path!r} does not end in .gguf", f"gguf:{path}", "give the path of a .gguf model file")
     return str(resolved.resolve()), status.st_size, status.st_mtime_ns
+
+
+MAX_GGUF_UPLOAD_BYTES = 1_000_000_000  # an upload is held in memory; larger models are given by path
+
+
+def stored_gguf_upload(data: bytes) -> str:
+    """An uploaded GGUF file written once to the temporary folder (named by its sha256); its path."""
+    if len(data) > MAX_GGUF_UPLOAD_BYTES:
+        raise GraphContextError(f"the uploaded file has {len(data):,} bytes, more than {MAX_GGUF_UPLOAD_BYTES:,}",
+                                "GGUF upload", "give the file's path instead")
+    if not data.startswith(b"GGUF"):
+        raise GraphContextError("the uploaded file is not a GGUF file (it does not start with 'GGUF')", "GGUF upload",
+                                "upload a .gguf model file")
+    folder = Path(tempfile.gettempdir()) / "graph-context-lab-gguf"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{hashlib.sha256(data).hexdigest()[:32]}.gguf"
+    if not path.is_file():
+        partial = path.with_suffix(".partial")
+        partial.write_bytes(data)
+        partial.replace(path)  # whole or absent, even with two sessions uploading the same file
+    return str(path)
 
 
 _LOCK = threading.Lock()  # one read of a file at a time: the reader maps the whole file
