@@ -28,6 +28,7 @@ from core.commands.sweep import (
     parse_query,
 )
 from core.commands.text_table import text_table
+from core.commands.tokenizer_options import tokenizer_name
 from core.errors import ParameterError
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.formats import FORMATS
@@ -37,7 +38,6 @@ from core.prompt.pricing import PriceTable, parse_price
 from core.questions import SEEDINGS, generate, load_questions
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
-from core.tokens import TOKENIZERS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 REMOTE_DEFAULTS = {"max_tokens": 512, "timeout": 60.0, "retries": 3, "concurrency": 4}
@@ -234,7 +234,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
     cuts.add_argument("--marker", action="store_true", help='end a truncated context with "[K of N records shown]"')
-    cuts.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
+    cuts.add_argument("--encoding", default="o200k_base", type=tokenizer_name, metavar="NAME",
                       help="tokenizer for budgets and counts (default o200k_base)")
     model = parser.add_argument_group("endpoint and model")
     model.add_argument("--bundled-model", action="store_true",
