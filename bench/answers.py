@@ -110,7 +110,8 @@ def main() -> int:
         with RunStore(arguments.store or Path(folder) / "answers.sqlite") as store:
             for name, contexts in plans.items():
                 graph = load_sample(name)
-                run_id, progress = evaluate(graph, contexts, RunSettings(endpoint, concurrency=1), store,
+                run_id, progress = evaluate(graph, contexts, RunSettings(endpoint, concurrency=1,
+                                                                               request_counter=model.request_counter()), store,
                                             progress=lambda counts: print(f"\r{counts.done}/{counts.total}", end="",
                                                                           flush=True))
                 print(f"\r{name}: {progress.sent} sent, {progress.cached} cached, {progress.failed} failed", flush=True)

@@ -119,12 +119,12 @@ def run(arguments: argparse.Namespace) -> int:
                            not arguments.no_grammar, arguments.marker)
     contexts, extra = planned_contexts(graph, arguments, options)
     with ExitStack() as stack:
-        base_url, model = arguments.base_url, arguments.model
+        base_url, model, counter = arguments.base_url, arguments.model, None
         if arguments.bundled_model:
             print("starting the bundled model server…", file=sys.stderr, flush=True)
             server = stack.enter_context(ModelProcess(ModelProcessSettings(arguments.model_file,
                                                                            arguments.model_threads)))
-            base_url, model = server.url, server.model_name
+            base_url, model, counter = server.url, server.model_name, server.request_counter()
         local = LOCAL_DEFAULTS if arguments.bundled_model else REMOTE_DEFAULTS
         endpoint = Endpoint(base_url, model, arguments.api_key_env, arguments.temperature,
                             arguments.max_tokens or local["max_tokens"], arguments.model_seed,
@@ -132,7 +132,7 @@ def run(arguments: argparse.Namespace) -> int:
                             local["retries"] if arguments.retries is None else arguments.retries,
                             arguments.token_limit_field, arguments.answer_format)
         arguments.concurrency = arguments.concurrency or local["concurrency"]
-        return send_and_report(graph, contexts, endpoint, extra, arguments)
+        return send_and_report(graph, contexts, endpoint, extra, arguments, counter)
 
 
 def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[list, dict]:
@@ -158,13 +158,13 @@ def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[lis
                       "queries": [bound.label for bound in queries]}
 
 
-def send_and_report(graph, contexts: list, endpoint, extra: dict, arguments: argparse.Namespace) -> int:
+def send_and_report(graph, contexts: list, endpoint, extra: dict, arguments: argparse.Namespace, counter=None) -> int:
     from core.analysis.answer_summary import exact_match_by, sufficiency, summarise
     from core.evaluate.run import RunSettings, evaluate
 
     prices = arguments.price or PriceTable()
     settings = RunSettings(endpoint, arguments.trials, arguments.concurrency, arguments.encoding, prices,
-                           arguments.question_names)
+                           arguments.question_names, counter)
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
           f"{len(contexts)} contexts x {arguments.trials} trial(s) to {endpoint.model} at {endpoint.base_url}",
           file=sys.stderr)

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import ParameterError
-from core.evaluate.model_server import DEFAULT_CONTEXT, DEFAULT_THREADS, check_model_file, model_name_of
+from core.evaluate.model_server import (
+    DEFAULT_CONTEXT,
+    DEFAULT_THREADS,
+    bundled_model_file,
+    check_model_file,
+    request_counter,
+)
+from core.evaluate.run import RequestCounter
 
 READY = "model server on "  # as core.commands.serve_model prints it
 START_TIMEOUT_SECONDS = 120.0  # loading takes ~1.5 s; a machine busy with other work can take much longer
@@ -112,14 +119,17 @@ class ModelProcess:
         if process.stdout is not None:
             process.stdout.close()
 
+    @property
+    def model_file(self) -> Path:
+        return Path(self.settings.model_file) if self.settings.model_file else bundled_model_file()
+
+    def request_counter(self) -> RequestCounter:
+        """Counts a request as this server's model does (its GGUF file's chat template and tokenizer)."""
+        return request_counter(self.model_file)
+
     def __enter__(self) -> ModelProcess:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:
         self.stop()
 
-
-def bundled_name(settings: ModelProcessSettings) -> str:
-    """The model name the child will answer to (before it is started)."""
-    from core.evaluate.model_server import bundled_model_file
-    return model_name_of(Path(settings.model_file) if settings.model_file else bundled_model_file())

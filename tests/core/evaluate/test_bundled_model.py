@@ -46,7 +46,7 @@ def small_contexts() -> list[Context]:
 
 def ask(model: ModelProcess, store: RunStore, **settings):
     run_settings = RunSettings(endpoint(model.url, model.model_name, max_tokens=32, timeout_seconds=300.0, seed=0,
-                                        **settings), concurrency=1)
+                                        **settings), concurrency=1, request_counter=model.request_counter())
     run_id, progress = evaluate(GRAPH, small_contexts(), run_settings, store)
     return store.results(run_id), progress
 
@@ -101,6 +101,8 @@ def test_answers_are_constrained_json_deterministic_and_cached(bundled_model, tm
         assert row["content"].startswith("{")  # constrained: an object from the first token on
         assert row["parse_success"] == (finish == "stop"), row["content"]  # it parses unless the token limit cut it
         assert row["model"] == BUNDLED_MODEL and row["prompt_tokens_reported"] > 100
+        # The lab's own count of the whole request (chat template + frame + context, the GGUF file's tokenizer)
+        assert row["prompt_tokens_counted"] == row["prompt_tokens_reported"]
     # The frame's instructions come first, so every prompt after the first reuses them from the server's cache.
     assert all(row["cached_tokens_reported"] > 50 for row in again)
 
