@@ -23,8 +23,6 @@ from core.budget.budget_list import parse_budgets
 from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
-from core.evaluate.model_process import ModelProcess
-from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
 from core.evaluate.store import DEFAULT_PATH, RunStore
 from core.formats import FORMATS
@@ -35,6 +33,7 @@ from core.prompt.pricing import PriceTable
 from core.queries import Query
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from dashboard.bundled_model import BUNDLED_MAX_TOKENS, bundled_endpoint, bundled_model, reference_readers
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown
 
@@ -43,7 +42,6 @@ READERS = {"bundled": "The bundled local model (SmolLM2-135M-Instruct, run on th
            "first-k": "First-k baseline (built in: the first ids of the context, no traversal)",
            "endpoint": "An OpenAI-compatible endpoint (a model)"}
 DEFAULT_BUDGETS = "512, 1024, 2048, 4096, 8192"
-BUNDLED_MAX_TOKENS = 128  # answers are a few identifiers; a rambling constrained reply is cut here
 ANSWER_LABELS = {"json_schema": "Constrained JSON (the answer schema as response_format)",
                  "free": "Free text (no response_format)"}
 SHOWN_CHARACTERS = 20_000  # a long prompt is shown in part (the page stays fast) and downloadable whole
@@ -64,26 +62,6 @@ A hosted provider needs its API key: put it in an environment variable before st
 only). The key is never written to the run store or a log. Without any endpoint, the built-in oracle
 reader shows the ceiling a perfect reader reaches on each cut, and first-k a reader that does not traverse.
 """
-
-
-@st.cache_resource(show_spinner=False)
-def builtin_server() -> ReaderServer:
-    """The reference readers on a free loopback port, one per dashboard process."""
-    return ReaderServer().start()
-
-
-@st.cache_resource(show_spinner=False)
-def bundled_model() -> ModelProcess:
-    """The bundled model's server, started on first use and kept while the dashboard runs (stopped at its exit)."""
-    return ModelProcess().start()
-
-
-def bundled_endpoint(answer_format: str) -> Endpoint:
-    """The bundled model's endpoint, starting its server on first use (a few seconds)."""
-    with st.spinner("Starting the bundled model (llama.cpp, SmolLM2-135M-Instruct)…"):
-        server = bundled_model()
-    return Endpoint(server.url, server.model_name, max_tokens=BUNDLED_MAX_TOKENS, seed=0, timeout_seconds=600.0,
-                    max_retries=0, answer_format=answer_format)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Cutting every format at every budget…")
@@ -199,7 +177,7 @@ def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed
         concurrency = 1  # one slot: a second request in flight would only wait
         counter = bundled_model().request_counter()  # prompt tokens counted as the model reads them
     elif endpoint is None:
-        endpoint = Endpoint(builtin_server().url, reader, max_retries=0)
+        endpoint = Endpoint(reference_readers().url, reader, max_retries=0)
     run_settings = RunSettings(endpoint, trials, concurrency, selection.tokenizer, prices, question_names, counter)
     stop = st.empty()  # any click reruns the page, which interrupts the run; queued requests are dropped
     stop.button("Stop", key="answers_stop", help="Stops after the requests in flight; a later run resumes.")
