@@ -55,6 +55,7 @@ base URL and model name here:
 | Ollama | `ollama serve`, then `ollama pull llama3.2` | `http://127.0.0.1:11434/v1` | `llama3.2` |
 | vLLM | `vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000` | `http://127.0.0.1:8000/v1` | `Qwen/Qwen2.5-7B-Instruct` |
 | llama.cpp | `llama-server -m model.gguf --port 8080` | `http://127.0.0.1:8080/v1` | any name |
+| the bundled model (llama.cpp) | `graph-context-lab serve-model --port 8766` | `http://127.0.0.1:8766/v1` | `smollm2-135m-instruct` |
 | the reference readers | `graph-context-lab serve-reader --port 8765` | `http://127.0.0.1:8765/v1` | `oracle` or `first-k` |
 
 A hosted provider needs its API key: put it in an environment variable before starting the dashboard

@@ -142,3 +142,15 @@ def test_a_model_process_that_cannot_start_says_why(tmp_path):
     broken.write_bytes(b"GGUF" + b"\0" * 64)
     with pytest.raises(ParameterError, match="did not start"):
         ModelProcess(ModelProcessSettings(model_file=broken)).start(timeout_seconds=120)
+
+
+@pytest.mark.parametrize("arguments, words", [
+    (["--model-file", "README.md"], "is not a GGUF file"),
+    (["--model-file", "no/such/model.gguf"], "is not a file"),
+    (["--context", "100"], "use a context of at least 256 tokens"),
+])
+def test_serve_model_refuses_bad_settings_in_one_line(arguments, words, capsys):
+    from core.cli import main
+    assert main(["serve-model", "--port", "0", *arguments]) == 2
+    error = capsys.readouterr().err.strip()
+    assert words in error and len(error.splitlines()) == 1
