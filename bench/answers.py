@@ -98,6 +98,7 @@ def main() -> int:
                              "anchored on the question's nodes would; canonical leaves the evidence cut at these budgets)")
     parser.add_argument("--answer-format", choices=("json_schema", "free"), default="json_schema")
     parser.add_argument("--store", type=Path, help="run store to keep (default: a temporary file)")
+    parser.add_argument("--graphs", default=",".join(GRAPHS), help=f"graphs to ask about (default {','.join(GRAPHS)})")
     parser.add_argument("--report-only", action="store_true",
                         help="print the tables from --store's answers without asking (e.g. after an interrupted run)")
     arguments = parser.parse_args()
@@ -108,7 +109,7 @@ def main() -> int:
         return 0
     options = SweepOptions(FORMATS, (arguments.ordering,), budgets=tuple(int(b) for b in arguments.budgets.split(",")))
     started = time.perf_counter()
-    plans = {name: contexts_for(name, template, arguments.per_depth, options) for name, template in GRAPHS.items()}
+    plans = {name: contexts_for(name, GRAPHS[name], arguments.per_depth, options) for name in arguments.graphs.split(",")}
     planning = time.perf_counter() - started
     with tempfile.TemporaryDirectory() as folder, ModelProcess(ModelProcessSettings(threads=arguments.threads)) as model:
         print(f"model {model.model_name} at {model.url}: started in {model.startup_seconds:.1f} s; "
