@@ -99,7 +99,7 @@ def question_contexts(graph: Graph, questions: QuestionSet, options: SweepOption
     """One Context per (question, cut): each question's sweep from its own seeds, labelled with its id, type and
     hop depth. A question with no seeds that way is cut from the query's own nodes, as `sweep` does without seeds."""
     cache = cache if cache is not None else rendering_cache(DEFAULT_CACHE_BYTES)  # shared by the questions' sweeps
-    contexts = []
+    contexts: list[Context] = []
     for question in questions:
         seeds = question_seeds(graph, question, seeding).node_ids or None
         found, _ = sweep_contexts(graph, [question.query], options, seeds=seeds, cache=cache)

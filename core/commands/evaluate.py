@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,11 +41,20 @@ from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
-REMOTE_DEFAULTS = {"max_tokens": 512, "timeout": 60.0, "retries": 3, "concurrency": 4}
+
+@dataclass(frozen=True)
+class EndpointDefaults:
+    max_tokens: int
+    timeout: float
+    retries: int
+    concurrency: int
+
+
+REMOTE_DEFAULTS = EndpointDefaults(max_tokens=512, timeout=60.0, retries=3, concurrency=4)
 # The bundled model answers one request at a time on this machine's CPU: a request waits behind the ones
 # queued before it (so a long timeout), a retry would queue the same work again, and a second request in
 # flight only waits. Its answers are a few identifiers: 128 tokens bound a constrained reply that rambles.
-LOCAL_DEFAULTS = {"max_tokens": 128, "timeout": 600.0, "retries": 0, "concurrency": 1}
+LOCAL_DEFAULTS = EndpointDefaults(max_tokens=128, timeout=600.0, retries=0, concurrency=1)
 
 if TYPE_CHECKING:
     from core.evaluate.run import Progress
@@ -127,11 +137,11 @@ def run(arguments: argparse.Namespace) -> int:
             base_url, model, counter = server.url, server.model_name, server.request_counter()
         local = LOCAL_DEFAULTS if arguments.bundled_model else REMOTE_DEFAULTS
         endpoint = Endpoint(base_url, model, arguments.api_key_env, arguments.temperature,
-                            arguments.max_tokens or local["max_tokens"], arguments.model_seed,
-                            arguments.timeout or local["timeout"],
-                            local["retries"] if arguments.retries is None else arguments.retries,
+                            arguments.max_tokens or local.max_tokens, arguments.model_seed,
+                            arguments.timeout or local.timeout,
+                            local.retries if arguments.retries is None else arguments.retries,
                             arguments.token_limit_field, arguments.answer_format)
-        arguments.concurrency = arguments.concurrency or local["concurrency"]
+        arguments.concurrency = arguments.concurrency or local.concurrency
         return send_and_report(graph, contexts, endpoint, extra, arguments, counter)
 
 

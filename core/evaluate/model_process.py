@@ -87,8 +87,9 @@ class ModelProcess:
     def _ready_line(self, timeout_seconds: float) -> str:
         process = self._process
         assert process is not None and process.stdout is not None
+        stdout = process.stdout
         found: list[str] = []
-        reader = threading.Thread(target=lambda: found.append(process.stdout.readline()), daemon=True)
+        reader = threading.Thread(target=lambda: found.append(stdout.readline()), daemon=True)
         reader.start()
         reader.join(timeout_seconds)
         line = found[0] if found else ""

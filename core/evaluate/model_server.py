@@ -16,6 +16,7 @@ import os
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.errors import ParameterError
 from core.evaluate.run import RequestCounter
@@ -108,7 +109,7 @@ class ModelServer:
 
     def __init__(self, settings: ModelServerSettings) -> None:
         self.settings = settings
-        self._server = None
+        self._server: Any = None  # xllamacpp.Server while running
         self._address = ""
 
     @property
