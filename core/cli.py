@@ -7,10 +7,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from core.commands import advise, benchmark, convert, describe, evaluate, serve_reader, suite, sweep
+from core.commands import advise, benchmark, convert, describe, evaluate, serve_model, serve_reader, suite, sweep
 from core.errors import GraphContextError, LoadNotice
 
-COMMANDS = [benchmark, convert, describe, evaluate, serve_reader, sweep, suite, advise]  # each module adds its own subcommand
+COMMANDS = [benchmark, convert, describe, evaluate, serve_model, serve_reader, sweep, suite, advise]  # each module adds its own subcommand
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
+from core.analysis.context_windows import request_room
 from core.analysis.session_defaults import (
     GraphDefaults,
     budget_text,
@@ -19,6 +20,7 @@ from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.graph.model import Graph
+from core.prompt.answers import schema_for
 from core.queries import QUERIES, Query, Solution
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
@@ -26,6 +28,7 @@ from core.retrieval.question_templates import template_for_question
 from core.retrieval.seeds import Seeds
 from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import counting_note
+from core.tokens.tokenizers.gguf_file import MAX_GGUF_UPLOAD_BYTES, is_gguf_name, stored_gguf_upload
 from dashboard import cache, url_state
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
@@ -142,6 +145,7 @@ def draw() -> Selection:
     query = query_widgets(sidebar, graph, seeds, defaults)
     sidebar.divider()
     model, tokenizer, approximation = _model_and_tokenizer(sidebar)
+    _what_fits(sidebar, tokenizer if is_gguf_name(tokenizer) else model, tokenizer, graph, query)
     names = FORMATS.names()
     formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
                                   max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
@@ -186,6 +190,50 @@ def with_budgets(selection: Selection, page_path: str, status) -> Selection:
     return place_budget(replace(selection, budget=budget, budget_limit=limit, budgets=budgets), page_path)
 
 
+WHAT_FITS = "what_fits"  # this run's room for context in the reader's request (None: no window known)
+GGUF_UPLOAD = "gguf_upload"
+
+
+def _what_fits(sidebar, reader: str, tokenizer: str, graph: Graph, query: Query) -> None:
+    """What fits in the reader's request (window - chat wrapper - frame - reserved output): shown, and kept so the
+    inspected budget's default never exceeds it (with_budgets)."""
+    solution = cache.solution(graph.content_key, graph, repr((query.name, query.arguments)), query)
+    try:
+        room = request_room(reader, TOKENIZERS.get(tokenizer), schema_for(query.name, solution.answer),
+                            query.question_on(graph))
+    except GraphContextError as error:
+        room = None
+        sidebar.caption(f"No request room: {escape_markdown(str(error))}")
+    st.session_state[WHAT_FITS] = room.fits if room is not None else None
+    if room is not None:
+        sidebar.caption(f"**What fits**: {room.fits:,} tokens of context in one request to {escape_markdown(reader)} "
+                        f"(window {room.window.window:,} − chat wrapper {room.wrapper:,} − frame {room.frame:,} − "
+                        f"{room.window.reserved_output:,} kept for the answer), the default budget's ceiling.",
+                        help=escape_markdown(room.window.source))
+
+
+def _gguf_tokenizer(sidebar) -> str | None:
+    """A local model's own tokenizer: a .gguf file by path or upload, offered as `gguf:PATH` when it loads."""
+    with sidebar.expander("A local model's tokenizer (GGUF file)"):
+        path = st.text_input("Path of a .gguf file", key="gguf_path", placeholder="~/models/model.gguf",
+                             help="llama.cpp, Ollama and LM Studio keep models as .gguf files; the file's own "
+                                  "vocabulary, merges and pre-tokenizer count, as llama.cpp counts")
+        upload = st.file_uploader("…or upload one", type=["gguf"], key=GGUF_UPLOAD,
+                                  help=f"Up to {MAX_GGUF_UPLOAD_BYTES // 1_000_000:,} MB; a larger file by its path")
+        try:
+            if upload is not None:
+                path = stored_gguf_upload(upload.getvalue())
+            if not path:
+                return None
+            name = f"gguf:{path.strip()}"
+            loaded = TOKENIZERS.get(name)
+        except GraphContextError as error:
+            st.warning(escape_markdown(str(error)), icon="⚠️")
+            return None
+        st.caption(escape_markdown(loaded.family))
+    return name
+
+
 def _tokenizer_follows_model() -> None:
     st.session_state["tokenizer"] = MODELS.get(st.session_state["model"]).tokenizer
 
@@ -198,8 +246,17 @@ def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
     """
     model = sidebar.selectbox("Which model will read this?", MODELS.names(), key="model", bind="query-params",
                               format_func=lambda name: MODELS.get(name).title, on_change=_tokenizer_follows_model)
-    tokenizer = sidebar.selectbox("Tokenizer", TOKENIZERS.names(), key="tokenizer", bind="query-params",
-                                  help="Set by the model; every registered tokenizer loads offline from its package")
+    gguf = _gguf_tokenizer(sidebar)
+    options = TOKENIZERS.names() + ([gguf] if gguf else [])
+    state = st.session_state
+    if gguf and state.get("gguf_offered") != gguf:  # a newly given file's tokenizer is chosen at once
+        state["tokenizer"] = gguf
+    state["gguf_offered"] = gguf
+    if state.get("tokenizer") not in options:
+        state.pop("tokenizer", None)
+    tokenizer = sidebar.selectbox("Tokenizer", options, key="tokenizer", bind="query-params",
+                                  help="Set by the model; every registered tokenizer loads offline from its package, "
+                                       "and a GGUF file's own from the file (above)")
     chosen = TOKENIZERS.get(tokenizer)
     sidebar.caption(f"{chosen.family} · {chosen.source} · {chosen.licence}")
     approximation = counting_note(MODELS.get(model), tokenizer)
@@ -271,6 +328,9 @@ def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[
     """
     limit = budget_range_top(totals.values())
     default = inspected_budget(totals, formats)
+    fits = st.session_state.get(WHAT_FITS)
+    if isinstance(fits, int) and fits > 0:  # never a default the reader's request cannot hold with its answer
+        default = min(default, fits)
     state = st.session_state
     mirror = state.get(BUDGET_MIRROR)
     state[BUDGET_MIRROR] = mirror = opened(mirror if isinstance(mirror, Mirror) else None, _reported(BUDGET_SLIDER),

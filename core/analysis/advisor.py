@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from core.analysis.context_windows import RequestRoom, request_room
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
 from core.analysis.suite import run_suite, settings_for
 from core.analysis.sweep import Progress, accounted_rendering, full_recall_budget, sweep
@@ -54,6 +55,7 @@ class AdviceSettings:
     policies: tuple[str, ...] = POLICIES
     model: str | None = None  # for the cost per question
     output_tokens: int = 0
+    reader: str | None = None  # the model family (or gguf:PATH) whose context window bounds the budget
 
     @property
     def chosen_budget(self) -> int:
@@ -113,6 +115,16 @@ class Advice:
     ranking: pd.DataFrame = field(repr=False)  # every candidate at the budget, best first
     picks: pd.DataFrame = field(repr=False)  # the pick at every (tokenizer, budget)
     price_note: str = ""
+    room_note: str = ""  # what fits in the reader's window (core.analysis.context_windows), when one is known
+
+
+def budget_warning(budget: int, room: RequestRoom) -> str | None:
+    """A warning when `budget` leaves the reader's answer no room (the request would not fit), else None."""
+    if budget <= room.fits:
+        return None
+    return (f"A {budget:,}-token budget does not fit {room.window.model}'s request: {room.fits:,} tokens of context "
+            f"fit once the chat wrapper ({room.wrapper:,}), the frame ({room.frame:,}) and "
+            f"{room.window.reserved_output:,} tokens for the answer are counted; use at most {room.fits:,}.")
 
 
 def candidate_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -300,6 +312,15 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
             return _replace(choice, evidence_budget=evidence_budget(graph, queries[0], seed_ids, choice,
                                                                     advice.tokenizer, cache))
         best, runner_up = with_budget(best), None if runner_up is None else with_budget(runner_up)
+    warnings, room_note = advice.warnings, ""
+    if settings.reader and len(queries) == 1:
+        query = queries[0]
+        room = request_room(settings.reader, TOKENIZERS.get(advice.tokenizer),
+                            schema_for(query.name, query.solve(graph).answer), query.question_on(graph))
+        if room is not None:
+            room_note = room.describe()
+            warning = budget_warning(advice.budget, room)
+            warnings += (warning,) if warning else ()
     note = ""
     model = settings.model
     if model:
@@ -309,7 +330,8 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
         best, runner_up = with_cost(best), None if runner_up is None else with_cost(runner_up)
         note = f"{model}: {price_source().describe()}"
     return _replace(advice, best=best, runner_up=runner_up, reason=reason(best, runner_up, advice.budget,
-                                                                          advice.questions), price_note=note)
+                                                                          advice.questions), price_note=note,
+                    warnings=warnings, room_note=room_note)
 
 
 def advise_set(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1,

@@ -9,7 +9,7 @@ reproduce the sweep's traversal accuracy on every one of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -21,6 +21,7 @@ from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, ren
 from core.metrics.coverage import seed_region
 from core.prompt.context import Context
 from core.queries import Query
+from core.questions import QuestionSet, question_seeds
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
 from core.retrieval.seeds import Seeds
@@ -88,5 +89,20 @@ def sweep_contexts(graph: Graph, queries: Sequence[Query], options: SweepOptions
             texts[key] = cut(accounting, format_, row.policy, int(row.budget), count_grammar=options.count_grammar,
                              marker=options.marker).text
         contexts.append(Context(query, row.format, row.ordering, row.policy, int(row.budget), texts[key],
-                                int(row.tokens), float(row.traversal_accuracy), row.layout))
+                                int(row.tokens), float(row.traversal_accuracy), row.layout,
+                                bool(row.evidence_complete)))
     return contexts, frame
+
+
+def question_contexts(graph: Graph, questions: QuestionSet, options: SweepOptions = SweepOptions(), *,
+                      seeding: str = "annotations", cache: RenderingCache | None = None) -> list[Context]:
+    """One Context per (question, cut): each question's sweep from its own seeds, labelled with its id, type and
+    hop depth. A question with no seeds that way is cut from the query's own nodes, as `sweep` does without seeds."""
+    cache = cache if cache is not None else rendering_cache(DEFAULT_CACHE_BYTES)  # shared by the questions' sweeps
+    contexts: list[Context] = []
+    for question in questions:
+        seeds = question_seeds(graph, question, seeding).node_ids or None
+        found, _ = sweep_contexts(graph, [question.query], options, seeds=seeds, cache=cache)
+        contexts.extend(replace(context, question_id=question.id, query_type=question.type_label,
+                                hop_depth=question.hop_depth) for context in found)
+    return contexts

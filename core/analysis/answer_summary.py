@@ -124,3 +124,106 @@ def per_format(rows: Iterable[dict], prices: PriceTable) -> pd.DataFrame:
                         "latency_ms_p95": _percentile(latencies, 0.95)})
     return pd.DataFrame.from_records(records, columns=["model", "format", "requests", "failed", "cost",
                                                        "usage_missing", "latency_ms_median", "latency_ms_p95"])
+
+
+OUTCOMES = ("correct", "wrong", "abstained")
+
+
+def outcome(row: dict) -> str:
+    """correct (exact match), abstained (no JSON answer, or every field empty or null) or wrong.
+
+    A reply that names something and is not exact is wrong; on a cut that lacks evidence that is the
+    hallucination a user wants to see. An empty answer that is exactly right (gold "none") is correct.
+    """
+    if row["exact_match"]:
+        return "correct"
+    if not row["parse_success"] or not row["answer"]:
+        return "abstained"
+    fields = json.loads(row["answer"])
+    return "abstained" if all(value in (None, [], {}, "") for value in fields.values()) else "wrong"
+
+
+def sufficiency(rows: Iterable[dict]) -> pd.DataFrame:
+    """Per (model, format, sufficiency): answers that were correct, wrong or abstained, with shares.
+
+    Sufficiency is the lab's own exact figure: the cut kept every evidence unit of the gold answer.
+    """
+    counts: dict[tuple, dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
+    for row in rows:
+        if row["failure_reason"] or row["evidence_complete"] is None:
+            continue
+        key = (row["model"], row["format"], "evidence complete" if row["evidence_complete"] else "evidence cut")
+        counts[key][outcome(row)] += 1
+    records = []
+    for (model, format_name, state), found in sorted(counts.items()):
+        total = sum(found.values())
+        records.append({"model": model, "format": format_name, "sufficiency": state, "answers": total, **found,
+                        **{f"{name}_share": found[name] / total for name in OUTCOMES}})
+    return pd.DataFrame.from_records(records, columns=["model", "format", "sufficiency", "answers", *OUTCOMES,
+                                                       *(f"{name}_share" for name in OUTCOMES)])
+
+
+def exact_match_by(rows: Iterable[dict], columns: tuple[str, ...], confidence: float = 0.95) -> pd.DataFrame:
+    """Exact match with Wilson intervals per value of `columns` (e.g. format and query type, or hop depth)."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        if not row["failure_reason"]:
+            groups[tuple(row[name] for name in columns)].append(row)
+    records = []
+    for key, members in sorted(groups.items(), key=lambda item: _sort_key(item[0])):
+        exact = sum(1 for row in members if row["exact_match"])
+        interval = wilson_interval(exact, len(members), confidence)
+        records.append({**dict(zip(columns, key)), "answers": len(members), "exact": exact,
+                        "exact_match": interval.estimate, "exact_match_low": interval.low,
+                        "exact_match_high": interval.high,
+                        "evidence_complete": _mean([float(row["evidence_complete"]) for row in members
+                                                    if row["evidence_complete"] is not None])})
+    return pd.DataFrame.from_records(records, columns=[*columns, "answers", "exact", "exact_match", "exact_match_low",
+                                                       "exact_match_high", "evidence_complete"])
+
+
+def length_bins(rows: Iterable[dict], bins: int = 6) -> list[dict]:
+    """Rows with `context_length`: the prompt's counted tokens rounded down to one of `bins` log-spaced edges."""
+    rows = [row for row in rows if not row["failure_reason"]]
+    if not rows:
+        return []
+    lengths = [row["prompt_tokens_counted"] for row in rows]
+    low, high = max(1, min(lengths)), max(lengths)
+    ratio = (high / low) ** (1 / bins) if high > low else 2.0
+    edges = [round(low * ratio ** step) for step in range(bins + 1)]
+    return [{**row, "context_length": max(edge for edge in edges if edge <= max(row["prompt_tokens_counted"], low))}
+            for row in rows]
+
+
+def context_rot(rows: Iterable[dict], bins: int = 6, confidence: float = 0.95) -> pd.DataFrame:
+    """Exact match against the prompt's length (its counted tokens, binned), per model and format, with
+    the share of those prompts whose cut held the whole evidence: accuracy falling while evidence stays
+    complete is the context-rot curve."""
+    return exact_match_by(length_bins(rows, bins), ("model", "format", "context_length"), confidence)
+
+
+def output_and_latency(rows: Iterable[dict], prices: PriceTable) -> pd.DataFrame:
+    """Per (model, format): mean prompt, output and total tokens per answer as the provider reported them,
+    cost per answer including output, latency, and the prompt tokens the server took from its cache."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        if not row["failure_reason"]:
+            groups[(row["model"], row["format"])].append(row)
+    records = []
+    for (model, format_name), members in sorted(groups.items()):
+        prompt = [row["prompt_tokens_reported"] for row in members if row["prompt_tokens_reported"] is not None]
+        output = [row["completion_tokens_reported"] for row in members if row["completion_tokens_reported"] is not None]
+        cached = [row["cached_tokens_reported"] for row in members if row["cached_tokens_reported"] is not None]
+        costs = [prices.cost(row["prompt_tokens_reported"], row["completion_tokens_reported"]) for row in members]
+        latencies = [row["latency_ms"] for row in members]
+        known = [cost for cost in costs if cost is not None]
+        records.append({"model": model, "format": format_name, "answers": len(members),
+                        "prompt_tokens": _mean(prompt), "output_tokens": _mean(output),
+                        "total_tokens": _mean([p + o for p, o in zip(prompt, output)]) if len(prompt) == len(output)
+                        else None,
+                        "cached_share": sum(cached) / sum(prompt) if cached and sum(prompt) else None,
+                        "cost_per_answer": _mean(known),
+                        "latency_ms_median": statistics.median(latencies), "latency_ms_p95": _percentile(latencies, 0.95)})
+    return pd.DataFrame.from_records(records, columns=["model", "format", "answers", "prompt_tokens", "output_tokens",
+                                                       "total_tokens", "cached_share", "cost_per_answer",
+                                                       "latency_ms_median", "latency_ms_p95"])

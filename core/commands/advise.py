@@ -38,6 +38,8 @@ def advice_lines(advice: Advice) -> list[str]:
                          f"({choice.cost.input_tokens:,} input tokens, {choice.cost.cacheable_tokens:,} cacheable)")
     if advice.price_note:
         lines.append(f"  prices:    {advice.price_note}")
+    if advice.room_note:
+        lines.append(f"  request:   {advice.room_note}")
     lines.extend(f"  warning:   {warning}" for warning in advice.warnings)
     return lines
 
@@ -55,14 +57,15 @@ def advice_document(advice: Advice) -> dict:
     return {"budget": advice.budget, "tokenizer": advice.tokenizer, "questions": advice.questions,
             "best": choice(advice.best), "runner_up": choice(advice.runner_up),
             "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "reason": advice.reason,
-            "warnings": list(advice.warnings), "prices": advice.price_note,
+            "warnings": list(advice.warnings), "prices": advice.price_note, "request_room": advice.room_note,
             "picks": json.loads(advice.picks.to_json(orient="records"))}
 
 
 def run(arguments: argparse.Namespace) -> int:
     graph = graph_from_arguments(arguments)
+    choice = chosen_tokenizers(arguments)
     settings = AdviceSettings(budgets=tuple(arguments.budgets), budget=arguments.budget,
-                              tokenizers=chosen_tokenizers(arguments).names, formats=arguments.formats,
+                              tokenizers=choice.names, formats=arguments.formats, reader=choice.reader,
                               orderings=arguments.orderings, layouts=tuple(arguments.layouts),
                               policies=tuple(arguments.policies), model=arguments.price_model,
                               output_tokens=arguments.output_tokens)

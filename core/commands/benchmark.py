@@ -6,7 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
+from core.analysis.context_windows import request_room
 from core.analysis.cost_stability import DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS
+from core.analysis.request_anatomy import request_rows
 from core.analysis.tokenizer_comparison import tokens_per_format, winner_sentence
 from core.commands.graph_source import (
     add_graph_options,
@@ -17,9 +19,13 @@ from core.commands.graph_source import (
 )
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
+from core.formats import FORMATS
+from core.prompt.answers import schema_for
 from core.reports.benchmark import FormatFigures, benchmark_report
 from core.tokens import TOKENIZERS
 from core.tokens.models import approximate_count
+
+GENERIC_QUESTION = "Which nodes and relations does the graph hold?"  # for a graph without a question of its own
 
 
 def format_table(figures: list[FormatFigures], approximate: bool = False) -> str:
@@ -97,6 +103,9 @@ def run(arguments: argparse.Namespace) -> int:
         print(tokenizer_table(table, choice))
     elif choice.model is not None and choice.model.approximate:
         print(f"token counts are approximate: {choice.model.note}")
+    if choice.reader is not None:
+        print_request_table(report, graph, choice.reader, TOKENIZERS.get(choice.names[0]), preset)
+        arguments.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"report written to {arguments.output}")
     return 0
 
@@ -109,6 +118,24 @@ def _permutations(text: str) -> int:
     if not 0 <= value <= MAX_PERMUTATIONS:
         raise argparse.ArgumentTypeError(f"give 0 to {MAX_PERMUTATIONS} orders, not {value}")
     return value
+
+
+def print_request_table(report: dict, graph, reader: str, tokenizer, preset) -> None:
+    """The whole request per format as the reader's provider bills it (wrapper + frame + context), and what fits."""
+    question = preset.question_on(graph) if preset is not None else GENERIC_QUESTION
+    schema = schema_for(preset.name if preset is not None else "", preset.solve(graph).answer if preset else None)
+    rows = request_rows(reader, tokenizer, schema, question, graph, FORMATS.names())
+    room = request_room(reader, tokenizer, schema, question)
+    report["request"] = {"reader": reader, "question": question, "rows": rows,
+                         "what_fits": room.fits if room else None, "window_source": room.describe() if room else None}
+    if not rows:
+        print(f"the whole request: {reader} publishes no chat template, so its wrapper is not counted")
+    else:
+        print(f"the whole request to {reader} ({rows[0]['chat template']}) per format, the complete text as context:")
+        print(text_table({key: [f"{row[key]:,}" if isinstance(row[key], int) else row[key] for row in rows]
+                          for key in ("format", "wrapper", "frame", "context", "total")}))
+    if room is not None:
+        print(room.describe())
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,16 +29,32 @@ from core.commands.sweep import (
     parse_query,
 )
 from core.commands.text_table import text_table
+from core.commands.tokenizer_options import tokenizer_name
 from core.errors import ParameterError
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
+from core.prompt.answers import ANSWER_FORMATS
 from core.prompt.pricing import PriceTable, parse_price
+from core.questions import SEEDINGS, generate, load_questions
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
-from core.tokens import TOKENIZERS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
+
+@dataclass(frozen=True)
+class EndpointDefaults:
+    max_tokens: int
+    timeout: float
+    retries: int
+    concurrency: int
+
+
+REMOTE_DEFAULTS = EndpointDefaults(max_tokens=512, timeout=60.0, retries=3, concurrency=4)
+# The bundled model answers one request at a time on this machine's CPU: a request waits behind the ones
+# queued before it (so a long timeout), a retry would queue the same work again, and a second request in
+# flight only waits. Its answers are a few identifiers: 128 tokens bound a constrained reply that rambles.
+LOCAL_DEFAULTS = EndpointDefaults(max_tokens=128, timeout=600.0, retries=0, concurrency=1)
 
 if TYPE_CHECKING:
     from core.evaluate.run import Progress
@@ -76,32 +94,87 @@ def summary_table(table) -> str:
         left=("format", "ordering", "layout", "policy"))
 
 
+def breakdown_table(table, columns: tuple[str, ...]) -> str:
+    rows = list(table.itertuples(index=False))
+    return text_table({
+        **{name.replace("_", " "): ["—" if getattr(row, name) is None else str(getattr(row, name)) for row in rows]
+           for name in columns},
+        "answers": [str(row.answers) for row in rows],
+        "exact match [95% CI]": [f"{row.exact_match:.2f} [{row.exact_match_low:.2f}–{row.exact_match_high:.2f}]"
+                                 for row in rows],
+        "evidence complete": ["—" if row.evidence_complete is None else f"{row.evidence_complete:.2f}"
+                              for row in rows]}, left=tuple(name.replace("_", " ") for name in columns))
+
+
+def sufficiency_table(table) -> str:
+    rows = list(table.itertuples(index=False))
+    return text_table({"format": [row.format for row in rows], "sufficiency": [row.sufficiency for row in rows],
+                       "answers": [str(row.answers) for row in rows],
+                       "correct": [str(row.correct) for row in rows], "wrong": [str(row.wrong) for row in rows],
+                       "abstained": [str(row.abstained) for row in rows]}, left=("format", "sufficiency"))
+
+
 def run(arguments: argparse.Namespace) -> int:
     # Imported here: the client brings the openai package, which the other commands do not need.
-    from core.analysis.answer_contexts import SweepOptions, sweep_contexts
-    from core.analysis.answer_summary import summarise
+    from core.analysis.answer_contexts import SweepOptions
     from core.evaluate.client import Endpoint
-    from core.evaluate.run import RunSettings, evaluate
+    from core.evaluate.model_process import ModelProcess, ModelProcessSettings
 
     check_store(arguments.store)
     if arguments.output:
         check_writable(arguments.output, "--output")
     graph = graph_from_arguments(arguments)
-    seeds = choose_seeds(graph, arguments)
-    queries = [parse_query(text, seeds.node_ids if seeds else ()) for text in (arguments.query or [DEFAULT_QUERY])]
-    check_query_nodes(graph, queries)
-    endpoint = Endpoint(arguments.base_url, arguments.model, arguments.api_key_env, arguments.temperature,
-                        arguments.max_tokens, arguments.model_seed, arguments.timeout, arguments.retries,
-                        arguments.token_limit_field)
-    prices = arguments.price or PriceTable()
-    settings = RunSettings(endpoint, arguments.trials, arguments.concurrency, arguments.encoding, prices,
-                           arguments.question_names)
     options = SweepOptions(arguments.formats, arguments.orderings, arguments.layouts, arguments.policies,
                            arguments.budgets, arguments.encoding, arguments.direction, arguments.shuffle_seed,
                            not arguments.no_grammar, arguments.marker)
+    contexts, extra = planned_contexts(graph, arguments, options)
+    with ExitStack() as stack:
+        base_url, model, counter = arguments.base_url, arguments.model, None
+        if arguments.bundled_model:
+            print("starting the bundled model server…", file=sys.stderr, flush=True)
+            server = stack.enter_context(ModelProcess(ModelProcessSettings(arguments.model_file,
+                                                                           arguments.model_threads)))
+            base_url, model, counter = server.url, server.model_name, server.request_counter()
+        local = LOCAL_DEFAULTS if arguments.bundled_model else REMOTE_DEFAULTS
+        endpoint = Endpoint(base_url, model, arguments.api_key_env, arguments.temperature,
+                            arguments.max_tokens or local.max_tokens, arguments.model_seed,
+                            arguments.timeout or local.timeout,
+                            local.retries if arguments.retries is None else arguments.retries,
+                            arguments.token_limit_field, arguments.answer_format)
+        arguments.concurrency = arguments.concurrency or local.concurrency
+        return send_and_report(graph, contexts, endpoint, extra, arguments, counter)
+
+
+def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[list, dict]:
+    """The contexts to ask about, from a question set (--questions / --generate) or from --query, and what the
+    run records about where they came from."""
+    from core.analysis.answer_contexts import question_contexts, sweep_contexts
+
+    recorded = {"graph_source": graph_parameters(arguments), **options.recorded()}
+    if arguments.questions or arguments.generate:
+        if arguments.query or arguments.seeds or arguments.question:
+            raise ParameterError("a question set brings its own queries and seeds", "--query/--seeds/--question",
+                                 "leave them out with --questions or --generate")
+        questions = load_questions(arguments.questions, graph) if arguments.questions else \
+            generate(graph, arguments.generate)
+        contexts = question_contexts(graph, questions, options, seeding=arguments.seeding)
+        return contexts, {**recorded, "questions": questions.source, "question_set": questions.name,
+                          "seeding": arguments.seeding, "question_count": len(questions)}
+    seeds = choose_seeds(graph, arguments)
+    queries = [parse_query(text, seeds.node_ids if seeds else ()) for text in (arguments.query or [DEFAULT_QUERY])]
+    check_query_nodes(graph, queries)
     contexts, frame = sweep_contexts(graph, queries, options, seeds=seeds)
-    extra = {"graph_source": graph_parameters(arguments), "seeds": frame.attrs["parameters"]["seeds"],
-             "queries": [bound.label for bound in queries], **options.recorded()}
+    return contexts, {**recorded, "seeds": frame.attrs["parameters"]["seeds"],
+                      "queries": [bound.label for bound in queries]}
+
+
+def send_and_report(graph, contexts: list, endpoint, extra: dict, arguments: argparse.Namespace, counter=None) -> int:
+    from core.analysis.answer_summary import exact_match_by, sufficiency, summarise
+    from core.evaluate.run import RunSettings, evaluate
+
+    prices = arguments.price or PriceTable()
+    settings = RunSettings(endpoint, arguments.trials, arguments.concurrency, arguments.encoding, prices,
+                           arguments.question_names, counter)
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
           f"{len(contexts)} contexts x {arguments.trials} trial(s) to {endpoint.model} at {endpoint.base_url}",
           file=sys.stderr)
@@ -113,10 +186,18 @@ def run(arguments: argparse.Namespace) -> int:
                                                                     progress_note(counts, prices.currency)))
         finally:
             bar.close()
-        table = summarise(store.results(run_id), prices)
+        rows = store.results(run_id)
+        table = summarise(rows, prices)
     print(f"run {run_id}: {progress.done} requests, {progress.sent} sent, {progress.cached} cached, "
           f"{progress.failed} failed; stored in {arguments.store}")
     print(summary_table(table))
+    if arguments.questions or arguments.generate:
+        for columns in (("format", "query_type"), ("format", "hop_depth")):
+            print(f"\nexact match by {columns[1].replace('_', ' ')}:")
+            print(breakdown_table(exact_match_by(rows, columns), columns))
+    if any(row["evidence_complete"] is not None for row in rows):
+        print("\nanswers by sufficiency (did the cut keep the whole evidence?):")
+        print(sufficiency_table(sufficiency(rows)))
     if arguments.output:
         if arguments.output.suffix == ".json":
             table.to_json(arguments.output, orient="records", indent=2)
@@ -138,6 +219,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "run store: a re-run sends only what is missing. The default endpoint is the bundled "
                     "reader server (graph-context-lab serve-reader) with its oracle reader.")
     add_graph_options(parser)
+    source = parser.add_argument_group("a question set (instead of --query)").add_mutually_exclusive_group()
+    source.add_argument("--questions", type=Path, metavar="FILE",
+                        help="a question file: CKG queries_*.jsonl, or the project's JSONL/CSV schema (as for suite)")
+    source.add_argument("--generate", metavar="SPEC",
+                        help="questions from a template, e.g. typed_neighbours:count=10,seed=0 (as for suite)")
+    parser.add_argument("--seeding", choices=SEEDINGS, default="annotations",
+                        help="with a question set: seeds from each record's annotations (default) or its text")
     anchor = add_seed_and_query_options(parser, "seeds and queries (as for sweep)")
     anchor.add_argument("--direction", choices=DIRECTIONS, default="both",
                         help="edges followed for hop levels (default both)")
@@ -156,24 +244,37 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
     cuts.add_argument("--no-grammar", action="store_true", help="do not count the format's grammar in budgets")
     cuts.add_argument("--marker", action="store_true", help='end a truncated context with "[K of N records shown]"')
-    cuts.add_argument("--encoding", default="o200k_base", choices=TOKENIZERS.names(),
+    cuts.add_argument("--encoding", default="o200k_base", type=tokenizer_name, metavar="NAME",
                       help="tokenizer for budgets and counts (default o200k_base)")
     model = parser.add_argument_group("endpoint and model")
+    model.add_argument("--bundled-model", action="store_true",
+                       help="start the bundled SmolLM2-135M-Instruct (or --model-file) for this run and ask it; "
+                            "--base-url and --model are then those of the started server")
+    model.add_argument("--model-file", type=Path, metavar="GGUF", help="with --bundled-model: serve this GGUF instead")
+    model.add_argument("--model-threads", type=positive, default=1,
+                       help="with --bundled-model: CPU threads of the server (default 1)")
+    model.add_argument("--answer-format", choices=ANSWER_FORMATS, default="json_schema",
+                       help="json_schema (default): each request carries its answer schema as constrained output "
+                            "(response_format); free: no response_format, the model writes what it will")
     model.add_argument("--base-url", default="http://127.0.0.1:8765/v1",
                        help="OpenAI-compatible base URL (default the local reader server, http://127.0.0.1:8765/v1)")
     model.add_argument("--model", default="oracle", help="model name (default oracle, a reader-server model)")
     model.add_argument("--api-key-env", default="OPENAI_API_KEY",
                        help="environment variable holding the API key (default OPENAI_API_KEY); never stored")
     model.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
-    model.add_argument("--max-tokens", type=positive, default=512, help="maximum output tokens (default 512)")
+    model.add_argument("--max-tokens", type=positive,
+                       help="maximum output tokens (default 512; 128 with --bundled-model, whose answers are short "
+                            "and which writes ~20 tokens/s on a busy CPU)")
     model.add_argument("--token-limit-field", choices=("max_tokens", "max_completion_tokens"), default="max_tokens",
                        help="request field for the output limit (some OpenAI models want max_completion_tokens)")
-    model.add_argument("--model-seed", type=int, help="sampling seed sent with every request (default: none sent)")
-    model.add_argument("--timeout", type=float, default=60.0, help="seconds per attempt (default 60)")
-    model.add_argument("--retries", type=non_negative, default=3, help="retries on 429, 5xx and connection errors "
-                                                                       "(default 3, exponential backoff)")
+    model.add_argument("--model-seed", type=int, default=0,
+                       help="sampling seed sent with every request (default 0; with temperature 0 answers repeat)")
+    model.add_argument("--timeout", type=float, help="seconds per attempt (default 60; 600 with --bundled-model)")
+    model.add_argument("--retries", type=non_negative, help="retries on 429, 5xx and connection errors "
+                                                            "(default 3, exponential backoff; 0 with --bundled-model)")
     model.add_argument("--trials", type=positive, default=1, help="repeated trials per context (default 1)")
-    model.add_argument("--concurrency", type=positive, default=4, help="requests in flight at once (default 4)")
+    model.add_argument("--concurrency", type=positive,
+                       help="requests in flight at once (default 4; 1 with --bundled-model, which has one slot)")
     model.add_argument("--price", type=price_argument, help="INPUT,OUTPUT prices per million tokens, e.g. 0.15,0.60 "
                                                          "(stored with the run; default 0,0)")
     output = parser.add_argument_group("storage")

@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from core.errors import GraphContextError
 from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import ModelFamily
+from core.tokens.tokenizers.gguf_file import is_gguf_name
 
 DEFAULT_TOKENIZER = "o200k_base"
 
@@ -21,6 +23,13 @@ class TokenizerChoice:
 
     names: tuple[str, ...]
     model: ModelFamily | None = None
+
+    @property
+    def reader(self) -> str | None:
+        """The model whose window and chat template apply: the named family, or a gguf:PATH tokenizer's file."""
+        if self.model is not None:
+            return self.model.name
+        return self.names[0] if is_gguf_name(self.names[0]) else None
 
     @property
     def approximate(self) -> bool:
@@ -38,25 +47,39 @@ class TokenizerChoice:
                 "approximate": self.approximate}
 
 
+KNOWN = f"{', '.join(TOKENIZERS.names())}, or gguf:PATH (the tokenizer of a GGUF model file)"
+
+
+def tokenizer_name(text: str) -> str:
+    """An argparse type: a registered tokenizer name, or `gguf:PATH`, whose file is read (and checked) here."""
+    name = text.strip()
+    if name not in TOKENIZERS:
+        raise argparse.ArgumentTypeError(f"unknown tokenizer {name!r}; use one of: {KNOWN}")
+    if is_gguf_name(name):
+        try:
+            TOKENIZERS.get(name)
+        except GraphContextError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return name
+
+
 def tokenizer_names(text: str) -> list[str]:
-    """An argparse type: comma-separated registered tokenizer names, or `all`."""
+    """An argparse type: comma-separated registered tokenizer names (or gguf:PATH), or `all`."""
     if text.strip() == "all":
         return TOKENIZERS.names()
     chosen = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
-    unknown = [name for name in chosen if name not in TOKENIZERS]
-    if unknown or not chosen:
-        raise argparse.ArgumentTypeError(f"unknown tokenizer {', '.join(map(repr, unknown)) or '(none given)'}; "
-                                         f"use one or more of: {', '.join(TOKENIZERS.names())}, or all")
-    return chosen
+    if not chosen:
+        raise argparse.ArgumentTypeError(f"unknown tokenizer (none given); use one or more of: {KNOWN}, or all")
+    return [tokenizer_name(name) for name in chosen]
 
 
 def add_tokenizer_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("tokenizers")
     chosen = group.add_mutually_exclusive_group()
-    chosen.add_argument("--encoding", choices=TOKENIZERS.names(), help=f"one tokenizer (default {DEFAULT_TOKENIZER})")
+    chosen.add_argument("--encoding", type=tokenizer_name, metavar="NAME",
+                        help=f"one tokenizer (default {DEFAULT_TOKENIZER}): {KNOWN}")
     chosen.add_argument("--encodings", type=tokenizer_names, metavar="A,B,...",
-                        help="several tokenizers side by side (comma-separated, or all): "
-                             f"{', '.join(TOKENIZERS.names())}")
+                        help=f"several tokenizers side by side (comma-separated, or all): {KNOWN}")
     chosen.add_argument("--model", choices=MODELS.names(),
                         help="the model that will read the context; its tokenizer counts (claude and gemini have "
                              "no public tokenizer: a stand-in counts and the figures are marked approximate)")

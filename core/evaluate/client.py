@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import openai
 
 from core.errors import ParameterError
+from core.prompt.answers import ANSWER_FORMATS
 
 PLACEHOLDER_KEY = "no-key"  # sent when the variable is unset: local servers need no key, but the client wants one
 # A reply is read in chunks and refused past this size: a 200 MB reply was once read whole, stored twice
@@ -42,6 +43,10 @@ class Endpoint:
     timeout_seconds: float = 60.0
     max_retries: int = 3
     token_limit_field: str = "max_tokens"  # some OpenAI models want "max_completion_tokens"
+    # "json_schema": each request carries its query's answer schema as `response_format`, so a server that
+    # constrains output (llama.cpp, vLLM, OpenAI, Ollama) can only write a well-formed answer; "free": no
+    # response_format, the model writes what it will. Recorded with the run: the two can score differently.
+    answer_format: str = "json_schema"
 
     def __post_init__(self) -> None:
         if not self.base_url.startswith(("http://", "https://")):
@@ -59,13 +64,23 @@ class Endpoint:
         if self.token_limit_field not in ("max_tokens", "max_completion_tokens"):
             raise ParameterError(f"unknown token limit field {self.token_limit_field!r}", "endpoint settings",
                                  "use max_tokens or max_completion_tokens")
+        if self.answer_format not in ANSWER_FORMATS:
+            raise ParameterError(f"unknown answer format {self.answer_format!r}", "--answer-format",
+                                 f"use one of: {', '.join(ANSWER_FORMATS)}")
 
-    def request_body(self, messages: list[dict]) -> dict:
-        """The chat-completions JSON body: exactly what is sent and stored (no headers, no key)."""
+    def request_body(self, messages: list[dict], answer_schema: dict | None = None) -> dict:
+        """The chat-completions JSON body: exactly what is sent and stored (no headers, no key).
+
+        `answer_schema` (a JSON Schema) becomes the constrained `response_format` when this endpoint's
+        answer format is json_schema.
+        """
         body = {"model": self.model, "messages": messages, "temperature": self.temperature,
                 self.token_limit_field: self.max_tokens}
         if self.seed is not None:
             body["seed"] = self.seed
+        if self.answer_format == "json_schema" and answer_schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "answer", "strict": True, "schema": answer_schema}}
         return body
 
     def settings(self) -> dict:
@@ -73,7 +88,7 @@ class Endpoint:
         return {"base_url": self.base_url, "model": self.model, "api_key_variable": self.api_key_variable,
                 "temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed,
                 "timeout_seconds": self.timeout_seconds, "max_retries": self.max_retries,
-                "token_limit_field": self.token_limit_field}
+                "token_limit_field": self.token_limit_field, "answer_format": self.answer_format}
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,8 @@ class Exchange:
     completion_tokens_reported: int | None
     latency_ms: float  # wall time of the call, retries and backoff included
     attempt_statuses: tuple[str, ...] = field(default=())  # "429", "200", "no response" per attempt
+    # Prompt tokens the server took from its prompt cache (usage.prompt_tokens_details.cached_tokens), when reported
+    cached_tokens_reported: int | None = None
 
     @property
     def answered(self) -> bool:
@@ -98,6 +115,17 @@ class Exchange:
 def _reported(usage: object, name: str) -> int | None:
     value = usage.get(name) if isinstance(usage, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def cached_tokens(body_text: str) -> int | None:
+    """usage.prompt_tokens_details.cached_tokens of a response body, when the server reports it."""
+    try:
+        body = json.loads(body_text)
+    except json.JSONDecodeError:
+        return None
+    usage = body.get("usage") if isinstance(body, dict) else None
+    details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
+    return _reported(details, "cached_tokens")
 
 
 def read_completion(body_text: str) -> tuple[str | None, str | None, int | None, int | None]:
@@ -190,8 +218,8 @@ class ChatClient:
         url = self.endpoint.base_url.rstrip("/") + "/chat/completions"
         return json.dumps({"method": "POST", "url": url, "body": body}, ensure_ascii=False)
 
-    def complete(self, messages: list[dict]) -> Exchange:
-        body = self.endpoint.request_body(messages)
+    def complete(self, messages: list[dict], answer_schema: dict | None = None) -> Exchange:
+        body = self.endpoint.request_body(messages, answer_schema)
         raw_request = self.raw_request(body)
         self._attempts.statuses = []
         started = time.perf_counter()
@@ -222,7 +250,7 @@ class ChatClient:
             return Exchange(raw_request, text, f"malformed response: {error}", None, None, None, None, latency,
                             tuple(self._attempts.statuses))
         return Exchange(raw_request, text, "", content, model, prompt_tokens, completion_tokens, latency,
-                        tuple(self._attempts.statuses))
+                        tuple(self._attempts.statuses), cached_tokens(text))
 
     def _read_reply(self, http_response) -> str:
         """The body, read in chunks: refused once past MAX_REPLY_BYTES, and once the attempt has taken longer

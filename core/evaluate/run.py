@@ -31,6 +31,14 @@ MAX_CONCURRENCY = 256
 
 
 @dataclass(frozen=True)
+class RequestCounter:
+    """The prompt tokens of a whole request as the reading model counts them, and what counts them."""
+
+    name: str  # e.g. "gguf:/path/model.gguf chat template"
+    count: Callable[[list[dict]], int] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class RunSettings:
     endpoint: Endpoint
     trials: int = 1
@@ -41,6 +49,9 @@ class RunSettings:
     # asks; the CKG questions do) or "ids". With labels a reader must find the named node's record
     # in the context to link label and id.
     question_names: str = "labels"
+    # Counts a whole request with the reading model's own tokenizer and chat template (None: the model's is not
+    # known, and prompt_tokens_counted is the run tokenizer's count of the message text)
+    request_counter: RequestCounter | None = None
 
     def __post_init__(self) -> None:
         if self.trials < 1 or self.concurrency < 1:
@@ -79,6 +90,7 @@ class Planned:
     gold_answer: object
     messages: tuple[dict, ...]
     body: dict
+    answer_schema: dict  # the JSON Schema sent as constrained output when the endpoint asks for it
 
 
 def query_key(query: Query) -> str:
@@ -106,15 +118,19 @@ def plan(graph: Graph, contexts: Iterable[Context], settings: RunSettings, run_i
         if (question, format_.name) not in fixed:
             fixed[question, format_.name] = (frame_tokens(parts, tokenizer), tokenizer.count(format_.grammar))
         frame_count, grammar_count = fixed[question, format_.name]
-        total = tokenizer.count(text)
         messages = ({"role": "user", "content": text},)
-        body = settings.endpoint.request_body(list(messages))
+        # The lab's own count of what the reader reads: the whole request under the reading model's chat template
+        # when its tokenizer is known (equal to llama.cpp's prompt_tokens for a GGUF model), else the message text.
+        total = settings.request_counter.count(list(messages)) if settings.request_counter else tokenizer.count(text)
+        answer_schema = schema.json_schema()
+        body = settings.endpoint.request_body(list(messages), answer_schema)
         for trial in range(settings.trials):
             cell = Cell(run_id, graph.sha256, context.query.name, key, context.format, context.ordering,
                         context.layout, context.policy, context.budget_tokens, trial, settings.tokenizer,
                         context.context_tokens, grammar_count, frame_count, total, context.traversal_accuracy,
-                        request_key(settings.endpoint.base_url, body, trial), gold_fields)
-            planned.append(Planned(cell, schema, gold_answer, messages, body))
+                        request_key(settings.endpoint.base_url, body, trial), gold_fields, context.question_id,
+                        context.query_type or context.query.name, context.hop_depth, context.evidence_complete)
+            planned.append(Planned(cell, schema, gold_answer, messages, body, answer_schema))
     return planned
 
 
@@ -158,6 +174,8 @@ def evaluate(graph: Graph, contexts: Iterable[Context], settings: RunSettings, s
     store.add_run(run_id, FRAME_VERSION, TEMPLATE,
                   {**settings.endpoint.settings(), "trials": settings.trials, "concurrency": settings.concurrency,
                    "tokenizer": settings.tokenizer, "question_names": settings.question_names,
+                   "prompt_tokens_counted_by": settings.request_counter.name if settings.request_counter else
+                   f"{settings.tokenizer} (the message text)",
                    "graph_hash": graph.sha256, **dict(extra_settings or {})},
                   settings.prices.to_json())
     counts = Progress(total=len(by_key))
@@ -192,7 +210,7 @@ def _add_cost(counts: Progress, prices: PriceTable, prompt: int | None, completi
 def _send(client: ChatClient, by_key: dict[str, list[Planned]], settings: RunSettings, store: RunStore,
           counts: Progress, progress, should_stop) -> None:
     with ThreadPoolExecutor(max_workers=settings.concurrency, thread_name_prefix="evaluate") as pool:
-        futures: dict[Future, str] = {pool.submit(client.complete, list(items[0].messages)): key
+        futures: dict[Future, str] = {pool.submit(client.complete, list(items[0].messages), items[0].answer_schema): key
                                       for key, items in by_key.items()}
         try:
             _collect(futures, by_key, settings, store, counts, progress, should_stop)

@@ -36,7 +36,7 @@ DEFAULT_PATH = Path("evaluation-runs.sqlite")
 # before replies were capped held 200 MB replies, and every summary of it ran out of memory.
 LONG_TEXTS = ("content", "raw_request", "raw_response")
 SHOWN_TEXT = 8_000_000
-STORE_VERSION = 1  # PRAGMA user_version of the layout below; a store of another version is refused
+STORE_VERSION = 2  # PRAGMA user_version of the layout below; a store of another version is refused
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -60,7 +60,8 @@ CREATE TABLE IF NOT EXISTS answers (
     completion_tokens_reported INTEGER,
     latency_ms REAL NOT NULL,
     attempt_statuses TEXT NOT NULL,
-    answered_at TEXT NOT NULL
+    answered_at TEXT NOT NULL,
+    cached_tokens_reported INTEGER
 );
 CREATE TABLE IF NOT EXISTS cells (
     run_id TEXT NOT NULL REFERENCES runs(run_id),
@@ -88,6 +89,10 @@ CREATE TABLE IF NOT EXISTS cells (
     owners_exact_match INTEGER,
     field_scores TEXT,
     answer TEXT,
+    question_id TEXT NOT NULL,
+    query_type TEXT NOT NULL,
+    hop_depth INTEGER,
+    evidence_complete INTEGER,
     PRIMARY KEY (run_id, graph_hash, query_key, format, ordering, layout, policy, budget_tokens, trial)
 );
 CREATE INDEX IF NOT EXISTS cells_by_request ON cells(request_key);
@@ -97,7 +102,8 @@ SELECT c.run_id, c.graph_hash, c.format, c.ordering, c.layout, c.policy, c.budge
        c.parse_success, c.exact_match, c.affected_services_f1, c.owners_exact_match, c.field_scores,
        a.latency_ms, c.context_tokens, c.grammar_tokens, c.frame_tokens, c.prompt_tokens_counted,
        c.traversal_accuracy, a.failure_reason, c.parse_error, c.answer, c.gold, a.content,
-       a.attempt_statuses, a.raw_request, a.raw_response, c.request_key, a.answered_at
+       a.attempt_statuses, a.raw_request, a.raw_response, c.request_key, a.answered_at,
+       c.question_id, c.query_type, c.hop_depth, c.evidence_complete, a.cached_tokens_reported
 FROM cells c JOIN answers a ON a.request_key = c.request_key;
 """
 
@@ -181,6 +187,10 @@ class Cell:
     traversal_accuracy: float | None
     request_key: str
     gold: str  # JSON of the gold answer fields
+    question_id: str = ""  # the question set's id, or "" for a question given on the command line
+    query_type: str = ""  # the set's type label (CKG T1..T5), else the template's name
+    hop_depth: int | None = None
+    evidence_complete: bool | None = None  # sufficiency: did the cut keep every evidence unit of the gold answer
 
 
 def check_store(path: Path | str) -> None:
@@ -283,7 +293,7 @@ class RunStore:
     def save_answer(self, key: str, model: str, base_url: str, exchange: Exchange) -> None:
         """Record an exchange; a failure never replaces an earlier success."""
         self.connection.execute(
-            """INSERT INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """INSERT INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT(request_key) DO UPDATE SET
                  raw_request=excluded.raw_request, raw_response=excluded.raw_response,
                  failure_reason=excluded.failure_reason, content=excluded.content,
@@ -291,12 +301,12 @@ class RunStore:
                  prompt_tokens_reported=excluded.prompt_tokens_reported,
                  completion_tokens_reported=excluded.completion_tokens_reported,
                  latency_ms=excluded.latency_ms, attempt_statuses=excluded.attempt_statuses,
-                 answered_at=excluded.answered_at
+                 answered_at=excluded.answered_at, cached_tokens_reported=excluded.cached_tokens_reported
                WHERE answers.failure_reason != ''""",
             (key, model, base_url, exchange.raw_request, exchange.raw_response, exchange.failure_reason,
              exchange.content, exchange.response_model, exchange.prompt_tokens_reported,
              exchange.completion_tokens_reported, exchange.latency_ms, json.dumps(list(exchange.attempt_statuses)),
-             now()))
+             now(), exchange.cached_tokens_reported))
 
     def save_cell(self, cell: Cell, scores: dict) -> None:
         """Insert or replace a result row; `scores` holds parse_success ... answer (None when unanswered)."""
@@ -305,7 +315,8 @@ class RunStore:
                   cell.frame_tokens, cell.prompt_tokens_counted, cell.traversal_accuracy, cell.request_key, cell.gold,
                   scores.get("parse_success"), scores.get("parse_error"), scores.get("exact_match"),
                   scores.get("affected_services_f1"), scores.get("owners_exact_match"),
-                  scores.get("field_scores"), scores.get("answer"))
+                  scores.get("field_scores"), scores.get("answer"), cell.question_id, cell.query_type, cell.hop_depth,
+                  None if cell.evidence_complete is None else int(cell.evidence_complete))
         self.connection.execute(f"INSERT OR REPLACE INTO cells VALUES ({','.join('?' * len(values))})", values)
 
     def runs(self) -> list[sqlite3.Row]:

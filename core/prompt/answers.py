@@ -17,6 +17,9 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
+# How a request asks for its answer: with the answer's JSON Schema as constrained output, or free text.
+ANSWER_FORMATS = ("json_schema", "free")
+
 FieldKind = Literal["set", "mapping", "sequence", "value"]
 
 
@@ -41,6 +44,12 @@ class AnswerSchema:
         """The JSON shape shown in the prompt, laid out like the seed's template (lists on one line)."""
         return _shape({field.name: field.example for field in self.fields}, "")
 
+    def json_schema(self) -> dict:
+        """The answer's JSON Schema, as constrained output takes it: exactly the scored fields, with the
+        types scoring accepts (identifiers are strings; a value field may be null)."""
+        return {"type": "object", "properties": {field.name: _FIELD_SCHEMAS[field.kind] for field in self.fields},
+                "required": [field.name for field in self.fields], "additionalProperties": False}
+
     def fields_of(self, answer: object) -> dict[str, object]:
         """A solver's answer as answer fields (not yet normalised)."""
         if self.split == "whole":
@@ -52,6 +61,11 @@ class AnswerSchema:
         if not isinstance(answer, dict):
             raise TypeError(f"expected a dict answer with keys {self.keys}, got {type(answer).__name__}")
         return {field.name: answer.get(key) for field, key in zip(self.fields, self.keys)}
+
+
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+_FIELD_SCHEMAS: dict[str, dict] = {"set": _STRINGS, "sequence": _STRINGS, "value": {"type": ["string", "null"]},
+                                   "mapping": {"type": "object", "additionalProperties": _STRINGS}}
 
 
 def _shape(value: object, indent: str) -> str:

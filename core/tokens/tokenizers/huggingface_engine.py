@@ -18,7 +18,7 @@ import numpy as np
 import tokenizers
 
 from core.tokens.piece_count import count_in_pieces
-from core.tokens.pretoken_boundaries import forced_boundaries, rules_apply
+from core.tokens.pretoken_boundaries import forced_boundaries, line_feed_rule_applies, rules_apply
 from core.tokens.protocol import NormalForm, prepared
 
 _LOCK = threading.Lock()
@@ -105,7 +105,7 @@ class HuggingFaceTokenizer:
 
     def forced_boundaries(self, data: bytes) -> np.ndarray:
         if rules_apply(self.pre_tokenizer):
-            return forced_boundaries(data)
+            return forced_boundaries(data, line_feed_rule_applies(self.pre_tokenizer))
         return np.empty(0, dtype=np.int64)
 
     @property

@@ -61,3 +61,25 @@ def test_bad_tokenizer_options_say_what_to_use(arguments, message, capsys):
     with pytest.raises(SystemExit):
         main(arguments)
     assert message in capsys.readouterr().err
+
+
+def test_a_gguf_file_counts_in_every_command_and_the_request_to_it_is_shown(tmp_path, capsys):
+    from core.tokens.chat_wrapper import gguf_request_tokens, messages_for
+    from tests.llama_server import smollm2_path
+    output, name = tmp_path / "report.json", f"gguf:{smollm2_path()}"
+    assert main(["benchmark", *SMALL, "--encoding", name, "--output", str(output)]) == 0
+    report = json.loads(output.read_text(encoding="utf-8"))
+    assert report["tokenizer"] == name and report["tokenizer_sources"][name]["source"].startswith("SmolLM2")
+    rows = {row["format"]: row for row in report["request"]["rows"]}
+    assert set(rows) == set(FORMATS.names())
+    assert all(row["wrapper"] + row["frame"] + row["context"] == row["total"] for row in rows.values())
+    assert report["request"]["what_fits"] < 8192
+    out = capsys.readouterr().out
+    assert "the whole request to gguf:" in out and "what fits in gguf:" in out
+    assert rows["csv"]["context"] == report["formats"]["csv"]["tokens"] + report["formats"]["csv"]["grammar_tokens"]
+    assert gguf_request_tokens(smollm2_path(), messages_for("hi")) > TOKENIZERS.get(name).count("hi")
+
+
+def test_a_model_without_a_published_template_says_its_wrapper_is_not_counted(tmp_path, capsys):
+    assert main(["benchmark", *SMALL, "--model", "gemini", "--output", str(tmp_path / "report.json")]) == 0
+    assert "publishes no chat template" in capsys.readouterr().out

