@@ -115,17 +115,17 @@ def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _survival_chart(key: tuple, _frame: pd.DataFrame, _markers: pd.DataFrame, title: str):
-    return survival_figure(_frame, _markers, title)
+def _survival_chart(key: tuple, _frame: pd.DataFrame, _markers: pd.DataFrame, title: str, inspected: int):
+    return survival_figure(_frame, _markers, title, inspected)
 
 
 def survival_chart(selection: Selection, budgets: tuple[int, ...], frame: pd.DataFrame, markers: pd.DataFrame,
-                   title: str):
+                   title: str, inspected: int | None = None):
     """The Budget survival figure of `survival_sweep(selection, budgets)` and `selection_markers(selection)`,
     built once per setting: building it (plotly's validation) was most of a redraw's time."""
     key = settings_key(selection, "survival chart", selection.formats, selection.ordering, selection.layout,
                        budgets)
-    return _survival_chart(key, frame, markers, title)
+    return _survival_chart(key, frame, markers, title, inspected or 0)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

@@ -17,7 +17,8 @@ from core.evaluate.contexts import Context, SweepOptions, sweep_contexts
 from core.evaluate.pricing import PriceTable
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
-from core.evaluate.store import DEFAULT_PATH, RunStore
+from core.evaluate.store import RunStore
+from core.presentation.run_stores import store_choices, store_path
 from core.evaluate.summary import pareto_by_budget, per_format, summarise
 from core.graph.model import Graph
 from core.queries import Query
@@ -121,7 +122,12 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     columns = st.columns(3)
     input_price = columns[0].number_input("Input price per million tokens", 0.0, 1000.0, 0.0, key="answers_input")
     output_price = columns[1].number_input("Output price per million tokens", 0.0, 1000.0, 0.0, key="answers_output")
-    store_path = columns[2].text_input("Run store (SQLite file)", str(DEFAULT_PATH), key="answers_store")
+    # Picked from the server's own folder, never typed: a typed path would let anyone reaching the page make the
+    # server write a file anywhere it may (core.presentation.run_stores).
+    folder = Path.cwd()
+    store_name = columns[2].selectbox("Run store (SQLite file in the server's folder)", store_choices(folder),
+                                      key="answers_store", help=f"Stores found in {folder}; the first is created by "
+                                      "the first run if it does not exist yet.")
     if not (formats and orderings and layouts and policies):
         st.info("Pick at least one format, ordering, layout and policy.")
         return None
@@ -133,7 +139,7 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     options = SweepOptions(tuple(formats), tuple(orderings), tuple(layouts), tuple(policies), tuple(budgets),
                            selection.tokenizer, marker=marker)
     prices = PriceTable(float(input_price), float(output_price), note="typed on the Model answers page")
-    return options, int(trials), int(concurrency), question_names, prices, Path(store_path)
+    return options, int(trials), int(concurrency), question_names, prices, store_path(folder, store_name)
 
 
 def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed_key: str | None,

@@ -12,21 +12,14 @@ from dashboard.sidebar import current
 from dashboard.url_state import unbound_query_params
 from dashboard.views.charts import pareto_figure
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
-HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
 OPEN_REQUEST = "pareto_open_contexts"
-TABLE_COLUMNS = {  # words instead of snake_case, figures rounded, thousands separated
-    "format": st.column_config.TextColumn("format"),
-    "lossless": st.column_config.CheckboxColumn("lossless"),
-    "tokens": st.column_config.NumberColumn("tokens used", format="localized"),
-    "accuracy": st.column_config.NumberColumn("accuracy", format="%.2f"),
-    "pareto_optimal": st.column_config.CheckboxColumn("on the front"),
+TABLE_COLUMNS = {  # words instead of snake_case; the figures in the number style (dashboard.views.tables)
+    "tokens": st.column_config.NumberColumn("tokens used"),
     "dominated_by": st.column_config.TextColumn("dominated by", help="formats using no more tokens that are at "
                                                 "least as accurate, and better in one"),
-    "efficiency": st.column_config.NumberColumn("accuracy per 1,000 tokens", format="%.3f"),
     "budgets": st.column_config.NumberColumn("budgets compared"),
-    "mean_tokens": st.column_config.NumberColumn("mean tokens", format="localized"),
-    "mean_accuracy": st.column_config.NumberColumn("mean accuracy", format="%.2f"),
 }
 
 
@@ -65,23 +58,22 @@ def show() -> None:
                     open_on_contexts(budget, selection.budget_limit), selection_mode="points")
     st.caption("Click a point to open that format's cut at this budget on the Contexts page. Crosses are lossy "
                "formats (they drop information by design).")
-    st.dataframe(shown.sort_values(["tokens", "format"]).reset_index(drop=True), hide_index=True, width="stretch", key="pareto_points",
-                 column_config=TABLE_COLUMNS)
+    show_table(shown.sort_values(["tokens", "format"]).reset_index(drop=True), "pareto_points", hide_index=True,
+               column_config=TABLE_COLUMNS)
     st.subheader("Dominated across budgets")
     st.caption("A format is dominated when another uses no more tokens and is at least as accurate at every "
                "tested budget, and is strictly better at one of them at least.")
-    st.dataframe(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]]
-                 .sort_values(["mean_tokens", "format"]).reset_index(drop=True), hide_index=True, width="stretch", key="pareto_dominated",
-                 column_config=TABLE_COLUMNS)
+    show_table(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]]
+               .sort_values(["mean_tokens", "format"]).reset_index(drop=True), "pareto_dominated", hide_index=True,
+               column_config=TABLE_COLUMNS)
     st.subheader("Efficiency")
     best = best_lossless(table)
     if best is not None:
         st.markdown(f"Most efficient lossless format: **{best}** (highlighted). RDS, after the CKG benchmark's "
                     "Reasoning Density Score: mean accuracy divided by mean tokens.")
-    styled = table.style.apply(lambda row: [HIGHLIGHT if row["format"] == best else ""] * len(row), axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch", key="pareto_efficiency", column_config={
-        **TABLE_COLUMNS, "rds": st.column_config.NumberColumn("RDS", format="%.3e",
-                                                              help="mean accuracy / mean tokens (CKG benchmark)")})
+    show_table(table, "pareto_efficiency", highlighted=lambda row: row["format"] == best, hide_index=True,
+               column_config={**TABLE_COLUMNS, "rds": st.column_config.NumberColumn(
+                   "RDS", help="mean accuracy / mean tokens (CKG benchmark), per 1,000 tokens")})
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pandas as pd
@@ -11,14 +12,46 @@ import plotly.graph_objects as go
 from core.analysis.survival_curves import SURVIVAL_METRICS, survival_curves
 from core.budget.policies import POLICIES
 from core.registry import ORDERINGS
+from core.reports.axis_ticks import log_ticks
+from core.reports.number_style import SHARE_D3, TOKENS_D3
 from core.tokens.token_anatomy import CATEGORIES
 
 PALETTE = px.colors.qualitative.D3
 COLOURS = dict(zip(CATEGORIES, ("#9ca3af", "#2563eb", "#7c3aed", "#16a34a", "#f59e0b", "#dc2626")))
 
 
-def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str) -> go.Figure:
-    """Curves per metric (rows) and policy (columns), one line per format, with D_k(S) and full-text markers."""
+BUDGET_TITLE = "budget (tokens)"
+INSPECTED_COLOUR = "#111827"
+
+
+def budget_axis(figure: go.Figure, budgets, title: str | None = BUDGET_TITLE) -> None:
+    """Every x axis of the figure as a log axis of budgets whose ticks are 1-2-5 × 10ⁿ in the number style
+    (core.reports.axis_ticks): plotly's own ticks collide on a short range and read as bare mantissas on a long
+    one."""
+    values, texts = log_ticks(budgets)
+    figure.update_xaxes(type="log", tickmode="array", tickvals=list(values), ticktext=list(texts), title=None)
+    if title:
+        figure.update_layout(xaxis_title=title)
+
+
+def share_axis(figure: go.Figure, title: str | None) -> None:
+    """Every y axis as a share from 0% to 100%."""
+    figure.update_yaxes(range=[-0.05, 1.05], tickformat=SHARE_D3, title=None)
+    if title:
+        figure.update_layout(yaxis_title=title)
+
+
+def mark_inspected(figure: go.Figure, budget: int) -> None:
+    """A solid vertical line at the inspected budget in every subplot, labelled once."""
+    add_vertical_lines(figure, [(float(budget), "solid", INSPECTED_COLOUR)])
+    figure.add_annotation(x=math.log10(budget) if figure.layout.xaxis.type == "log" else budget, xref="x",
+                          y=1.0, yref="paper", yanchor="bottom", showarrow=False,
+                          text=f"inspected: {budget:,}", font={"size": 11, "color": INSPECTED_COLOUR})
+
+
+def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str, inspected: int | None = None) -> go.Figure:
+    """Curves per metric (rows) and policy (columns), one line per format, with D_k(S) and full-text markers and,
+    when given, the inspected budget."""
     curves = survival_curves(frame)
     colours = {name: PALETTE[index % len(PALETTE)] for index, name in enumerate(dict.fromkeys(curves["format"]))}
     figure = px.line(curves, x="budget", y="value", color="format", facet_row="metric", facet_col="policy",
@@ -34,10 +67,16 @@ def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str) -> g
         lines.append((float(row.full_tokens), "dot", colour))
     add_vertical_lines(figure, lines)
     figure.for_each_annotation(lambda note: note.update(text=note.text.split("=")[-1]))
-    figure.update_yaxes(range=[-0.05, 1.05], title=None)
-    figure.update_xaxes(tickformat=",d", title=None)  # plain numbers on the log axis: 1,000 not 1k
     figure.for_each_annotation(lambda note: note.update(text=f"<b>{note.text}</b>"))
-    figure.update_layout(legend_title=None)
+    figure.update_yaxes(range=[-0.05, 1.05], tickformat=SHARE_D3, title=None)
+    budget_axis(figure, curves["budget"], title=None)
+    figure.update_traces(hovertemplate="%{fullData.name}: %{y:.0%} at %{x:,} tokens<br>tokens used "
+                                       "%{customdata[0]:,}, records kept %{customdata[1]:,} of %{customdata[2]:,}"
+                                       "<br>first units dropped: %{customdata[3]}<br>%{customdata[4]}<extra></extra>")
+    figure.update_layout(legend_title=None, margin={"b": 60})
+    figure.add_annotation(text=BUDGET_TITLE, x=0.5, y=0, yref="paper", xref="paper", yshift=-45, showarrow=False)
+    if inspected:
+        mark_inspected(figure, inspected)
     return figure
 
 
@@ -59,11 +98,16 @@ def ordering_label(name: str) -> str:
 def orderings_figure(frame: pd.DataFrame, format_name: str, policy: str):
     frame = frame[frame["ordering"].isin(ORDERINGS.names())]  # the +ends variants are on the gap chart
     curves = frame.assign(ordering=[ordering_label(name) for name in frame["ordering"]])
-    figure = px.line(curves, x="budget", y="evidence_survival", color="ordering", markers=True, log_x=True,
-                     hover_data=["budgeted_tokens", "records_kept", "records_total", "traversal_accuracy",
-                                 "first_dropped_keys"],
+    figure = px.line(curves, x="budget", y="evidence_survival", color="ordering", markers=True,
+                     custom_data=["budgeted_tokens", "records_kept", "records_total", "traversal_accuracy",
+                                  "first_dropped_keys"],
                      title=f"Evidence survival of {format_name} ({policy} policy) under every ordering")
-    figure.update_yaxes(range=[-0.05, 1.05], title="evidence survival")
+    figure.update_traces(hovertemplate="%{fullData.name}: evidence survival %{y:.0%} at %{x:,} tokens<br>tokens used "
+                                       "%{customdata[0]:,}, records kept %{customdata[1]:,} of %{customdata[2]:,}, "
+                                       "traversal accuracy %{customdata[3]:.0%}<br>first units dropped: "
+                                       "%{customdata[4]}<extra></extra>")
+    budget_axis(figure, curves["budget"])
+    share_axis(figure, "evidence survival")
     figure.update_layout(legend_title=None)
     return figure
 
@@ -85,7 +129,7 @@ def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int, approximate:
             + ("" if lossless else ", lossy"),
             marker={"size": 12, "symbol": "circle" if lossless else "x",
                     "color": "#16a34a" if optimal else "#9ca3af"},
-            hovertemplate="%{customdata[0]}<br>%{x:,.0f} tokens<br>" + accuracy + " %{y:.3f}"
+            hovertemplate="%{customdata[0]}<br>%{x:,.0f} tokens<br>" + accuracy + " %{y:.0%}"
                           "<br>dominated by: %{customdata[1]}<extra></extra>")
     front = points[points["pareto_optimal"]].sort_values("tokens")
     figure.add_scatter(x=front["tokens"], y=front["accuracy"], mode="lines", name="non-dominated front",
@@ -93,8 +137,8 @@ def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int, approximate:
     figure.update_layout(title=f"Tokens used against {accuracy} at a budget of {budget:,} tokens",
                          xaxis_title="budgeted tokens used" + (" (≈ approximate)" if approximate else ""), yaxis_title=accuracy, legend_title=None,
                          clickmode="event+select")
-    figure.update_yaxes(range=[-0.05, 1.05], tickformat=".0%" if accuracy == "evidence survival" else ".1f")
-    figure.update_xaxes(tickformat=",d")
+    figure.update_yaxes(range=[-0.05, 1.05], tickformat=SHARE_D3)
+    figure.update_xaxes(tickformat=TOKENS_D3)
     return figure
 
 
@@ -103,6 +147,8 @@ def anatomy_chart(table: pd.DataFrame, tokenizer: str):
     figure = px.bar(long, x="format", y="tokens", color="category", color_discrete_map=COLOURS,
                     category_orders={"category": list(CATEGORIES), "format": list(table.index)},
                     title=f"Where the tokens go ({tokenizer})")
+    figure.update_traces(hovertemplate="%{x}: %{y:,} tokens<extra>%{fullData.name}</extra>")
+    figure.update_yaxes(tickformat=TOKENS_D3, title="tokens")
     figure.update_layout(xaxis_title=None, legend_title=None, barmode="stack")
     return figure
 
