@@ -17,23 +17,25 @@ from core.errors import ParameterError
 from core.questions import generate, load_questions
 from core.registry import FORMATS, ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from core.number_style import money, share, signed_whole, whole
 
 
 def advice_lines(advice: Advice) -> list[str]:
     best, runner = advice.best, advice.runner_up
     plural = "s" if advice.questions != 1 else ""
     lines = [(f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}):"),
-             (f"  best:      {best.name}: accuracy {best.traversal_accuracy:.0%}, evidence survival "
-              f"{best.evidence_survival:.0%}, {best.budgeted_tokens:,.0f} tokens")]
+             (f"  best:      {best.name}: accuracy {share(best.traversal_accuracy)}, evidence survival "
+              f"{share(best.evidence_survival)}, {whole(best.budgeted_tokens)} tokens")]
     if runner is not None:
-        lines.append(f"  runner-up: {runner.name}: accuracy {runner.traversal_accuracy:.0%}, evidence survival "
-                     f"{runner.evidence_survival:.0%}, {runner.budgeted_tokens:,.0f} tokens")
-        lines.append(f"  margin:    {advice.accuracy_margin:+.0%} accuracy, {advice.token_margin:+,.0f} tokens")
+        lines.append(f"  runner-up: {runner.name}: accuracy {share(runner.traversal_accuracy)}, evidence survival "
+                     f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens")
+        lines.append(f"  margin:    {signed_whole(100 * advice.accuracy_margin)} percentage points of accuracy, "
+                     f"{signed_whole(advice.token_margin)} tokens")
     lines.append(f"  why:       {advice.reason}")
     for choice in (best, runner):
         if choice is not None and choice.cost is not None:
-            lines.append(f"  cost of {choice.format}: ${choice.cost.dollars:.6f} per question, "
-                         f"${choice.cost.dollars_cached:.6f} with a warm prompt cache "
+            lines.append(f"  cost of {choice.format}: {money(choice.cost.dollars)} per question, "
+                         f"{money(choice.cost.dollars_cached)} with a warm prompt cache "
                          f"({choice.cost.input_tokens:,} input tokens, {choice.cost.cacheable_tokens:,} cacheable)")
     if advice.price_note:
         lines.append(f"  prices:    {advice.price_note}")

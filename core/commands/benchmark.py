@@ -19,6 +19,7 @@ from core.registry import TOKENIZERS
 from core.reports.benchmark import FormatFigures, benchmark_report
 from core.tokens.models import approximate_count
 from core.tokens.tokenizer_comparison import tokens_per_format, winner_sentence
+from core.number_style import share
 
 
 def format_table(figures: list[FormatFigures], approximate: bool = False) -> str:
@@ -30,7 +31,7 @@ def format_table(figures: list[FormatFigures], approximate: bool = False) -> str
         "tokens": [approximate_count(item.tokens, approximate) for item in figures],
         "grammar": [approximate_count(item.grammar_tokens, approximate) for item in figures],
         "round trip": ["ok" if item.round_trip_equal else "FAILS" for item in figures],
-        "traversal": [f"{item.traversal_accuracy:.2f}" for item in figures]})
+        "traversal": [share(item.traversal_accuracy) for item in figures]})
 
 
 def tokenizer_table(table, choice: TokenizerChoice) -> str:

@@ -33,6 +33,7 @@ from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.retrieval.hops import DIRECTIONS
 from core.retrieval.ordering import LAYOUTS
+from core.number_style import money, share, whole
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 
@@ -49,9 +50,9 @@ def price_argument(text: str) -> PriceTable:
 
 def progress_note(progress: Progress, currency: str) -> str:
     """What the progress bar shows beside the count: cached and failed requests, and the cost so far."""
-    cost = f"{progress.cost:.4f} {currency}" + (f" (+{progress.cost_unknown} without usage)"
+    cost = money(progress.cost, currency) + (f" (+{progress.cost_unknown:,} without usage)"
                                                  if progress.cost_unknown else "")
-    return f"{progress.cached} cached · {progress.failed} failed · cost {cost}"
+    return f"{progress.cached:,} cached · {progress.failed:,} failed · cost {cost}"
 
 
 def summary_table(table) -> str:
@@ -62,14 +63,14 @@ def summary_table(table) -> str:
         "layout": [row.layout for row in rows],
         "policy": [row.policy for row in rows],
         "budget": [f"{row.budget_tokens:,}" for row in rows],
-        "answers": [str(row.answered) for row in rows],
-        "failed": [str(row.failed) for row in rows],
+        "answers": [f"{row.answered:,}" for row in rows],
+        "failed": [f"{row.failed:,}" for row in rows],
         "exact match [95% CI]": ["—" if row.answered == 0 else
-                                 f"{row.exact_match:.2f} [{row.exact_match_low:.2f}–{row.exact_match_high:.2f}]"
+                                 f"{share(row.exact_match)} [{share(row.exact_match_low)}–{share(row.exact_match_high)}]"
                                  for row in rows],
-        "traversal": ["—" if row.traversal_accuracy is None else f"{row.traversal_accuracy:.2f}" for row in rows],
-        "tokens": [f"{row.measured_tokens:,.0f}" for row in rows],
-        "cost": [f"{row.cost:.4f}" for row in rows],
+        "traversal": ["—" if row.traversal_accuracy is None else share(row.traversal_accuracy) for row in rows],
+        "tokens": [whole(row.measured_tokens) for row in rows],
+        "cost": [money(row.cost, "").strip() for row in rows],
         "latency ms": ["—" if row.latency_ms_median is None else f"{row.latency_ms_median:,.0f}" for row in rows]},
         left=("format", "ordering", "layout", "policy"))
 

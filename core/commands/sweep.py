@@ -36,6 +36,7 @@ from core.retrieval.hops import DIRECTIONS
 from core.retrieval.ordering import LAYOUTS
 from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
 from core.tokens.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
+from core.number_style import share
 
 DEFAULT_QUERY = "impact_owners"
 
@@ -160,7 +161,7 @@ def summary_table(summary: pd.DataFrame) -> str:
         "tokens": [f"{row.tokens:,}" for row in rows],
         "grammar": [f"{row.grammar_tokens:,}" for row in rows],
         "round trip": ["ok" if row.round_trip else "FAILS" for row in rows],
-        "traversal": [f"{row.traversal_accuracy:.2f}" for row in rows]})
+        "traversal": [share(row.traversal_accuracy) for row in rows]})
 
 
 def verdict_lines(verdicts: pd.DataFrame) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from core.reports.number_style import whole
+from core.number_style import whole
 
 STEPS = (1, 2, 5)
 SHORT_STEPS = (1, 1.5, 2, 3, 5, 7)  # where a range spans too little for 1-2-5 to give three ticks

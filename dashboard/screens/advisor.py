@@ -16,6 +16,7 @@ from dashboard.analysis_cache import with_progress
 from dashboard.analysis_controls import budget_list, show_error, tokenizers_to_show
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 SCOPES = ("this question", "the sample's question set")
 
@@ -98,16 +99,15 @@ def draw_advice(advice: Advice) -> None:
     costs = [choice for choice in (best, runner) if choice is not None and choice.cost is not None]
     if costs:
         st.subheader("Cost per question")
-        st.dataframe(pd.DataFrame([{
+        show_table(pd.DataFrame([{
             "format": choice.format, "input tokens": choice.cost.input_tokens,
             "of which cacheable": choice.cost.cacheable_tokens, "cached": choice.cost.cached,
             "dollars": choice.cost.dollars, "dollars with a warm cache": choice.cost.dollars_cached}
-            for choice in costs]), width="stretch", key="advisor_costs", hide_index=True)
+            for choice in costs]), "advisor_costs", hide_index=True)
         st.caption(escape_markdown(advice.price_note) + ". Input: frame, question, grammar and context; the stable "
                    "prefix (frame, grammar, preamble) at the cached-read price when it is 1,024 tokens or more.")
     st.subheader("Every candidate at this budget")
-    st.dataframe(advice.ranking.drop(columns=["tokenizer", "budget"]).head(50), width="stretch",
-                 key="advisor_ranking", hide_index=True)
+    show_table(advice.ranking.drop(columns=["tokenizer", "budget"]).head(50), "advisor_ranking", hide_index=True)
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

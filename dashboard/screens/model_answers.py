@@ -19,6 +19,7 @@ from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
 from core.evaluate.store import RunStore
 from core.presentation.run_stores import store_choices, store_path
+from core.number_style import SHARE_D3, TOKENS_D3
 from core.evaluate.summary import pareto_by_budget, per_format, summarise
 from core.graph.model import Graph
 from core.queries import Query
@@ -26,6 +27,8 @@ from core.registry import FORMATS, ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
+from dashboard.views.charts import budget_axis
 
 READERS = {"oracle": "Oracle reader (built in: decodes the context, runs the query)",
            "first-k": "First-k baseline (built in: the first ids of the context, no traversal)",
@@ -219,7 +222,7 @@ def results_area(store_path: Path) -> None:
         st.caption("This run has no result rows.")
         return
     charts(table, rows, prices)
-    st.dataframe(table, width="stretch", hide_index=True, key="answers_table")
+    show_table(table, "answers_table", hide_index=True)
     exchanges(rows)
 
 
@@ -237,25 +240,36 @@ def charts(table: pd.DataFrame, rows: list[dict], prices: PriceTable) -> None:
         figure = px.line(scored, x="budget_tokens", y="exact_match", color="format", facet_col=facet, markers=True,
                          error_y=scored["exact_match_high"] - scored["exact_match"],
                          error_y_minus=scored["exact_match"] - scored["exact_match_low"], log_x=True,
-                         title="Exact match with 95 % intervals vs budget", range_y=[-0.05, 1.05])
+                         title="Exact match with 95 % intervals vs budget", range_y=[-0.05, 1.05],
+                         labels={"budget_tokens": "budget (tokens)", "exact_match": "exact match"})
+        budget_axis(figure, scored["budget_tokens"], title=None)
+        figure.update_yaxes(tickformat=SHARE_D3)
         st.plotly_chart(figure, width="stretch", key="answers_by_budget")
         front = _labelled(pareto_by_budget(table))
         front["point"] = front["pareto_optimal"].map({True: "on the front", False: "dominated"})
         figure = px.scatter(front, x="measured_tokens", y="exact_match", color="format", symbol="point",
                             facet_col="budget_tokens", hover_data=["variant", "dominated_by"],
-                            title="Tokens (grammar + context) vs exact match, per budget: the Pareto front")
+                            title="Tokens (grammar + context) vs exact match, per budget: the Pareto front",
+                            labels={"measured_tokens": "tokens", "exact_match": "exact match",
+                                    "dominated_by": "dominated by"})
+        # Facet titles as "budget 1,000", plain tick numbers (plotly's SI ticks read "51000²" under a facet title).
+        figure.for_each_annotation(lambda note: note.update(text=f"budget {int(float(note.text.split('=')[-1])):,}"))
+        figure.update_xaxes(tickformat=TOKENS_D3)
+        figure.update_yaxes(tickformat=SHARE_D3)
         st.plotly_chart(figure, width="stretch", key="answers_pareto")
     costs = per_format(rows, prices)
     costs["format"] = costs["format"].map(format_label)
     left, right = st.columns(2)
     if prices.input_per_million or prices.output_per_million:
-        left.plotly_chart(px.bar(costs, x="format", y="cost", title=f"Cost per format ({prices.currency})"),
+        left.plotly_chart(px.bar(costs, x="format", y="cost", title=f"Cost per format ({prices.currency})",
+                                 labels={"cost": f"cost ({prices.currency})", "format": "format"}),
                           width="stretch", key="answers_cost")
     else:
         left.info("This run has no prices (0 per million tokens), so no cost. Token usage is stored as reported; "
                   "set prices before a run to see its cost.")
     right.plotly_chart(px.bar(costs, x="format", y="latency_ms_median", error_y=costs["latency_ms_p95"] -
-                              costs["latency_ms_median"], title="Latency per format (median, bar to p95), ms"),
+                              costs["latency_ms_median"], title="Latency per format (median, bar to p95), ms",
+                              labels={"latency_ms_median": "median latency (ms)", "format": "format"}),
                        width="stretch", key="answers_latency")
 
 

@@ -16,7 +16,7 @@ from core.analysis.sweep import cheapest_lossless, rendering_summary
 from core.formats.base import forget_memos
 from core.presentation.graph_size import GraphFigures, graph_figures
 from core.registry import FORMATS, MODELS, TOKENIZERS
-from core.reports.number_style import TOKENS_D3
+from core.number_style import TOKENS_D3
 from core.tokens.models import approximate_count
 from core.tokens.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from dashboard import cache

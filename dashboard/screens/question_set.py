@@ -34,8 +34,11 @@ from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection, current, format_label
+from core.number_style import SHARE_D3
 from dashboard.url_state import unbound_query_params
+from dashboard.views.charts import BUDGET_TITLE, budget_axis
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 SOURCES = ("bundled", "upload", "generate")
 METRICS = {"traversal accuracy": ("traversal_accuracy", "accuracy_low", "accuracy_high"),
@@ -116,11 +119,12 @@ def banded_figure(table: pd.DataFrame, facet: str, metric: str, title: str) -> g
             figure.add_scatter(x=curve["budget"], y=curve[value], mode="lines+markers", name=name,
                                line={"color": colour}, legendgroup=name, showlegend=column == 1,
                                customdata=curve[["questions", low, high]].values,
-                               hovertemplate=name + ": %{y:.2f} [%{customdata[1]:.2f}, %{customdata[2]:.2f}] of "
-                                             "%{customdata[0]} questions at %{x:,} tokens<extra></extra>",
+                               hovertemplate=name + ": %{y:.0%} [%{customdata[1]:.0%}, %{customdata[2]:.0%}] of "
+                                             "%{customdata[0]:,} questions at %{x:,} tokens<extra></extra>",
                                row=1, col=column)
-    figure.update_xaxes(type="log")
-    figure.update_yaxes(range=[-0.05, 1.05])
+    budget_axis(figure, table["budget"], title=None)
+    figure.update_yaxes(range=[-0.05, 1.05], tickformat=SHARE_D3)
+    figure.add_annotation(text=BUDGET_TITLE, x=0.5, y=0, xref="paper", yref="paper", yshift=-40, showarrow=False)
     figure.update_layout(title=title, height=380, legend_title=None, margin={"t": 70})
     return figure
 
@@ -189,15 +193,14 @@ def show() -> None:
                                           f"{metric}, seeds from {seeding}"), width="stretch", key=f"qs_chart_{seeding}")
     st.caption("Bands: Wilson 95% intervals over the questions of each panel. Budgets on a log scale.")
     st.subheader("Aggregate per budget")
-    st.dataframe(table, hide_index=True, width="stretch", key="qs_aggregate")
-    st.dataframe(smallest_budgets(table)[["seeding", "format", "budget_90", "budget_100"]], hide_index=True,
-                 width="stretch", key="qs_smallest")
+    show_table(table, "qs_aggregate", hide_index=True)
+    show_table(smallest_budgets(table)[["seeding", "format", "budget_90", "budget_100"]], "qs_smallest", hide_index=True)
     st.subheader("Dominated across budgets")
     st.caption("On the aggregate: a format is dominated when another uses no more tokens on average and answers "
                "at least as many questions at every budget, and is strictly better at one of them at least.")
-    st.dataframe(pareto_across_budgets(result.rows), hide_index=True, width="stretch", key="qs_pareto")
+    show_table(pareto_across_budgets(result.rows), "qs_pareto", hide_index=True)
     st.subheader(f"By {facet_name}")
-    st.dataframe(by_facet, hide_index=True, width="stretch", key="qs_breakdown")
+    show_table(by_facet, "qs_breakdown", hide_index=True)
     draw_failing(result, questions, formats, ordering, budgets, selection)
 
 
@@ -207,13 +210,13 @@ def draw_summary(result: SuiteResult, questions: QuestionSet) -> None:
                 "against our solver: " + ", ".join(f"{count} {status}" for status, count in counts.items()) + ".")
     differing = result.questions[result.questions["ground_truth"].isin(["tie", "differs"])]
     if len(differing):
-        st.dataframe(differing[["question_id", "question", "ground_truth", "ground_truth_detail"]], hide_index=True,
-                     width="stretch", key="qs_ground_truth")
+        show_table(differing[["question_id", "question", "ground_truth", "ground_truth_detail"]], "qs_ground_truth",
+                   hide_index=True)
     for seeding in SEEDINGS:
         unseeded = unseeded_questions(result.questions, seeding)
         if len(unseeded):
             with st.expander(f"{len(unseeded)} question(s) with no seeds from the {seeding}"):
-                st.dataframe(unseeded, hide_index=True, width="stretch", key=f"qs_unseeded_{seeding}")
+                show_table(unseeded, f"qs_unseeded_{seeding}", hide_index=True)
 
 
 def draw_failing(result: SuiteResult, questions: QuestionSet, formats: tuple[str, ...], ordering: str, budgets: tuple[int, ...],
@@ -228,7 +231,7 @@ def draw_failing(result: SuiteResult, questions: QuestionSet, formats: tuple[str
                                 ordering=ordering, layout=selection.layout, policy=selection.policy, budget=budget)
     st.caption(f"{len(failing)} of {result.questions.shape[0]} questions are not answered by {format_name} at "
                f"{budget:,} tokens. Click a row to open Contexts on its seeds and query.")
-    st.dataframe(failing, hide_index=True, width="stretch", key="qs_failing", on_select=lambda: request_contexts(
+    show_table(failing, "qs_failing", hide_index=True, on_select=lambda: request_contexts(
         questions, failing, seeding, format_name, ordering, budget, selection.budget_limit), selection_mode="single-row")
 
 

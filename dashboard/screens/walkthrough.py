@@ -17,6 +17,7 @@ from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.sidebar import current
 from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 SEED = "svc-noise-0016"  # a service at the edge of the reference graph: its 2-hop dependencies sit far from it by id
 QUERY = Query(QUERIES.get("dependencies_within"), (("hops", 2), ("relation", "depends_on"), ("start", SEED)))
@@ -74,19 +75,17 @@ def show() -> None:
                           f"{step.policy} policy")
             left.caption(escape_markdown(sentence))
             right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, plan.budget), width="stretch")
-    st.dataframe(pd.DataFrame([{"step": f"{number}. {step.title}", "parses": figures.parse_ok,
+    show_table(pd.DataFrame([{"step": f"{number}. {step.title}", "parses": figures.parse_ok,
                                 "records kept": f"{figures.records_kept:,} / {figures.records_total:,}",
                                 "evidence survival": figures.evidence_survival,
                                 "traversal accuracy": figures.traversal_accuracy}
                                for number, (step, figures) in enumerate(zip(STEPS, plan.steps, strict=True), start=1)]),
-                 hide_index=True, key="walkthrough_steps", column_config={
-                     "evidence survival": st.column_config.NumberColumn(format="percent"),
-                     "traversal accuracy": st.column_config.NumberColumn(format="%.0f")})
+               "walkthrough_steps", hide_index=True, width="content")
     region = cache.coverage(sample_graph.content_key, sample_graph, (SEED,), first, selection.tokenizer)
     st.markdown(f"**What each hop ring costs** in {FORMATS.get(first).title} (from {SEED}): "
                 "a hop-tier cut at budget B keeps every unit within k hops exactly when B ≥ D_k(S).")
-    st.dataframe(pd.DataFrame(region, columns=["k (hops)", "units within k hops", "D_k(S) tokens"]),
-                 hide_index=True, key="coverage_table")
+    show_table(pd.DataFrame(region, columns=["k (hops)", "units within k hops", "D_k(S) tokens"]), "coverage_table",
+               hide_index=True, width="content")
     st.divider()
     st.caption("What the sidebar shows now:")
     draw_panel(selection, selection.formats[0], selection.policy, colour=False, whitespace=False)

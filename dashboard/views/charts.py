@@ -13,7 +13,7 @@ from core.analysis.survival_curves import SURVIVAL_METRICS, survival_curves
 from core.budget.policies import POLICIES
 from core.registry import ORDERINGS
 from core.reports.axis_ticks import log_ticks
-from core.reports.number_style import SHARE_D3, TOKENS_D3
+from core.number_style import SHARE_D3, TOKENS_D3
 from core.tokens.token_anatomy import CATEGORIES
 
 PALETTE = px.colors.qualitative.D3

@@ -23,6 +23,7 @@ from dashboard.sidebar import Selection, format_label
 from dashboard.views.context_html import Highlight, context_html, page_bounds, page_containing, pages_around
 from dashboard.views.evidence_strip import strip_html
 from dashboard.views.markdown_text import escape_markdown
+from core.number_style import share
 
 
 def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
@@ -48,16 +49,16 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     row.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}", width="content")
     row.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None,
                width="content")
-    row.metric("Evidence survival", f"{figures.evidence_survival:.0%}", width="content",
+    row.metric("Evidence survival", share(figures.evidence_survival), width="content",
                help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
-    row.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}", width="content",
-               help="1 when the query on the decoded cut gives the full graph's answer")
+    row.metric("Traversal accuracy", share(figures.traversal_accuracy), width="content",
+               help="100% when the query on the decoded cut gives the full graph's answer")
     placed = placement(result, accounting, selection.evidence)
     row.metric("Dangling edges", f"{placed.dangling_edges:,}", width="content",
                help="kept edges whose endpoint node record was cut (formats that write nodes apart)")
     row.metric("Evidence position", "—" if not placed.evidence_positions else
-               f"{placed.evidence_position_first:.0%} · {placed.evidence_position_median:.0%} · "
-               f"{placed.evidence_position_last:.0%}", width="content",
+               f"{share(placed.evidence_position_first)} · {share(placed.evidence_position_median)} · "
+               f"{share(placed.evidence_position_last)}", width="content",
                help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
                     f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
     strip = evidence_strip(result, accounting, selection.evidence)

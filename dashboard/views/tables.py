@@ -1,4 +1,4 @@
-"""Every table the dashboard draws, in the one number style (core.reports.number_style) with titles in words."""
+"""Every table the dashboard draws, in the one number style (core.number_style) with titles in words."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from core.reports.column_words import words
-from core.reports.number_style import MISSING, column_formatters, missing, share
+from core.number_style import MISSING, column_formatters, missing, share
 
 
 def share_cell(value: object) -> str:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.reports.number_style import (
+from core.number_style import (
     column_formatters,
     kind_of,
     money,

@@ -8,7 +8,7 @@ Rules (one each, so that "4023" never sits beside "4,023", nor "0.8784" beside "
   scientific notation;
 - any other figure has two decimals, thousands separated.
 The same rules as d3 formats for charts (`TOKENS_D3`, `SHARE_D3`) and as pandas formatters for tables
-(`column_formatters`).
+(`column_formatters`). It sits at the top of `core`, beside errors.py, because every stage writes figures.
 """
 
 from __future__ import annotations
