@@ -40,7 +40,7 @@ def show() -> None:
     st.plotly_chart(orderings_figure(frame, format_name, selection.policy), width="stretch", key="orderings_chart")
     table = frame.pivot_table(index="budget", columns="ordering", values="evidence_survival", sort=False)
     show_table(table[[name for name in ORDERINGS.names() if name in table.columns]], "orderings_table",
-               share_columns=True)
+               share_columns=True, rename=False)
     show_retriever_gap(frame, format_name, selection.policy)
 
 

@@ -33,7 +33,7 @@ LAYERS = {
                    "come back exactly? Lossy formats fail here by design."),
     "traversal accuracy": ("Traversal fidelity",
                            "Run the selected query on the decoded text and compare with the answer on the "
-                           "original graph: 1.0 means the structure a query needs survived."),
+                           "original graph: 100% means the structure a query needs survived."),
     "answer quality": ("Answer quality",
                        "Whether a model reading the text answers correctly. That needs a model, so it is "
                        "measured by the optional evaluation, not here; the two layers above bound it."),
@@ -156,7 +156,7 @@ def tokenizer_section(table: pd.DataFrame) -> None:
     stand_ins = ", ".join(f"{model.title} → {model.tokenizer}" for model in map(MODELS.get, MODELS) if model.approximate)
     st.caption(f"Exact counts from each vendor's tokenizer, loaded offline. No public tokenizer, so a stand-in "
                f"counts (approximate, ≈): {stand_ins}.")
-    show_table(table, "tokenizer_table")
+    show_table(table, "tokenizer_table", rename=False)
     ranks = format_ranks(table)
     # 22 px a row, so every format's name is written (plotly otherwise labels every other row).
     figure = px.imshow(ranks, text_auto=True, aspect="auto", color_continuous_scale="RdYlGn_r",
@@ -166,7 +166,7 @@ def tokenizer_section(table: pd.DataFrame) -> None:
     figure.update_xaxes(tickmode="array", tickvals=list(ranks.columns), ticktext=list(ranks.columns))
     figure.update_traces(hovertemplate="%{y} under %{x}: rank %{z}<extra></extra>")
     st.plotly_chart(figure, width="stretch", key="tokenizer_ranks")
-    show_table(ranks, "tokenizer_rank_table")
+    show_table(ranks, "tokenizer_rank_table", rename=False)
 
 if __name__ == "__main__":  # run as a page by st.navigation
     show()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 
 import pandas as pd
@@ -42,11 +41,9 @@ def share_axis(figure: go.Figure, title: str | None) -> None:
 
 
 def mark_inspected(figure: go.Figure, budget: int) -> None:
-    """A solid vertical line at the inspected budget in every subplot, labelled once."""
+    """A solid vertical line at the inspected budget in every subplot (named under the axis by the caller: a
+    label at the top collides with the facet titles)."""
     add_vertical_lines(figure, [(float(budget), "solid", INSPECTED_COLOUR)])
-    figure.add_annotation(x=math.log10(budget) if figure.layout.xaxis.type == "log" else budget, xref="x",
-                          y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-                          text=f"inspected: {budget:,}", font={"size": 11, "color": INSPECTED_COLOUR})
 
 
 def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str, inspected: int | None = None) -> go.Figure:
@@ -74,7 +71,9 @@ def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str, insp
                                        "%{customdata[0]:,}, records kept %{customdata[1]:,} of %{customdata[2]:,}"
                                        "<br>first units dropped: %{customdata[3]}<br>%{customdata[4]}<extra></extra>")
     figure.update_layout(legend_title=None, margin={"b": 60})
-    figure.add_annotation(text=BUDGET_TITLE, x=0.5, y=0, yref="paper", xref="paper", yshift=-45, showarrow=False)
+    figure.add_annotation(text=BUDGET_TITLE + (f" · solid black line: the inspected budget, {inspected:,}" if inspected
+                                               else ""), x=0.5, y=0, yref="paper", xref="paper", yshift=-45,
+                          showarrow=False)
     if inspected:
         mark_inspected(figure, inspected)
     return figure
