@@ -90,8 +90,9 @@ def test_edges_are_styled_by_survival_and_evidence_is_thick():
     page = graph_page_html(graph, view, {"a": 0, "b": 1, "c": 2},
                            {"e:a|r|b": "kept", "e:b|r|c": "cut"}, frozenset({"e:b|r|c"}))
     data = data_section(page)
-    assert re.search(r'"color": "#16a34a", "dashes": false, "from": "a"', data)
-    assert re.search(r'"color": "#dc2626", "dashes": true, "from": "b"[^}]*"width": 3', data)
+    assert re.search(r'"color": \{"color": "#16a34a", "opacity": 1.0\}, "dashes": false, "from": "a"', data)
+    assert re.search(r'"color": \{"color": "#dc2626", "opacity": 1.0\}, "dashes": true, "from": "b"[^}]*"width": 3',
+                     data)
 
 
 def test_the_legend_escapes_type_names():
