@@ -85,7 +85,8 @@ def graph_positions(graph: Graph, seed: int = 7, size: float = 1000.0) -> dict[s
     picture.add_edges_from((edge.source, edge.target) for edge in graph.edges if edge.source != edge.target)
     if not picture:
         return {}
-    positions = nx.spring_layout(picture, seed=seed, scale=size / 2, iterations=100)
+    # Twice networkx's default spacing (k = 1/sqrt(n)): labels under the nodes need room between them.
+    positions = nx.spring_layout(picture, seed=seed, scale=size / 2, iterations=100, k=2 / math.sqrt(len(picture)))
     return {node_id: (round(float(x), 1), round(float(y), 1)) for node_id, (x, y) in positions.items()}
 
 

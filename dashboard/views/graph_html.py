@@ -63,7 +63,8 @@ def safe_title(lines: list[str]) -> str:
     return _HREF.sub("h-ref", escaped)
 
 
-SEED_SIZE = 32
+SEED_SIZE = 26
+NODE_SIZE = 14
 # In a fixed layout (hundreds of nodes in rings) every label would overprint its neighbours: only the nodes
 # nearest the seeds (the view lists them first) are labelled; every node shows its label and id on hover.
 LABELLED_NODES = 60
@@ -118,7 +119,7 @@ def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
                        title=safe_title([*_node_lines(node, hop), f"at this budget: {SURVIVAL_WORDS[state]}"]),
                        color={"background": tier_colour(hop), "border": border}, shape=shapes[node.type],
                        borderWidth=4 if key in evidence else 2, shapeProperties={"borderDashes": dashed and [4, 3]},
-                       opacity=0.35 if state == "absent" else 1.0,
+                       opacity=0.35 if state == "absent" else 1.0, size=NODE_SIZE,
                        font={"size": 14, "strokeWidth": 3, "strokeColor": "#ffffff"})
         if hop == 0:  # the seeds stand out: larger, bold label
             options.update(size=SEED_SIZE, borderWidth=5, font={"size": 18, "bold": True, "strokeWidth": 3,
