@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.errors import GraphContextError
 from core.graph.model import Graph
+from core.presentation.detour import QUERY_PARAMETER_PREFIX  # one spelling for the sidebar and the way back
 from core.presentation.node_choices import NodeChoices, node_choices
 from core.presentation.session_defaults import GraphDefaults, parameter_choices, parameter_presets
 from core.queries import Query, QueryTemplate, query
@@ -15,7 +16,6 @@ from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
 from dashboard.views.markdown_text import escape_markdown
 
 SEED_MODES = ("nodes", "question")
-QUERY_PARAMETER_PREFIX = "q_"
 
 
 def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> Seeds:

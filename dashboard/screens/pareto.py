@@ -8,6 +8,7 @@ from core.analysis.pareto_tables import ACCURACIES, best_lossless
 from core.errors import GraphContextError
 from dashboard.analysis_cache import pareto_sweep, pareto_tables
 from dashboard.analysis_controls import budget_list, show_error
+from dashboard.detour import keep_selection
 from dashboard.sidebar import current
 from dashboard.url_state import unbound_query_params
 from dashboard.views.charts import pareto_figure
@@ -28,6 +29,7 @@ def open_on_contexts(budget: int, limit: int) -> None:
     chosen = st.session_state.get("pareto_chart")
     points = chosen.selection.points if chosen else []
     if points and points[0].get("customdata"):
+        keep_selection("screens/pareto.py", "Pareto")
         st.session_state["formats"] = [str(points[0]["customdata"][0])]
         st.session_state["budget"] = min(budget, limit)
         st.session_state[OPEN_REQUEST] = True

@@ -31,6 +31,7 @@ from core.questions import (
 )
 from core.registry import FORMATS, ORDERINGS
 from dashboard.analysis_controls import budget_list
+from dashboard.detour import keep_selection
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection, current, format_label
@@ -150,6 +151,7 @@ def request_contexts(questions: QuestionSet, failing: pd.DataFrame, seeding: str
     if not picked:
         return
     row = failing.iloc[picked[0]]
+    keep_selection("screens/question_set.py", "Question set")
     seeds = [seed for seed in str(row[f"{seeding}_seeds"] or "").split(", ") if seed]
     st.session_state.update(contexts_choices(questions.by_id(row["question_id"]), seeds, format_name, ordering,
                                              budget, limit))

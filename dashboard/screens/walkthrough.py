@@ -13,6 +13,7 @@ from core.queries import Query
 from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.retrieval.seeds import Seeds
 from dashboard import cache
+from dashboard.detour import keep_selection
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.sidebar import current
 from dashboard.views.context_panel import draw_panel
@@ -40,6 +41,7 @@ STEPS = (
 def apply(step: Step, budget: int) -> None:
     """Set the sidebar to the step: default sample, the walkthrough's seed and query, its policy, ordering and
     budget."""
+    keep_selection("screens/walkthrough.py", "the walkthrough")
     state = st.session_state
     state.update(source="sample", sample=default_sample().name, seed_mode="nodes", seeds=[SEED],
                  formats=[FORMATS.names()[0]], policy=step.policy, ordering=step.ordering, budget=budget,
