@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.presentation.detour import Detour, changes, come_back, leave
+from dashboard.sidebar import request_selection
 from dashboard.url_state import unbound_query_params
 
 KEPT = "detour_kept"
@@ -21,7 +22,9 @@ def keep_selection(origin_page: str, origin_title: str) -> None:
 def _back() -> None:
     detour: Detour | None = st.session_state.pop(KEPT, None)
     if detour is not None:
-        come_back(st.session_state, detour)
+        restored: dict[str, object] = {}
+        come_back(restored, detour)
+        request_selection(restored)  # applied after the graph, whose own defaults would otherwise win
         st.session_state[RETURN_REQUEST] = detour.origin_page
 
 

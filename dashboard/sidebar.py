@@ -115,6 +115,8 @@ GRAPH_CHANGED = "graph_changed"  # this run shows another graph than the last: t
 PENDING = -1  # a budget not counted yet: only pages that ignore it (PAGES_WITHOUT_BUDGET) run before it is
 PAGES_WITHOUT_BUDGET = ("",)  # the Overview, the first screen (its default page has the empty path)
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
+PENDING_SELECTION = "pending_selection"  # values a click-through or the way back asks for, applied after the graph
+WANTED_BUDGET = "wanted_budget"  # the budget such a request asks for, taken by _budget over any default
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
 
@@ -134,6 +136,7 @@ def draw() -> Selection:
     changed = _graph_changed(graph)
     if changed:
         start_from_defaults(graph, defaults)
+    apply_requested_selection()
     sidebar.divider()
     seeds = seed_widgets(sidebar, graph, defaults)
     if st.session_state.get("seed_mode") == "question":
@@ -241,6 +244,28 @@ def query_from_question(seeds: Seeds) -> None:
         state[QUERY_PARAMETER_PREFIX + parameter] = value
 
 
+def request_selection(values: dict[str, object]) -> None:
+    """Set the sidebar to `values` (session keys: sample, seeds, query and its q_ parameters, formats, ordering,
+    layout, policy, budget), from a widget callback. Those the graph source reads are assigned now; the rest are
+    applied after the next run has loaded the graph, since a new graph starts from its own seeds, query and
+    budget and would overwrite them (the walkthrough opened after another sample showed that sample's budget)."""
+    state = st.session_state
+    state.update(values)
+    state[PENDING_SELECTION] = dict(values)
+
+
+def apply_requested_selection() -> None:
+    """After the graph's defaults: the values `request_selection` asked for (the budget through `_budget`)."""
+    state = st.session_state
+    pending = state.pop(PENDING_SELECTION, None)
+    if not pending:
+        return
+    drawn = {"source", "sample", "generator", "budget", *generator_keys()}  # the graph source's: assigned already
+    state.update({key: value for key, value in pending.items() if key not in drawn})
+    if "budget" in pending:
+        state[WANTED_BUDGET] = int(pending["budget"])
+
+
 def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
     """Seeds, question, query template and its parameters take the new graph's defaults, as a fresh URL does.
 
@@ -273,7 +298,10 @@ def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[
     state = st.session_state
     mirror = state.get(BUDGET_MIRROR)
     slider, number = _reported(BUDGET_SLIDER), _reported("budget")
-    if changed or not isinstance(mirror, Mirror) or not 0 <= mirror.drawn <= limit:
+    wanted = state.pop(WANTED_BUDGET, None)
+    if wanted is not None and 0 <= wanted <= limit:  # asked for by a click-through: over any default
+        mirror = Mirror(wanted, frozenset({slider, number} - {None, wanted}), frozenset({slider, number} - {None, wanted}))
+    elif changed or not isinstance(mirror, Mirror) or not 0 <= mirror.drawn <= limit:
         start = default if changed else number if number is not None and 0 <= number <= limit else url_integer(
             "budget", 0, limit, default)
         # what the browser shows now (another graph's budget) may come back until it shows `start`

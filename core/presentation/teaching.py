@@ -132,3 +132,43 @@ def step_sentences(plan: WalkthroughPlan, format_title: str) -> tuple[str, str, 
              f"{share(tiers.evidence_survival)} ({relation} canonical's {share(canonical.evidence_survival)}), traversal "
              f"accuracy {share(tiers.traversal_accuracy)}.")
     return first, second, third
+
+
+@dataclass(frozen=True)
+class LessonSettings:
+    """What a walkthrough step's figures depend on, as the sidebar holds it."""
+
+    sample: str
+    seeds: tuple[str, ...]
+    query_name: str
+    query_arguments: tuple[tuple[str, object], ...]
+    format_name: str
+    layout: str
+    ordering: str
+    policy: str
+    budget: int
+
+
+def lesson_step(plan: WalkthroughPlan, wanted: LessonSettings, shown: LessonSettings) -> int | None:
+    """The step (0, 1, 2) the sidebar shows, when every setting the lesson depends on is the walkthrough's
+    (`wanted` carries its sample, seeds, query, format, layout and budget); None for any other state."""
+    same = (shown.sample, shown.seeds, shown.query_name, dict(shown.query_arguments), shown.format_name,
+            shown.layout, shown.budget) == (wanted.sample, wanted.seeds, wanted.query_name,
+                                            dict(wanted.query_arguments), wanted.format_name, wanted.layout,
+                                            plan.budget)
+    if not same:
+        return None
+    for index, step in enumerate(plan.steps):
+        if (step.ordering, step.policy) == (shown.ordering, shown.policy):
+            return index
+    return None
+
+
+def figures_disagree(step: StepFigures, parse_ok: bool, evidence_survival: float, traversal_accuracy: float,
+                     records_kept: int, records_total: int) -> list[str]:
+    """Which of the step's stated figures the drawn cut does not have, in words (empty when all agree)."""
+    pairs = (("parses", step.parse_ok, parse_ok), ("evidence survival", step.evidence_survival, evidence_survival),
+             ("traversal accuracy", step.traversal_accuracy, traversal_accuracy),
+             ("records kept", step.records_kept, records_kept), ("records in all", step.records_total, records_total))
+    return [f"{name}: the text says {stated}, the panel has {drawn}" for name, stated, drawn in pairs
+            if stated != drawn]

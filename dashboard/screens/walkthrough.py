@@ -8,19 +8,29 @@ import pandas as pd
 import streamlit as st
 
 from core.io.samples import default_sample
-from core.presentation.teaching import WalkthroughPlan, step_sentences, walkthrough_plan
+from core.budget.policies import cut
+from core.presentation.teaching import (
+    LessonSettings,
+    WalkthroughPlan,
+    figures_disagree,
+    lesson_step,
+    step_sentences,
+    walkthrough_plan,
+)
 from core.queries import Query
 from core.registry import FORMATS, ORDERINGS, QUERIES
 from core.retrieval.seeds import Seeds
 from dashboard import cache
 from dashboard.detour import keep_selection
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
-from dashboard.sidebar import current
-from dashboard.views.context_panel import draw_panel
+from dashboard.sidebar import current, request_selection
+from dashboard.renderings import accounting_for
+from dashboard.views.context_panel import cut_metrics, draw_panel
 from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
 
 SEED = "svc-noise-0016"  # a service at the edge of the reference graph: its 2-hop dependencies sit far from it by id
+LAYOUT = "nodes_then_edges"  # the plan's (core.presentation.teaching.walkthrough_plan)
 QUERY = Query(QUERIES.get("dependencies_within"), (("hops", 2), ("relation", "depends_on"), ("start", SEED)))
 
 
@@ -39,21 +49,45 @@ STEPS = (
 
 
 def apply(step: Step, budget: int) -> None:
-    """Set the sidebar to the step: default sample, the walkthrough's seed and query, its policy, ordering and
-    budget."""
+    """Set the sidebar to everything the step's lesson depends on: the default sample, the walkthrough's seed and
+    query, its format, layout, policy, ordering and budget (after the sample's own defaults, which a change of
+    sample would otherwise bring back)."""
     keep_selection("screens/walkthrough.py", "the walkthrough")
-    state = st.session_state
-    state.update(source="sample", sample=default_sample().name, seed_mode="nodes", seeds=[SEED],
-                 formats=[FORMATS.names()[0]], policy=step.policy, ordering=step.ordering, budget=budget,
-                 query=QUERY.name)
-    for parameter, value in QUERY.arguments:
-        state[QUERY_PARAMETER_PREFIX + parameter] = value
+    request_selection({"source": "sample", "sample": default_sample().name, "seed_mode": "nodes", "seeds": [SEED],
+                       "formats": [FORMATS.names()[0]], "layout": LAYOUT, "policy": step.policy,
+                       "ordering": step.ordering, "budget": budget, "query": QUERY.name,
+                       **{QUERY_PARAMETER_PREFIX + parameter: value for parameter, value in QUERY.arguments}})
 
 
 @st.cache_data(max_entries=8, show_spinner="Choosing the walkthrough's budget…")
 def plan_for(sample_name: str, format_name: str, tokenizer: str) -> WalkthroughPlan:
     """core.presentation.teaching.walkthrough_plan on the sample: the budget where each step shows its point."""
     return walkthrough_plan(cache.sample_graph(sample_name), QUERY, Seeds((SEED,)), format_name, tokenizer)
+
+
+def lesson_checked(selection, plan: WalkthroughPlan, sample_name: str, format_name: str) -> bool:
+    """Before the panel draws: on a walkthrough step, its figures must be the ones the step's sentence states
+    (core.presentation.teaching.figures_disagree); elsewhere the panel shows the sidebar's own state, said so."""
+    wanted = LessonSettings(sample_name, (SEED,), QUERY.name, QUERY.arguments, format_name, LAYOUT, "", "", plan.budget)
+    shown = LessonSettings(selection.loaded.sample.name if selection.loaded.sample else "", selection.seeds.node_ids,
+                           selection.query.name, selection.query.arguments, selection.formats[0], selection.layout,
+                           selection.ordering, selection.policy, selection.budget)
+    step = lesson_step(plan, wanted, shown)
+    if step is None:
+        st.caption("What the sidebar shows now (not a walkthrough step: press **Show me** on a step to see its "
+                   "figures):")
+        return True
+    accounting = accounting_for(selection, format_name)
+    figures = cut_metrics(selection, format_name, accounting, cut(accounting, FORMATS.get(format_name),
+                                                                  selection.policy, selection.budget))
+    disagree = figures_disagree(plan.steps[step], figures.parse_ok, figures.evidence_survival,
+                                figures.traversal_accuracy, figures.records_kept, figures.records_total)
+    if disagree:
+        st.error("The panel's figures do not match the lesson's text, so it is not drawn: "
+                 + escape_markdown("; ".join(disagree)), icon="⚠️")
+        return False
+    st.caption(f"Step {step + 1:,}, as its sentence states (checked before drawing):")
+    return True
 
 
 def show() -> None:
@@ -89,7 +123,8 @@ def show() -> None:
     show_table(pd.DataFrame(region, columns=["k (hops)", "units within k hops", "D_k(S) tokens"]), "coverage_table",
                hide_index=True, width="content")
     st.divider()
-    st.caption("What the sidebar shows now:")
+    if not lesson_checked(selection, plan, sample.name, first):
+        return
     draw_panel(selection, selection.formats[0], selection.policy, colour=False, whitespace=False)
     links = st.columns(2)
     links[0].page_link("screens/contexts.py", label="Open the Contexts page", icon=":material/content_cut:")

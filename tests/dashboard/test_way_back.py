@@ -31,3 +31,20 @@ def test_keeping_the_click_throughs_selection_removes_the_banner():
     app.button(key="detour_keep").click().run()
     assert not [item for item in app.markdown if "Showing a cut opened from" in item.value]
     assert app.sidebar.button_group(key="policy").value == "raw"
+
+
+def test_the_way_back_restores_another_samples_seeds_and_budget_over_its_defaults():
+    from core.io.samples import default_sample, sample_names
+
+    other = next(name for name in sample_names() if name != default_sample().name)
+    app = started(sample=other)
+    seeds, budget = app.sidebar.multiselect(key="seeds").value, app.sidebar.number_input(key="budget").value
+    app.sidebar.number_input(key="budget").set_value(budget + 7).run()
+    on_page(app, "walkthrough")
+    app.button(key="step_1").click().run()
+    assert app.sidebar.selectbox(key="sample").value == default_sample().name
+    app.button(key="detour_back").click().run()
+    assert not app.exception
+    assert app.sidebar.selectbox(key="sample").value == other
+    assert app.sidebar.multiselect(key="seeds").value == seeds
+    assert app.sidebar.number_input(key="budget").value == budget + 7
