@@ -1,12 +1,12 @@
-"""The way back from a click-through (core.presentation.detour): kept before a page overwrites the sidebar, a
+"""The way back from a click-through (dashboard.state.detour): kept before a page overwrites the sidebar, a
 banner above the page that opened the cut, and a button that restores the user's selection and page."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from core.presentation.detour import Detour, changes, come_back, leave
 from dashboard.sidebar import request_selection
+from dashboard.state.detour import Detour, changes, come_back, leave
 from dashboard.url_state import unbound_query_params
 
 KEPT = "detour_kept"

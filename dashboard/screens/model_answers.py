@@ -9,26 +9,28 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from core.analysis.answer_contexts import SweepOptions, sweep_contexts
+from core.analysis.answer_summary import pareto_by_budget, per_format, summarise
 from core.budget.budget_list import parse_budgets
 from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
-from core.evaluate.contexts import Context, SweepOptions, sweep_contexts
-from core.evaluate.pricing import PriceTable
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
 from core.evaluate.store import RunStore
-from core.presentation.run_stores import store_choices, store_path
-from core.number_style import SHARE_D3, TOKENS_D3
-from core.evaluate.summary import pareto_by_budget, per_format, summarise
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.number_style import SHARE_D3, TOKENS_D3
+from core.prompt.context import Context
+from core.prompt.pricing import PriceTable
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from dashboard.sidebar import Selection, current, format_label
+from dashboard.state.run_stores import store_choices, store_path
+from dashboard.views.charts import budget_axis
 from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
-from dashboard.views.charts import budget_axis
 
 READERS = {"oracle": "Oracle reader (built in: decodes the context, runs the query)",
            "first-k": "First-k baseline (built in: the first ids of the context, no traversal)",
@@ -126,7 +128,7 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     input_price = columns[0].number_input("Input price per million tokens", 0.0, 1000.0, 0.0, key="answers_input")
     output_price = columns[1].number_input("Output price per million tokens", 0.0, 1000.0, 0.0, key="answers_output")
     # Picked from the server's own folder, never typed: a typed path would let anyone reaching the page make the
-    # server write a file anywhere it may (core.presentation.run_stores).
+    # server write a file anywhere it may (dashboard.state.run_stores).
     folder = Path.cwd()
     store_name = columns[2].selectbox("Run store (SQLite file in the server's folder)", store_choices(folder),
                                       key="answers_store", help=f"Stores found in {folder}; the first is created by "

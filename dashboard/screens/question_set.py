@@ -20,6 +20,8 @@ from core.analysis.suite_aggregates import (
     smallest_budgets,
 )
 from core.errors import GraphContextError
+from core.formats import FORMATS
+from core.number_style import SHARE_D3
 from core.questions import (
     SEEDINGS,
     Question,
@@ -29,13 +31,12 @@ from core.questions import (
     parse_question_file,
     questions_jsonl,
 )
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from dashboard.analysis_controls import budget_list
 from dashboard.detour import keep_selection
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection, current, format_label
-from core.number_style import SHARE_D3
 from dashboard.url_state import unbound_query_params
 from dashboard.views.charts import BUDGET_TITLE, budget_axis
 from dashboard.views.markdown_text import escape_markdown

@@ -7,9 +7,18 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from core.io.samples import default_sample
 from core.budget.policies import cut
-from core.presentation.teaching import (
+from core.formats import FORMATS
+from core.io.samples import default_sample
+from core.queries import QUERIES, Query
+from core.retrieval import ORDERINGS
+from core.retrieval.seeds import Seeds
+from dashboard import cache
+from dashboard.detour import keep_selection
+from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
+from dashboard.renderings import accounting_for
+from dashboard.sidebar import current, request_selection
+from dashboard.state.teaching import (
     LessonSettings,
     WalkthroughPlan,
     figures_disagree,
@@ -17,20 +26,12 @@ from core.presentation.teaching import (
     step_sentences,
     walkthrough_plan,
 )
-from core.queries import Query
-from core.registry import FORMATS, ORDERINGS, QUERIES
-from core.retrieval.seeds import Seeds
-from dashboard import cache
-from dashboard.detour import keep_selection
-from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
-from dashboard.sidebar import current, request_selection
-from dashboard.renderings import accounting_for
 from dashboard.views.context_panel import cut_metrics, draw_panel
 from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
 
 SEED = "svc-noise-0016"  # a service at the edge of the reference graph: its 2-hop dependencies sit far from it by id
-LAYOUT = "nodes_then_edges"  # the plan's (core.presentation.teaching.walkthrough_plan)
+LAYOUT = "nodes_then_edges"  # the plan's (dashboard.state.teaching.walkthrough_plan)
 QUERY = Query(QUERIES.get("dependencies_within"), (("hops", 2), ("relation", "depends_on"), ("start", SEED)))
 
 
@@ -61,13 +62,13 @@ def apply(step: Step, budget: int) -> None:
 
 @st.cache_data(max_entries=8, show_spinner="Choosing the walkthrough's budget…")
 def plan_for(sample_name: str, format_name: str, tokenizer: str) -> WalkthroughPlan:
-    """core.presentation.teaching.walkthrough_plan on the sample: the budget where each step shows its point."""
+    """dashboard.state.teaching.walkthrough_plan on the sample: the budget where each step shows its point."""
     return walkthrough_plan(cache.sample_graph(sample_name), QUERY, Seeds((SEED,)), format_name, tokenizer)
 
 
 def lesson_checked(selection, plan: WalkthroughPlan, sample_name: str, format_name: str) -> bool:
     """Before the panel draws: on a walkthrough step, its figures must be the ones the step's sentence states
-    (core.presentation.teaching.figures_disagree); elsewhere the panel shows the sidebar's own state, said so."""
+    (dashboard.state.teaching.figures_disagree); elsewhere the panel shows the sidebar's own state, said so."""
     wanted = LessonSettings(sample_name, (SEED,), QUERY.name, QUERY.arguments, format_name, LAYOUT, "", "", plan.budget)
     shown = LessonSettings(selection.loaded.sample.name if selection.loaded.sample else "", selection.seeds.node_ids,
                            selection.query.name, selection.query.arguments, selection.formats[0], selection.layout,

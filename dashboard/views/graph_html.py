@@ -95,7 +95,7 @@ def labelled_nodes(view: GraphView, hops: Mapping[str, float]) -> set[str]:
     if len(view.node_ids) <= LABELLED_NODES:
         return set(view.node_ids)
     reached = [node_id for node_id in view.node_ids if not math.isinf(hops.get(node_id, math.inf))]
-    return {node_id for node_id in reached[:LABELLED_NODES]} | {node_id for node_id in reached
+    return set(reached[:LABELLED_NODES]) | {node_id for node_id in reached
                                                                   if hops.get(node_id) == 0}
 
 

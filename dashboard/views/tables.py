@@ -8,8 +8,8 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from core.reports.column_words import words
 from core.number_style import MISSING, column_formatters, kind_of, missing, share
+from core.reports.column_words import words
 
 
 def share_cell(value: object) -> str:

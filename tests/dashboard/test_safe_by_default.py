@@ -10,11 +10,11 @@ import ipaddress
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 from pathlib import Path
 
 import psutil
-import tomllib
 
 from tests.browser.conftest import free_port, wait_until_healthy
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from core.formats import FORMATS
 from core.io.samples import default_sample, sample_names
 from core.number_style import share
-from core.presentation.teaching import walkthrough_plan
-from core.registry import FORMATS
 from core.retrieval.seeds import Seeds
+from dashboard.state.teaching import walkthrough_plan
 from tests.dashboard.conftest import metric, on_page, started
 
 OTHER_SAMPLES = [name for name in sample_names() if name != default_sample().name]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,4 +30,4 @@ def test_ticks_lie_inside_the_values_range_and_never_crowd(values):
     ticks, texts = log_ticks(values)
     assert ticks and min(values) * 0.999 <= min(ticks) and max(ticks) <= max(values) * 1.001
     assert len(ticks) == len(texts) == len(set(ticks))
-    assert all(later / earlier >= 1.15 for earlier, later in zip(ticks, ticks[1:], strict=False))
+    assert all(later / earlier >= 1.15 for earlier, later in itertools.pairwise(ticks))
