@@ -19,16 +19,23 @@ from core.registry import FORMATS, ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 
 
+def _figures(choice) -> str:
+    low, high = choice.interval
+    return (f"accuracy {choice.traversal_accuracy:.0%} ({choice.correct:,} of {choice.questions:,}, 95% interval "
+            f"{low:.0%}-{high:.0%}), reached from {choice.reach_budget:,} tokens ({choice.reach_tokens:,.0f} used there), "
+            f"evidence survival {choice.evidence_survival:.0%}, {choice.budgeted_tokens:,.0f} tokens")
+
+
 def advice_lines(advice: Advice) -> list[str]:
     best, runner = advice.best, advice.runner_up
     plural = "s" if advice.questions != 1 else ""
     lines = [(f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}):"),
-             (f"  best:      {best.name}: accuracy {best.traversal_accuracy:.0%}, evidence survival "
-              f"{best.evidence_survival:.0%}, {best.budgeted_tokens:,.0f} tokens")]
+             f"  best:      {best.name}: {_figures(best)}"]
     if runner is not None:
-        lines.append(f"  runner-up: {runner.name}: accuracy {runner.traversal_accuracy:.0%}, evidence survival "
-                     f"{runner.evidence_survival:.0%}, {runner.budgeted_tokens:,.0f} tokens")
-        lines.append(f"  margin:    {advice.accuracy_margin:+.0%} accuracy, {advice.token_margin:+,.0f} tokens")
+        lines.append(f"  runner-up: {runner.name}: {_figures(runner)}")
+        lines.append(f"  margin:    {advice.accuracy_margin:+.0%} accuracy, {advice.token_margin:+,.0f} tokens"
+                     + ("; tied within noise" if advice.tied else ""))
+    lines.extend(f"  baseline:  {choice.name} (never picked): {_figures(choice)}" for choice in advice.baselines)
     lines.append(f"  why:       {advice.reason}")
     for choice in (best, runner):
         if choice is not None and choice.cost is not None:
@@ -46,14 +53,19 @@ def advice_document(advice: Advice) -> dict:
         if value is None:
             return None
         figures = {key: getattr(value, key) for key in ("format", "ordering", "layout", "policy", "traversal_accuracy",
-                                                       "evidence_survival", "budgeted_tokens", "evidence_budget")}
+                                                       "correct", "questions", "reach_budget", "reach_tokens",
+                                                       "evidence_survival", "budgeted_tokens", "evidence_budget",
+                                                       "baseline")}
+        figures["interval"] = list(value.interval)
         if value.cost is not None:
             figures["cost"] = {"dollars": value.cost.dollars, "dollars_cached": value.cost.dollars_cached,
                                "input_tokens": value.cost.input_tokens, "cacheable_tokens": value.cost.cacheable_tokens}
         return figures
     return {"budget": advice.budget, "tokenizer": advice.tokenizer, "questions": advice.questions,
             "best": choice(advice.best), "runner_up": choice(advice.runner_up),
-            "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "reason": advice.reason,
+            "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "tied": advice.tied,
+            "questions_to_separate": advice.questions_to_separate,
+            "baselines": [choice(value) for value in advice.baselines], "reason": advice.reason,
             "warnings": list(advice.warnings), "prices": advice.price_note,
             "picks": json.loads(advice.picks.to_json(orient="records"))}
 
@@ -92,10 +104,13 @@ def run(arguments: argparse.Namespace) -> int:
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "advise", help="name the best lossless format, ordering and policy at a budget, with the runner-up and why",
-        description="Sweep every lossless format under every ordering that does not read the answer, rank them at "
-                    "the budget by traversal accuracy, then evidence survival, then tokens, and say why in one "
-                    "sentence built from the figures; warn when the choice changes with the budget or tokenizer.")
+        "advise", help="name the best lossless format, ordering and policy at a budget, with the runner-up, the "
+                       "baselines and why",
+        description="Sweep every lossless format under every ordering, rank them at the budget by traversal "
+                    "accuracy (with its 95%% interval), then the smallest budget at which that accuracy is reached, "
+                    "then tokens; random and oracle orderings are baselines, shown and never picked; say 'tied "
+                    "within noise' when the question set cannot separate the pick from the runner-up; warn when "
+                    "the choice changes with the budget or tokenizer.")
     add_graph_options(parser)
     add_seed_and_query_options(parser, "seeds and queries (one question)")
     questions = parser.add_argument_group("or a question set").add_mutually_exclusive_group()
@@ -107,9 +122,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--budget", type=int, help="the budget the advice is for (default: the smallest of --budgets)")
     cuts.add_argument("--formats", type=names("format", [n for n in FORMATS.names() if FORMATS.get(n).lossless]),
                       help="lossless formats (default: all)")
-    cuts.add_argument("--orderings", type=names("ordering", [n for n in ORDERINGS.names() + ORDERINGS.ends_names()
-                                                             if not ORDERINGS.get(n).oracle]),
-                      help="orderings without the oracle (default: all of them, without +ends)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),
+                      help="orderings (default: all of them, without +ends); baselines (shuffled, evidence_first) "
+                           "are shown beside the pick, never picked")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS))
     cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
                       help="raw, record and/or sections (default raw,record)")

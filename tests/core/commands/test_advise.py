@@ -32,7 +32,7 @@ def test_the_advice_written_as_json_equals_cores(tmp_path, capsys):
     assert expected.reason in printed and "tokencost" in printed
 
 
-def test_an_oracle_ordering_is_refused_by_the_command_line(capsys):
+def test_baseline_orderings_alone_are_refused_by_the_command_line(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["advise", *SMALL, "--orderings", "evidence_first"])
     assert stop.value.code == 2 and "evidence_first" in capsys.readouterr().err
