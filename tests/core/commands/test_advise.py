@@ -33,9 +33,8 @@ def test_the_advice_written_as_json_equals_cores(tmp_path, capsys):
 
 
 def test_baseline_orderings_alone_are_refused_by_the_command_line(capsys):
-    with pytest.raises(SystemExit) as stop:
-        main(["advise", *SMALL, "--orderings", "evidence_first"])
-    assert stop.value.code == 2 and "evidence_first" in capsys.readouterr().err
+    code = main(["advise", *SMALL, "--orderings", "evidence_first"])
+    assert code != 0 and "(evidence_first) is a baseline" in capsys.readouterr().err
 
 
 def test_a_sample_without_seeds_is_advised_on_its_own_catalogue_question(capsys):
