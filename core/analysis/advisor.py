@@ -328,7 +328,7 @@ def _changed(table: pd.DataFrame, best: Choice, tokenizer: str, budget: int) -> 
     """The pick at (tokenizer, budget) when it is not the advised candidate (same ranking rule)."""
     if table[(table["tokenizer"] == tokenizer) & (table["budget"] == budget)].empty:
         return None
-    verdict, ranking = ranked(table, tokenizer, budget)
+    ranking = ranked(table, tokenizer, budget)[1]
     top = ranking.iloc[0]
     if (top["format"], top["ordering"], top["layout"], top["policy"]) == _key(best):
         return None

@@ -7,13 +7,13 @@ import re
 import pytest
 
 from core.analysis.advisor import AdviceSettings, advise, advise_set
+from core.analysis.ranking import wilson_interval
 from core.analysis.sweep import accounted_rendering, sweep
 from core.budget.policies import cut
 from core.errors import ParameterError
 from core.io.generate import service_graph
 from core.metrics.coverage import seed_region
 from core.queries import IMPACT_OWNERS, query
-from core.analysis.ranking import wilson_interval
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.retrieval.ordering import inputs_for
 

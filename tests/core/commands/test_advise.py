@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from core.analysis.advisor import AdviceSettings, advise
 from core.cli import main
 from core.io.generate import service_graph
