@@ -15,7 +15,7 @@ import streamlit as st
 from core.analysis.budget_sweep import budget_sweep
 from core.analysis.format_markers import format_markers
 from core.analysis.pareto_tables import dominated_formats, efficiency_table, pareto_points
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES
 from core.registry import FORMATS, ORDERINGS
 from core.tokens.format_anatomies import format_anatomies
 from core.tokens.token_anatomy import Anatomy, anatomy_table
@@ -99,7 +99,7 @@ def anatomies(key: tuple, selection: Selection, formats: tuple[str, ...], orderi
 
 def survival_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
     """The chosen formats under the chosen ordering and both policies, at every budget of the list."""
-    return sweep(selection, selection.formats, (selection.ordering,), selection.layout, POLICIES, budgets)
+    return sweep(selection, selection.formats, (selection.ordering,), selection.layout, DEFAULT_POLICIES, budgets)
 
 
 def orderings_sweep(selection: Selection, format_name: str, budgets: tuple[int, ...]) -> pd.DataFrame:

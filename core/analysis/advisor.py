@@ -29,7 +29,8 @@ import pandas as pd
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
 from core.analysis.ranking import Standing, Verdict, choose, reach_budget
 from core.analysis.sweep import Progress, accounted_rendering, full_recall_budget, sweep
-from core.budget.policies import POLICIES, cut, grammar_tokens
+from core.budget import DEFAULT_POLICIES, POLICIES
+from core.budget.policies import cut, grammar_tokens
 from core.errors import ParameterError
 from core.evaluate.answers import schema_for
 from core.graph.model import Graph
@@ -39,8 +40,6 @@ from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.retrieval.ordering import LAYOUTS, inputs_for
 
 CANDIDATE = ["format", "ordering", "layout", "policy"]
-# On equal figures a cut that always parses is preferred: record, then sections, then raw.
-POLICY_PREFERENCE = {"record": 0, "sections": 1, "raw": 2}
 LADDER_STEPS = 24  # quarter-octave steps (19% apart) below the advised budget: down to a 64th of it
 
 
@@ -57,7 +56,7 @@ class AdviceSettings:
     formats: tuple[str, ...] | None = None  # default: every lossless format
     orderings: tuple[str, ...] | None = None  # default: every ordering (baselines are shown, never picked)
     layouts: tuple[str, ...] = LAYOUTS
-    policies: tuple[str, ...] = POLICIES
+    policies: tuple[str, ...] = DEFAULT_POLICIES
     model: str | None = None  # for the cost per question
     output_tokens: int = 0
     ladder_steps: int = LADDER_STEPS  # 0: rank by the budgets given alone
@@ -171,7 +170,7 @@ def ranked(table: pd.DataFrame, tokenizer: str, budget: int) -> tuple[Verdict, p
         reach = reach_budget(((b, accuracy) for b, accuracy, _ in figures), float(row.traversal_accuracy))
         tokens = next(float(used) for b, _, used in figures if b == reach)
         standing = Standing(_label(row), row.format, int(row.correct), int(row.questions), int(reach), tokens,
-                            bool(row.baseline), POLICY_PREFERENCE.get(row.policy, len(POLICY_PREFERENCE)))
+                            bool(row.baseline), POLICIES.get(row.policy).preference)
         standings.append(standing)
         rows[standing.name] = {**row._asdict(), "reach_budget": int(reach), "reach_tokens": tokens,
                                "interval_low": standing.interval[0], "interval_high": standing.interval[1]}

@@ -21,7 +21,8 @@ import pandas as pd
 from cachetools import LRUCache
 
 from core.analysis.workers import check_workers, fewer_collections, in_worker_process, run_tasks
-from core.budget.policies import POLICIES, Cut, check_policy, cut, grammar_tokens
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import Cut, check_policy, cut, grammar_tokens
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import DecodeMismatchError, ParameterError
 from core.formats.base import Format
@@ -131,7 +132,7 @@ def full_recall_budget(accounting: PrefixTokens, candidates: Iterable[str], extr
 def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
           seeds: Seeds | Sequence[str] | None = None, formats: Sequence[str] | None = None,
           orderings: Sequence[str] | None = None, layouts: Sequence[str] = LAYOUTS,
-          policies: Sequence[str] = POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
+          policies: Sequence[str] = DEFAULT_POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
           tokenizer: str = "o200k_base", hops: int = 2, direction: str = "both", radius: int | None = None,
           shuffle_seed: int = 0, count_grammar: bool = True, marker: bool = False,
           progress: Progress | None = None, cache: TokenCache | None = DEFAULT_CACHE,
@@ -419,7 +420,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
                     readings[identity] = reading
-            if policy == "sections":  # a re-rendered subset of the units, not a record prefix
+            if result.selection:  # a re-rendered subset of the units, not a record prefix
                 kept_set = frozenset(result.kept_keys)
                 nodes = sum(1 for key in kept_set if key.startswith("n:"))
                 counts = (nodes, len(kept_set) - nodes)
@@ -444,7 +445,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                             known = answers(query, gold, reading)
                         accurate[identity, name] = known
                     answered = known
-                evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
+                evidence_kept = (sum(1 for key in gold.evidence if key in membership) if result.selection
                                  else int(np.searchsorted(evidence_positions[name], kept)))
                 metrics = cut_metrics(result, reading, answered, evidence_kept, len(gold.evidence), candidates_kept,
                                       len(plan.candidates), counts)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL
-from core.budget.policies import ALL_POLICIES, POLICIES
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
 from core.commands.progress import CountBar
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
@@ -126,7 +126,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                       help="orderings (default: all of them, without +ends); baselines (shuffled, evidence_first) "
                            "are shown beside the pick, never picked")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS))
-    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
+    cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
                       help="raw, record and/or sections (default raw,record)")
     add_tokenizer_options(parser)
     cost = parser.add_argument_group("cost")

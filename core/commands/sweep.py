@@ -11,8 +11,8 @@ import pandas as pd
 from core.analysis.pareto import dominance_across_budgets
 from core.analysis.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
 from core.analysis.workers import default_workers
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.budget_list import parse_budgets
-from core.budget.policies import ALL_POLICIES, POLICIES
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
@@ -269,7 +269,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                            "e.g. question_bm25+ends, puts its best units at both ends)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
                       help="nodes_then_edges and/or interleaved (default both, where a format allows)")
-    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
+    cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
                       help="raw, record and/or sections (node and edge sections with LightRAG's shares of the "
                            "budget; default raw,record)")
     cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",

@@ -10,7 +10,7 @@ import streamlit as st
 
 from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL, priced_models
-from core.budget.policies import ALL_POLICIES, POLICIES
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.questions import load_questions
 from core.registry import FORMATS, ORDERINGS
@@ -44,7 +44,7 @@ def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
                                      key="advisor_formats", bind="query-params")
     orderings = columns[1].multiselect("Orderings (baselines shown, never picked)", every,
                                        default=ORDERINGS.names(), key="advisor_orderings", bind="query-params")
-    policies = columns[2].multiselect("Policies", list(ALL_POLICIES), default=list(POLICIES), key="advisor_policies",
+    policies = columns[2].multiselect("Policies", POLICIES.names(), default=list(DEFAULT_POLICIES), key="advisor_policies",
                                       bind="query-params")
     columns = st.columns([2, 1, 2])
     models = priced_models()
@@ -59,7 +59,7 @@ def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
     budgets = tuple(sorted({*budget_list(), selection.budget}))
     return AdviceSettings(budgets=budgets, budget=selection.budget, tokenizers=tokenizers,
                           formats=tuple(formats) or None, orderings=tuple(orderings) or None,
-                          policies=tuple(policies) or POLICIES, model=model if scope == SCOPES[0] else None,
+                          policies=tuple(policies) or DEFAULT_POLICIES, model=model if scope == SCOPES[0] else None,
                           output_tokens=output_tokens), scope
 
 

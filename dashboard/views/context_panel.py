@@ -104,7 +104,7 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
         # The key holds the cut's page, so moving the budget brings the view back to the cut line.
         page = st.number_input(f"Page (of {len(pages):,}; the cut is on page {cut_page + 1:,})", 1, len(pages),
                                cut_page + 1, key=f"page_{format_name}_{policy}_{pages[cut_page][0]}") - 1
-    if result.policy == "sections":
+    if result.selection:
         kept = set(result.kept_keys)
         records = result.rendering and accounting_for(selection, format_name).rendering.records
         highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]

@@ -15,7 +15,8 @@ from core.analysis.budget_sweep import budget_sweep, effective_layout
 from core.analysis.format_markers import format_markers
 from core.analysis.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
 from core.analysis.sweep import accounted_rendering
-from core.budget.policies import POLICIES, cut
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import cut
 from core.io.samples import default_sample, load_sample, sample_names
 from core.presentation.session_defaults import complete_tokens, sweep_budgets
 from core.registry import FORMATS, ORDERINGS, TOKENIZERS
@@ -179,10 +180,10 @@ def test_exports_parse_back_and_equal_core():
         hop_tiers = ORDERINGS.get("hop_tiers")
         accounting = accounted_rendering(graph, format_, hop_tiers, arranged, inputs_for(hop_tiers, SAMPLE.seeds),
                                          TOKENIZERS.get("o200k_base"), cache=None)
-        for policy in POLICIES:
+        for policy in DEFAULT_POLICIES:
             result = cut(accounting, format_, policy, 700)
             assert archive.read(context_name(result)).decode("utf-8") == result.text
-    assert len(archive.namelist()) == 2 * len(POLICIES)
+    assert len(archive.namelist()) == 2 * len(DEFAULT_POLICIES)
     page = exports.report(selection, (400, 3000), "http://localhost:8501/exports?budget=700")
     assert "http://localhost:8501/exports?budget=700" in page and graph.sha256 in page
     assert page.count("<table") == 3 and page.count("plotly-graph-div") == 4
