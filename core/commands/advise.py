@@ -127,7 +127,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                            "are shown beside the pick, never picked")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS))
     cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
-                      help="raw, record and/or sections (default raw,record)")
+                      help=f"budget policies: {', '.join(POLICIES.names())} (default raw,record)")
     add_tokenizer_options(parser)
     cost = parser.add_argument_group("cost")
     cost.add_argument("--price-model", metavar="NAME", help=f"price per question from the bundled dated table "

@@ -28,8 +28,8 @@ def accounted(name: str):
 
 def decoded_metrics(result, format_, accounting):
     """The page's figures before: decode the document, count every kept key."""
-    kept = frozenset(result.kept_keys) if result.policy == "sections" else KeptKeys(accounting.record_of_key,
-                                                                                      result.records_kept)
+    kept = frozenset(result.kept_keys) if result.selection else KeptKeys(accounting.record_of_key,
+                                                                               result.records_kept)
     return measure_cut(result, QUESTION, GOLD, decode_cut(result, format_), kept=kept)
 
 
