@@ -19,10 +19,9 @@ project runs numpy 2.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import heapq
 
 import networkx as nx
 

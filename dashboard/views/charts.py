@@ -23,7 +23,8 @@ def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str) -> g
     colours = {name: PALETTE[index % len(PALETTE)] for index, name in enumerate(dict.fromkeys(curves["format"]))}
     figure = px.line(curves, x="budget", y="value", color="format", facet_row="metric", facet_col="policy",
                      markers=True, log_x=True, color_discrete_map=colours, title=title, height=720,
-                     category_orders={"metric": list(SURVIVAL_METRICS), "policy": list(DEFAULT_POLICIES)},
+                     category_orders={"metric": list(SURVIVAL_METRICS),
+                                      "policy": list(dict.fromkeys((*DEFAULT_POLICIES, *curves["policy"])))},
                      hover_data={"budgeted_tokens": True, "records_kept": True, "records_total": True,
                                  "first_dropped_keys": True, "explanation": True, "metric": False, "policy": False})
     lines = []
