@@ -1,22 +1,26 @@
 """The cut reports of a sweep: for every (format, ordering, layout, policy, budget) cut, `core.budget.cut_report`.
 
-The renderings are the sweep's own (`accounted_rendering`, served from the same cache when the sweep
-ran in this process); each is cut again, which costs little beside rendering and measuring.
+The renderings are the sweep's own (`accounted_rendering` of the same specs, served from `cache` when
+the sweep's cache is given); each is cut again, which costs little beside rendering and measuring.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from core.analysis.sweep import DEFAULT_BUDGETS, accounted_rendering
+from core.analysis.sweep import accounted_rendering
 from core.budget import DEFAULT_POLICIES
 from core.budget.cut_report import cut_report
 from core.budget.policies import check_policy, cut
 from core.budget.sections import DEFAULT_SECTIONS, Sections
+from core.formats import FORMATS
+from core.memory.rendering_cache import RenderingCache
 from core.metrics.coverage import seed_region
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, inputs_for, layouts_for
+from core.specs import DEFAULT_BUDGETS, RenderingSpec
+from core.tokens import TOKENIZERS
 
 
 def sweep_cut_reports(graph, queries: Sequence[Query], *, seeds: Sequence[str] = (),
@@ -25,7 +29,7 @@ def sweep_cut_reports(graph, queries: Sequence[Query], *, seeds: Sequence[str] =
                       budgets: Iterable[int] = DEFAULT_BUDGETS, tokenizer: str = "o200k_base",
                       direction: str = "both", radius: int | None = None, shuffle_seed: int = 0,
                       count_grammar: bool = True, marker: bool = False,
-                      sections: Sections = DEFAULT_SECTIONS) -> list[dict]:
+                      sections: Sections = DEFAULT_SECTIONS, cache: RenderingCache | None = None) -> list[dict]:
     """One report per cut, with the ordering, layout and (for an ordering built per query) the query it is for."""
     encoder = TOKENIZERS.get(tokenizer)
     region = seed_region(graph, tuple(seeds), direction)
@@ -44,8 +48,8 @@ def sweep_cut_reports(graph, queries: Sequence[Query], *, seeds: Sequence[str] =
                     inputs = inputs_for(ordering, tuple(seeds), evidence=evidence[group[0]],
                                         question=first.question_on(graph), shuffle_seed=shuffle_seed,
                                         direction=direction)
-                    accounting = accounted_rendering(graph, format_, ordering, layout, inputs, encoder,
-                                                     region=region, radius=radius)
+                    accounting = accounted_rendering(RenderingSpec(graph, format_, ordering, layout, inputs, encoder,
+                                                                   radius), region=region, cache=cache)
                     for policy in policy_names:
                         for budget in budgets:
                             result = cut(accounting, format_, policy, int(budget), count_grammar=count_grammar,

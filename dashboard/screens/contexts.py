@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.policies import cut
-from core.registry import FORMATS
+from core.formats import FORMATS
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.context_html import legend_html

@@ -28,7 +28,7 @@ def test_benchmark_with_defaults_reproduces_the_reference_figures(tmp_path, caps
 
 
 def test_the_report_lists_every_registered_format(tmp_path):
-    from core.registry import FORMATS
+    from core.formats import FORMATS
     output = tmp_path / "report.json"
     main(["benchmark", "--services", "6", "--noise-edges", "3", "--output", str(output)])
     assert list(json.loads(output.read_text())["formats"]) == FORMATS.names()

@@ -11,7 +11,7 @@ import pytest
 from core.analysis.advisor import AdviceSettings, advise, advise_set
 from core.io.loading import load_graph_file
 from core.queries import PREREQUISITE_PATH, query
-from core.registry import ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.seeds import seeds_from_question
 
 PRE_CALC = Path(os.environ.get("GCL_PRE_CALC_GRAPH", "/work/shared/real_graphs/learning-graphs/pre-calc/learning-graph.csv"))

@@ -10,11 +10,13 @@ from core.budget import POLICIES
 from core.budget.cut_report import cut_report
 from core.budget.policies import cut
 from core.cli import main
+from core.formats import FORMATS
+from core.graph.hops import hop_units
 from core.io.generate import service_graph
 from core.queries import IMPACT_OWNERS, query
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import hop_units
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, order_units
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 GRAPH = service_graph(12, 12, 3)

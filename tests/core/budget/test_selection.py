@@ -13,11 +13,13 @@ from core.budget import POLICIES
 from core.budget.policies import CutRequest, cut, grammar_tokens
 from core.budget.selection import KNAPSACK_CELLS, candidates, knapsack
 from core.errors import ParameterError
+from core.formats import FORMATS
+from core.graph.hops import hop_units
 from core.io.generate import service_graph
 from core.metrics.cut_metrics import decode_cut
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import hop_units
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, order_units
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 O200K = TOKENIZERS.get("o200k_base")

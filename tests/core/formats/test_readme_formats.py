@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.registry import FORMATS
+from core.formats import FORMATS
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 

@@ -10,7 +10,7 @@ import pytest
 from core.errors import ParameterError
 from core.io.samples import load_sample
 from core.questions import generate
-from core.registry import QUESTION_GENERATORS
+from core.questions.generation import QUESTION_GENERATORS
 
 JETSON = load_sample("nvidia-jetson")
 SERVICES = load_sample("reference-services")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from core.analysis.sweep import accounted_rendering
 from core.budget.policies import cut
+from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
+from core.tokens import TOKENIZERS
 from tests.dashboard.conftest import metric, on_page, started
 
 
@@ -35,3 +37,11 @@ def test_a_selecting_policy_is_shown_beside_the_prefix_policies_with_the_units_e
     assert set(table.columns) == {"unit", "evidence", "raw", "record", "knapsack"}
     labels = [button.label for button in app.get("download_button")]
     assert labels.count("Download the cut report (JSON)") == 3
+
+
+def test_budget_survival_sweeps_the_sidebars_selecting_policy_beside_raw_and_record():
+    app = on_page(started(policy="density", formats=["csv"]), "budget_survival")
+    table = app.dataframe[-1].value
+    assert set(table["policy"]) == {"raw", "record", "density"}
+    density = table[table["policy"] == "density"]
+    assert density["parse_ok"].all() or (density[~density["parse_ok"]]["records_kept"] == 0).all()
