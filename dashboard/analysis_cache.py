@@ -14,7 +14,7 @@ import streamlit as st
 
 from core.analysis.pareto_tables import dominated_formats, efficiency_table, pareto_points
 from core.analysis.token_anatomy import Anatomy, anatomy_table
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES
 from core.formats import FORMATS
 from core.retrieval import ORDERINGS
 from dashboard.cache import workbench
@@ -97,9 +97,15 @@ def anatomies(key: tuple, selection: Selection, formats: tuple[str, ...], orderi
                              marker=marker, progress=progress), _measure_store())
 
 
+def survival_policies(selection: Selection) -> tuple[str, ...]:
+    """The prefix policies, and the sidebar's policy beside them when it is another (sections or a selecting one)."""
+    return tuple(dict.fromkeys((*DEFAULT_POLICIES, selection.policy)))
+
+
 def survival_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
-    """The chosen formats under the chosen ordering and both policies, at every budget of the list."""
-    return sweep(selection, selection.formats, (selection.ordering,), selection.layout, POLICIES, budgets)
+    """The chosen formats under the chosen ordering, the prefix policies and the sidebar's, at every budget."""
+    return sweep(selection, selection.formats, (selection.ordering,), selection.layout, survival_policies(selection),
+                 budgets)
 
 
 def orderings_sweep(selection: Selection, format_name: str, budgets: tuple[int, ...]) -> pd.DataFrame:
@@ -124,7 +130,7 @@ def survival_chart(selection: Selection, budgets: tuple[int, ...], frame: pd.Dat
     """The Budget survival figure of `survival_sweep(selection, budgets)` and `selection_markers(selection)`,
     built once per setting: building it (plotly's validation) was most of a redraw's time."""
     key = settings_key(selection, "survival chart", selection.formats, selection.ordering, selection.layout,
-                       budgets)
+                       survival_policies(selection), budgets)
     return _survival_chart(key, frame, markers, title, inspected or 0)
 
 

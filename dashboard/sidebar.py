@@ -15,8 +15,8 @@ from core.analysis.session_defaults import (
     parameter_presets,
     sweep_budgets,
 )
+from core.budget import POLICIES
 from core.budget.budget_list import PAGE_BUDGETS, parse_budgets
-from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.graph.model import Graph
@@ -155,7 +155,7 @@ def draw() -> Selection:
     layout = sidebar.selectbox("Layout", LAYOUTS, key="layout", bind="query-params",
                                help="Interleaved puts each node's edges right after it (formats with separate "
                                     "node and edge sections always write nodes then edges)")
-    policy = sidebar.segmented_control("Budget policy", ALL_POLICIES, default="record", key="policy",
+    policy = sidebar.segmented_control("Budget policy", tuple(POLICIES.names()), default="record", key="policy",
                                        bind="query-params", help="raw: the first B tokens of the complete text "
                                        "(may not parse); record: whole records while the next fits (always parses); "
                                        "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "

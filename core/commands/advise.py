@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL
-from core.budget.policies import ALL_POLICIES, POLICIES
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
 from core.commands.progress import CountBar
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
@@ -21,17 +21,24 @@ from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 
 
+def _figures(choice) -> str:
+    low, high = choice.interval
+    return (f"accuracy {share(choice.traversal_accuracy)} ({choice.correct:,} of {choice.questions:,}, 95% interval "
+            f"{share(low)}-{share(high)}), reached from {choice.reach_budget:,} tokens ({whole(choice.reach_tokens)} "
+            f"used there), evidence survival {share(choice.evidence_survival)}, {whole(choice.budgeted_tokens)} tokens")
+
+
 def advice_lines(advice: Advice) -> list[str]:
     best, runner = advice.best, advice.runner_up
     plural = "s" if advice.questions != 1 else ""
     lines = [(f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}):"),
-             (f"  best:      {best.name}: accuracy {share(best.traversal_accuracy)}, evidence survival "
-              f"{share(best.evidence_survival)}, {whole(best.budgeted_tokens)} tokens")]
+             f"  best:      {best.name}: {_figures(best)}"]
     if runner is not None:
-        lines.append(f"  runner-up: {runner.name}: accuracy {share(runner.traversal_accuracy)}, evidence survival "
-                     f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens")
+        lines.append(f"  runner-up: {runner.name}: {_figures(runner)}")
         lines.append(f"  margin:    {signed_whole(100 * advice.accuracy_margin)} percentage points of accuracy, "
-                     f"{signed_whole(advice.token_margin)} tokens")
+                     f"{signed_whole(advice.token_margin)} tokens"
+                     + ("; tied within noise" if advice.tied else ""))
+    lines.extend(f"  baseline:  {choice.name} (never picked): {_figures(choice)}" for choice in advice.baselines)
     lines.append(f"  why:       {advice.reason}")
     for choice in (best, runner):
         if choice is not None and choice.cost is not None:
@@ -49,14 +56,19 @@ def advice_document(advice: Advice) -> dict:
         if value is None:
             return None
         figures = {key: getattr(value, key) for key in ("format", "ordering", "layout", "policy", "traversal_accuracy",
-                                                       "evidence_survival", "budgeted_tokens", "evidence_budget")}
+                                                       "correct", "questions", "reach_budget", "reach_tokens",
+                                                       "evidence_survival", "budgeted_tokens", "evidence_budget",
+                                                       "baseline")}
+        figures["interval"] = list(value.interval)
         if value.cost is not None:
             figures["cost"] = {"dollars": value.cost.dollars, "dollars_cached": value.cost.dollars_cached,
                                "input_tokens": value.cost.input_tokens, "cacheable_tokens": value.cost.cacheable_tokens}
         return figures
     return {"budget": advice.budget, "tokenizer": advice.tokenizer, "questions": advice.questions,
             "best": choice(advice.best), "runner_up": choice(advice.runner_up),
-            "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "reason": advice.reason,
+            "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "tied": advice.tied,
+            "questions_to_separate": advice.questions_to_separate,
+            "baselines": [choice(value) for value in advice.baselines], "reason": advice.reason,
             "warnings": list(advice.warnings), "prices": advice.price_note,
             "picks": json.loads(advice.picks.to_json(orient="records"))}
 
@@ -95,10 +107,13 @@ def run(arguments: argparse.Namespace) -> int:
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "advise", help="name the best lossless format, ordering and policy at a budget, with the runner-up and why",
-        description="Sweep every lossless format under every ordering that does not read the answer, rank them at "
-                    "the budget by traversal accuracy, then evidence survival, then tokens, and say why in one "
-                    "sentence built from the figures; warn when the choice changes with the budget or tokenizer.")
+        "advise", help="name the best lossless format, ordering and policy at a budget, with the runner-up, the "
+                       "baselines and why",
+        description="Sweep every lossless format under every ordering, rank them at the budget by traversal "
+                    "accuracy (with its 95%% interval), then the smallest budget at which that accuracy is reached, "
+                    "then tokens; random and oracle orderings are baselines, shown and never picked; say 'tied "
+                    "within noise' when the question set cannot separate the pick from the runner-up; warn when "
+                    "the choice changes with the budget or tokenizer.")
     add_graph_options(parser)
     add_seed_and_query_options(parser, "seeds and queries (one question)")
     questions = parser.add_argument_group("or a question set").add_mutually_exclusive_group()
@@ -110,12 +125,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--budget", type=int, help="the budget the advice is for (default: the smallest of --budgets)")
     cuts.add_argument("--formats", type=names("format", [n for n in FORMATS.names() if FORMATS.get(n).lossless]),
                       help="lossless formats (default: all)")
-    cuts.add_argument("--orderings", type=names("ordering", [n for n in ORDERINGS.names() + ORDERINGS.ends_names()
-                                                             if not ORDERINGS.get(n).oracle]),
-                      help="orderings without the oracle (default: all of them, without +ends)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),
+                      help="orderings (default: all of them, without +ends); baselines (shuffled, evidence_first) "
+                           "are shown beside the pick, never picked")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS))
-    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
-                      help="raw, record and/or sections (default raw,record)")
+    cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
+                      help=f"budget policies: {', '.join(POLICIES.names())} (default raw,record)")
     add_tokenizer_options(parser)
     cost = parser.add_argument_group("cost")
     cost.add_argument("--price-model", metavar="NAME", help=f"price per question from the bundled dated table "

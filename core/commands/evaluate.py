@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -150,7 +150,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                       help="orderings (default canonical; evidence_first is an oracle)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=["nodes_then_edges"],
                       help="nodes_then_edges and/or interleaved (default nodes_then_edges)")
-    cuts.add_argument("--policies", type=names("policy", POLICIES), default=["record"],
+    cuts.add_argument("--policies", type=names("policy", DEFAULT_POLICIES), default=["record"],
                       help="raw and/or record (default record)")
     cuts.add_argument("--budgets", type=budgets, default=budgets(DEFAULT_BUDGETS), metavar="B,B,...",
                       help=f"token budgets (default {DEFAULT_BUDGETS}, the seed's list)")

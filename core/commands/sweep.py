@@ -13,8 +13,8 @@ from core.analysis.session_defaults import graph_defaults
 from core.analysis.sweep import rendering_summary
 from core.analysis.tokenizer_comparison import pareto_per_tokenizer
 from core.analysis.workers import default_workers
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.budget_list import parse_budgets
-from core.budget.policies import ALL_POLICIES, POLICIES
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
@@ -201,6 +201,8 @@ def run(arguments: argparse.Namespace) -> int:
         raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
                              "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
     check_writable(arguments.output, "--output")  # before the sweep, not after it
+    if arguments.cut_report is not None:
+        check_writable(arguments.cut_report, "--cut-report")
     graph = graph_from_arguments(arguments)
     seeds, queries = seeds_and_queries(graph, arguments)
     progress = None if arguments.no_progress else CountBar("sweep", "cut")
@@ -240,7 +242,24 @@ def run(arguments: argparse.Namespace) -> int:
     print("Pareto across budgets (a format is dominated if another is never worse and once better):")
     print("\n".join(verdict_lines(verdicts)))
     print(f"{len(frame)} cuts written to {arguments.output}")
+    if arguments.cut_report is not None:
+        write_cut_reports(arguments, graph, queries, frame.attrs["parameters"]["seeds"], choice.names)
     return 0
+
+
+def write_cut_reports(arguments: argparse.Namespace, graph, queries, seeds: list[str], tokenizers: list[str]) -> None:
+    """--cut-report: every cut's kept and cut unit keys, evidence lost and what did not fit next, as JSON."""
+    from core.analysis.cut_reports import sweep_cut_reports
+
+    cuts = [dict(report, tokenizer=name) for name in tokenizers for report in sweep_cut_reports(
+        graph, queries, seeds=seeds, formats=arguments.formats, orderings=arguments.orderings,
+        layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets, tokenizer=name,
+        direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
+        count_grammar=not arguments.no_grammar, marker=arguments.marker, sections=arguments.sections)]
+    document = {"graph_hash": graph.sha256, "queries": {query.label: query.question_on(graph) for query in queries},
+                "cuts": cuts}
+    arguments.cut_report.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(cuts)} cut reports written to {arguments.cut_report}")
 
 
 def add_seed_and_query_options(parser: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
@@ -276,9 +295,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                            "e.g. question_bm25+ends, puts its best units at both ends)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
                       help="nodes_then_edges and/or interleaved (default both, where a format allows)")
-    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
-                      help="raw, record and/or sections (node and edge sections with LightRAG's shares of the "
-                           "budget; default raw,record)")
+    cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
+                      help=f"budget policies: {', '.join(POLICIES.names())} (sections: node and edge sections with "
+                           f"LightRAG's shares of the budget; density, knapsack, connected select units by relevance; "
+                           f"default raw,record)")
     cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
@@ -288,6 +308,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                            "6,000 and 8,000 of 30,000, the default) or whole token counts (e.g. 6000,8000)")
     cuts.add_argument("--marker", action="store_true", help='add a "[37 of 131 records shown]" line, counted')
     add_tokenizer_options(parser)
+    parser.add_argument("--cut-report", type=Path, metavar="FILE",
+                        help="also write every cut's report as JSON: kept and cut unit keys, evidence units lost, "
+                             "the next unit that did not fit (and the budget it needs, for a prefix policy)")
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
                         help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

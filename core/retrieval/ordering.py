@@ -82,6 +82,9 @@ class Ordering:
     uses_shuffle_seed: bool = False
     uses_question: bool = False
     ranked: bool = False  # a ranking by relevance, best first: it has a `+ends` variant
+    # A baseline is measured beside the others but never recommended: a random order (a win is luck) or an
+    # oracle (it reads the answer). The advisor shows baselines next to its pick.
+    baseline: bool = False
 
     @property
     def per_query(self) -> bool:
@@ -215,11 +218,11 @@ ENDS = "+ends"
 
 CANONICAL = Ordering("canonical", "Canonical", "nodes by key, then edges by key", _canonical)
 SHUFFLED = Ordering("shuffled", "Shuffled", "a random permutation drawn with the recorded shuffle seed",
-                    _shuffled, uses_shuffle_seed=True)
+                    _shuffled, uses_shuffle_seed=True, baseline=True)
 EVIDENCE_FIRST = Ordering("evidence_first", "Evidence first (oracle)",
                           "the query's evidence units first, then the rest canonically; an oracle upper "
                           "bound, since it is built from the answer", _evidence_first, oracle=True,
-                          uses_evidence=True, ranked=True)
+                          uses_evidence=True, ranked=True, baseline=True)
 BFS_FROM_SEEDS = Ordering("bfs_from_seeds", "Breadth-first from the seeds",
                           "nodes in breadth-first discovery order from the seeds, each edge with its "
                           "later-discovered endpoint; unreached nodes last, by key", _bfs_from_seeds,

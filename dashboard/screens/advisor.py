@@ -1,5 +1,7 @@
-"""Advisor page: the lossless format, ordering (no oracle) and policy to use at the sidebar's budget, the
-runner-up, the margin, one sentence why, warnings, and the cost per question with its dated price source."""
+"""Advisor page: the lossless format, ordering and policy to use at the sidebar's budget (ranked by
+`core.analysis.ranking`), the runner-up, whether they are tied within noise, the baselines beside them (random
+and oracle orderings, never picked), one sentence why, warnings, and the cost per question with its dated price
+source."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import streamlit as st
 
 from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL, priced_models
-from core.budget.policies import ALL_POLICIES, POLICIES
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.questions import load_questions
@@ -38,14 +40,13 @@ def cached_advice(key: tuple, selection: Selection, settings: AdviceSettings, sc
 
 def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
     lossless = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
-    realistic = [name for name in ORDERINGS.names() + ORDERINGS.ends_names() if not ORDERINGS.get(name).oracle]
+    every = ORDERINGS.names() + ORDERINGS.ends_names()
     columns = st.columns([3, 3, 2])
     formats = columns[0].multiselect("Lossless formats", lossless, default=lossless, format_func=format_label,
                                      key="advisor_formats", bind="query-params")
-    orderings = columns[1].multiselect("Orderings (no oracle)", realistic,
-                                       default=[name for name in ORDERINGS.names() if name in realistic],
-                                       key="advisor_orderings", bind="query-params")
-    policies = columns[2].multiselect("Policies", list(ALL_POLICIES), default=list(POLICIES), key="advisor_policies",
+    orderings = columns[1].multiselect("Orderings (baselines shown, never picked)", every,
+                                       default=ORDERINGS.names(), key="advisor_orderings", bind="query-params")
+    policies = columns[2].multiselect("Policies", POLICIES.names(), default=list(DEFAULT_POLICIES), key="advisor_policies",
                                       bind="query-params")
     columns = st.columns([2, 1, 2])
     models = priced_models()
@@ -60,7 +61,7 @@ def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
     budgets = tuple(sorted({*budget_list(), selection.budget}))
     return AdviceSettings(budgets=budgets, budget=selection.budget, tokenizers=tokenizers,
                           formats=tuple(formats) or None, orderings=tuple(orderings) or None,
-                          policies=tuple(policies) or POLICIES, model=model if scope == SCOPES[0] else None,
+                          policies=tuple(policies) or DEFAULT_POLICIES, model=model if scope == SCOPES[0] else None,
                           output_tokens=output_tokens), scope
 
 
@@ -85,16 +86,27 @@ def draw_advice(advice: Advice) -> None:
                f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
     st.markdown(f"**Why:** {escape_markdown(advice.reason)}")
     first, second, third = st.columns(3)
+    low, high = best.interval
     first.metric("Traversal accuracy", f"{best.traversal_accuracy:.0%}",
-                 delta=None if advice.accuracy_margin is None else f"{advice.accuracy_margin:+.0%} vs runner-up")
-    second.metric("Evidence survival", f"{best.evidence_survival:.0%}")
+                 delta=None if advice.accuracy_margin is None else f"{advice.accuracy_margin:+.0%} vs runner-up",
+                 help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {low:.0%}-{high:.0%}")
+    second.metric("Reached from", f"{best.reach_budget:,} tokens",
+                  help="the smallest budget swept at which this accuracy is reached")
     third.metric("Budgeted tokens", f"{best.budgeted_tokens:,.0f}",
                  delta=None if advice.token_margin is None else f"{advice.token_margin:+,.0f} fewer than runner-up",
                  delta_color="off")
+    if advice.tied:
+        plural = "s" if advice.questions != 1 else ""
+        st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")
     if runner is not None:
         st.markdown(f"**Runner-up** (best in another format): {escape_markdown(runner.name)} — accuracy "
-                    f"{runner.traversal_accuracy:.0%}, evidence survival {runner.evidence_survival:.0%}, "
+                    f"{runner.traversal_accuracy:.0%} ({runner.interval[0]:.0%}-{runner.interval[1]:.0%}), reached "
+                    f"from {runner.reach_budget:,} tokens, evidence survival {runner.evidence_survival:.0%}, "
                     f"{runner.budgeted_tokens:,.0f} tokens.")
+    if advice.baselines:
+        st.markdown("**Baselines** (random or reading the answer; never picked): " + "; ".join(
+            f"{escape_markdown(choice.name)} — accuracy {choice.traversal_accuracy:.0%}, reached from "
+            f"{choice.reach_budget:,} tokens" for choice in advice.baselines) + ".")
     for warning in advice.warnings:
         st.warning(escape_markdown(warning), icon="⚠️")
     costs = [choice for choice in (best, runner) if choice is not None and choice.cost is not None]

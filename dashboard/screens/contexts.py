@@ -4,21 +4,46 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pandas as pd
 import streamlit as st
 
+from core.budget import DEFAULT_POLICIES, POLICIES
+from core.budget.policies import cut
+from core.formats import FORMATS
+from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.context_html import legend_html
 from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
 
-COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under both
+COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under several policies
 
 
-def panels(selection: Selection, comparison: str) -> list[tuple[str, str]]:
-    """(format, policy) per panel: each chosen format under the chosen policy, or the first under both."""
+ROWS_SHOWN = 2_000  # of the kept-units table: a large graph's units are counted in the caption, not all listed
+
+
+def compared_policies(selection: Selection) -> tuple[str, ...]:
+    """The prefix policies, and the sidebar's policy beside them when it is another."""
+    return tuple(dict.fromkeys((*DEFAULT_POLICIES, selection.policy)))
+
+
+def panels(selection: Selection, comparison: str, policies: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(format, policy) per panel: each chosen format under the chosen policy, or the first under each policy."""
     if comparison == "policies":
-        return [(selection.formats[0], "raw"), (selection.formats[0], "record")]
+        return [(selection.formats[0], policy) for policy in policies or compared_policies(selection)]
     return [(name, selection.policy) for name in selection.formats]
+
+
+def kept_units_table(selection: Selection, policies: tuple[str, ...]) -> pd.DataFrame:
+    """Per unit of the first format's rendering (in its order): whether each policy's cut at the budget keeps it,
+    and whether the query needs it."""
+    format_name = selection.formats[0]
+    accounting = accounting_for(selection, format_name)
+    kept = {policy: set(cut(accounting, FORMATS.get(format_name), policy, selection.budget).kept_keys)
+            for policy in policies}
+    evidence = set(selection.evidence)
+    return pd.DataFrame([{"unit": key, "evidence": key in evidence, **{policy: key in kept[policy] for policy in policies}}
+                         for key in accounting.record_of_key])
 
 
 def show() -> None:
@@ -29,7 +54,8 @@ def show() -> None:
     controls = st.columns([2, 1, 1])
     comparison = controls[0].segmented_control("Compare", COMPARISONS, default="formats", key="compare",
                                                bind="query-params", help="formats: the chosen formats side by "
-                                               "side; policies: the first format under raw and record") or "formats"
+                                               "side; policies: the first format under raw, record and the "
+                                               "sidebar's policy (or those you pick)") or "formats"
     colour = controls[1].toggle("Colour each token", value=True, key="token_colours", bind="query-params",
                                 help="alternating backgrounds for the kept text's tokens; the text the cut drops is "
                                      "in no prompt, so it is shown dimmed and struck, uncoloured")
@@ -53,11 +79,24 @@ def at_budget(selection: Selection, comparison: str, colour: bool, whitespace: b
     """The budget controls and the panels they change: moving the budget reruns only this."""
     slider, number = st.columns([4, 1], vertical_alignment="bottom")
     selection = replace(selection, budget=budget_controls(slider, selection.budget_limit, number))
-    chosen = panels(selection, comparison)
+    policies = compared_policies(selection)
+    if comparison == "policies":
+        policies = tuple(st.multiselect("Policies side by side", POLICIES.names(), default=list(policies),
+                                        key="contexts_policies", help="the prefix policies cut the ordering; "
+                                        "sections, density, knapsack and connected choose units and render them "
+                                        "again")) or policies
+    chosen = panels(selection, comparison, policies)
     st.html(metric_style(len(chosen)))
     for column, (format_name, policy) in zip(st.columns(len(chosen)), chosen):
         with column:
             draw_panel(selection, format_name, policy, colour, whitespace)
+    if comparison == "policies":
+        table = kept_units_table(selection, policies)
+        st.subheader(f"Units each policy keeps at {selection.budget:,} tokens ({selection.formats[0]})")
+        st.caption(f"{len(table):,} units in the rendering's order; " + "; ".join(
+            f"{policy} keeps {int(table[policy].sum()):,} ({int((table[policy] & table['evidence']).sum()):,} of "
+            f"{int(table['evidence'].sum()):,} evidence)" for policy in policies))
+        st.dataframe(table.head(ROWS_SHOWN), hide_index=True, width="stretch", key="contexts_kept_units")
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

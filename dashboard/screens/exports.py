@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.analysis.pareto_tables import efficiency_table, pareto_points
-from core.budget.policies import POLICIES, Cut, cut
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import Cut, cut
 from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.reports.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
@@ -38,7 +39,7 @@ def sweep_results(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFram
 def current_cuts(selection: Selection) -> list[Cut]:
     """Every context the current settings render: each chosen format at the budget, under both policies."""
     return [cut(accounting_for(selection, name), FORMATS.get(name), policy, selection.budget)
-            for name in selection.formats for policy in POLICIES]
+            for name in selection.formats for policy in DEFAULT_POLICIES]
 
 
 def charts(selection: Selection, budgets: tuple[int, ...]) -> dict[str, go.Figure]:

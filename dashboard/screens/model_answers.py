@@ -11,8 +11,8 @@ import streamlit as st
 
 from core.analysis.answer_contexts import SweepOptions, sweep_contexts
 from core.analysis.answer_summary import pareto_by_budget, per_format, summarise
+from core.budget import POLICIES
 from core.budget.budget_list import parse_budgets
-from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
 from core.evaluate.reader_server import ReaderServer
@@ -112,7 +112,7 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     orderings = columns[1].multiselect("Orderings", ORDERINGS.names(), default=[selection.ordering],
                                        key="answers_orderings")
     layouts = columns[2].multiselect("Layouts", list(LAYOUTS), default=[selection.layout], key="answers_layouts")
-    policies = columns[3].multiselect("Policies", list(ALL_POLICIES), default=[selection.policy],
+    policies = columns[3].multiselect("Policies", POLICIES.names(), default=[selection.policy],
                                       key="answers_policies")
     columns = st.columns(4)
     budget_text = columns[0].text_input("Budgets (tokens)", DEFAULT_BUDGETS, key="answers_budgets",

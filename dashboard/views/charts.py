@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from core.analysis.survival_curves import SURVIVAL_METRICS, survival_curves
 from core.analysis.token_anatomy import CATEGORIES
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES
 from core.number_style import SHARE_D3, TOKENS_D3
 from core.reports.axis_ticks import log_ticks
 from core.retrieval import ORDERINGS
@@ -53,7 +53,8 @@ def survival_figure(frame: pd.DataFrame, markers: pd.DataFrame, title: str, insp
     colours = {name: PALETTE[index % len(PALETTE)] for index, name in enumerate(dict.fromkeys(curves["format"]))}
     figure = px.line(curves, x="budget", y="value", color="format", facet_row="metric", facet_col="policy",
                      markers=True, log_x=True, color_discrete_map=colours, title=title, height=720,
-                     category_orders={"metric": list(SURVIVAL_METRICS), "policy": list(POLICIES)},
+                     category_orders={"metric": list(SURVIVAL_METRICS),
+                                      "policy": list(dict.fromkeys((*DEFAULT_POLICIES, *curves["policy"])))},
                      hover_data={"budgeted_tokens": True, "records_kept": True, "records_total": True,
                                  "first_dropped_keys": True, "explanation": True, "metric": False, "policy": False})
     lines = []

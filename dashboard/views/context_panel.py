@@ -5,10 +5,13 @@ Drawn by the Contexts page (one per format or policy) and by the Walkthrough (th
 
 from __future__ import annotations
 
+import json
 from contextlib import nullcontext
 
 import streamlit as st
 
+from core.budget import POLICIES
+from core.budget.cut_report import cut_report
 from core.budget.policies import Cut, cut
 from core.formats import FORMATS
 from core.metrics.cut_metrics import CutMetrics
@@ -38,8 +41,9 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     accounting = accounting_for(selection, format_name)
     # Each try of the sections search renders and counts a document of the kept units: seconds on a large graph,
     # so say what runs (a spinner shows only after half a second).
-    with st.spinner(f"Choosing {format_name}'s sections: each try renders and counts a document…", show_time=True) \
-            if policy == "sections" else nullcontext():
+    with st.spinner(f"Choosing {format_name}'s units ({policy}): each try renders and counts a document…",
+                    show_time=True) \
+            if not POLICIES.get(policy).prefix else nullcontext():
         result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
     figures = cut_metrics(selection, format_name, accounting, result)
     st.subheader(f"{format_label(format_name)} · {policy}")
@@ -76,6 +80,16 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     # A callable is only called on click, so a large text is not sent with every rerun.
     st.download_button("Download the full text", lambda: full_text, file_name=f"{format_name}.txt",
                        mime="text/plain", key=f"download_{format_name}_{policy}", on_click="ignore")
+    st.download_button("Download the cut report (JSON)", lambda: cut_report_json(selection, accounting, result),
+                       file_name=f"{format_name}-{policy}-{selection.budget}-cut-report.json",
+                       mime="application/json", key=f"cut_report_{format_name}_{policy}", on_click="ignore",
+                       help="kept and cut unit keys, the evidence units lost, the next unit that did not fit")
+
+
+def cut_report_json(selection: Selection, accounting: PrefixTokens, result: Cut) -> str:
+    """core.budget.cut_report of the panel's cut, for the sidebar's query."""
+    report = cut_report(result, accounting, {selection.question_shown: frozenset(selection.evidence)})
+    return json.dumps(report, indent=1, ensure_ascii=False) + "\n"
 
 
 def window_token_ends(key: str, text: str, tokenizer: str, window: tuple[int, int]) -> tuple[int, ...]:
@@ -106,7 +120,7 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
         # The key holds the cut's page, so moving the budget brings the view back to the cut line.
         page = st.number_input(f"Page (of {len(pages):,}; the cut is on page {cut_page + 1:,})", 1, len(pages),
                                cut_page + 1, key=f"page_{format_name}_{policy}_{pages[cut_page][0]}") - 1
-    if result.policy == "sections":
+    if result.selection:
         kept = set(result.kept_keys)
         records = result.rendering and accounting_for(selection, format_name).rendering.records
         highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]

@@ -18,7 +18,8 @@ from core.analysis.pareto_tables import best_lossless, dominated_formats, effici
 from core.analysis.session_defaults import complete_tokens, sweep_budgets
 from core.analysis.sweep import accounted_rendering
 from core.analysis.token_anatomy import CATEGORIES, anatomy_table
-from core.budget.policies import POLICIES, cut
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample, sample_names
 from core.reports.exports import SEED_FIELDS, context_name
@@ -181,10 +182,10 @@ def test_exports_parse_back_and_equal_core():
         arranged = effective_layout(name, chosen["layout"])
         hop_tiers = ORDERINGS.get("hop_tiers")
         accounting = accounted_rendering(RenderingSpec(graph, format_, hop_tiers, arranged, inputs_for(hop_tiers, SAMPLE.seeds), TOKENIZERS.get("o200k_base")), cache=None)
-        for policy in POLICIES:
+        for policy in DEFAULT_POLICIES:
             result = cut(accounting, format_, policy, 700)
             assert archive.read(context_name(result)).decode("utf-8") == result.text
-    assert len(archive.namelist()) == 2 * len(POLICIES)
+    assert len(archive.namelist()) == 2 * len(DEFAULT_POLICIES)
     page = exports.report(selection, (400, 3000), "http://localhost:8501/exports?budget=700")
     assert "http://localhost:8501/exports?budget=700" in page and graph.sha256 in page
     assert page.count("<table") == 3 and page.count("plotly-graph-div") == 4

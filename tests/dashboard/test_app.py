@@ -95,7 +95,7 @@ def test_one_format_under_both_policies_shows_core_figures():
     app.button_group(key="compare").set_value("policies").run()
     first = FORMATS.names()[0]
     shown = list(zip(*(metric(app, label) for label in PANEL_METRICS)))
-    assert [subheader.value for subheader in app.subheader] == [f"{first} · raw", f"{first} · record"]
+    assert [subheader.value for subheader in app.subheader][:2] == [f"{first} · raw", f"{first} · record"]
     for panel, policy in zip(shown, ("raw", "record")):
         assert panel == expected_figures(first, "canonical", policy, 900)
 

@@ -22,7 +22,18 @@ def test_the_page_shows_the_advice_core_computes():
     shown = {item.label: item.value for item in app.metric}
     assert shown["Traversal accuracy"] == f"{expected.best.traversal_accuracy:.0%}"
     assert shown["Budgeted tokens"] == f"{expected.best.budgeted_tokens:,.0f}"
+    assert shown["Reached from"] == f"{expected.best.reach_budget:,} tokens"
+    assert bool(app.info) == expected.tied
     costs = app.dataframe[0].value
     assert costs["dollars"].tolist()[0] == expected.best.cost.dollars
     assert any("tokencost" in item.value and "2025" in item.value for item in app.caption)
     assert [unescaped(item.value) for item in app.warning] == list(expected.warnings)
+
+
+def test_baselines_are_listed_beside_the_pick_never_as_it():
+    app = app_test(**{"budget": "512", "budgets": "512", "advisor_formats": ["csv"],
+                      "advisor_orderings": ["shuffled", "evidence_first", "hop_tiers"], "advisor_policies": ["record"]})
+    on_page(app.run(), "advisor")
+    assert "(hop_tiers," in unescaped(app.success[0].value)
+    baselines = next(unescaped(item.value) for item in app.markdown if item.value.startswith("**Baselines**"))
+    assert "csv (shuffled," in baselines and "csv (evidence_first," in baselines
