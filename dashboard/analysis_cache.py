@@ -12,7 +12,7 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
-from core.analysis.pareto_tables import dominated_formats, efficiency_table, pareto_points
+from core.analysis.pareto_tables import answer_points, dominated_formats, efficiency_table
 from core.analysis.token_anatomy import Anatomy, anatomy_table
 from core.budget import DEFAULT_POLICIES
 from core.formats import FORMATS
@@ -136,13 +136,13 @@ def survival_chart(selection: Selection, budgets: tuple[int, ...], frame: pd.Dat
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _pareto_tables(key: tuple, _frame: pd.DataFrame, accuracy: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    return (pareto_points(_frame, accuracy), dominated_formats(_frame, accuracy), efficiency_table(_frame, accuracy))
+    return (answer_points(_frame, accuracy), dominated_formats(_frame, accuracy), efficiency_table(_frame, accuracy))
 
 
 def pareto_tables(selection: Selection, budgets: tuple[int, ...], frame: pd.DataFrame,
                   accuracy: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """core.analysis.pareto_tables' points, dominated formats and efficiency table of `pareto_sweep(selection, budgets)`,
-    computed once per setting and accuracy (a change of the shown budget only filters the points)."""
+    """core.analysis.pareto_tables' front over what answers, dominated formats and efficiency table of
+    `pareto_sweep(selection, budgets)`, computed once per setting and accuracy."""
     key = settings_key(selection, "pareto tables", selection.ordering, selection.layout, selection.policy, budgets)
     return _pareto_tables(key, frame, accuracy)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from core.analysis.answer_front import front_lines, reach_points
 from core.analysis.pareto import dominance_across_budgets
 from core.analysis.session_defaults import graph_defaults
 from core.analysis.sweep import rendering_summary
@@ -140,10 +141,17 @@ def choose_seeds(graph: Graph, arguments: argparse.Namespace) -> Seeds | None:
     return None
 
 
+def answer_front(frame: pd.DataFrame) -> pd.DataFrame:
+    """The front over what answers (core.analysis.answer_front), per tokenizer when several were swept."""
+    groups = [key for key in ("tokenizer", "ordering", "layout", "policy") if key in frame.columns]
+    return reach_points(frame, groups=groups)
+
+
 def write_results(path: Path, frame: pd.DataFrame, summary: pd.DataFrame, verdicts: pd.DataFrame) -> None:
     if path.suffix.lower() == ".json":
         document = {"parameters": frame.attrs.get("parameters", {}), "summary": _records(summary),
-                    "pareto_across_budgets": _records(verdicts), "rows": _records(frame)}
+                    "pareto_across_budgets": _records(verdicts),
+                    "front_over_what_answers": _records(answer_front(frame)), "rows": _records(frame)}
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     else:  # a CSV for spreadsheets: formula-like cells are neutralised
         rows = (["" if value is None else value for value in map(plain_value, row)]
@@ -239,6 +247,11 @@ def run(arguments: argparse.Namespace) -> int:
         if len(choice.names) > 1:
             print(f"tokenizer {name}:")
         print(summary_table(part))
+    print("Front over what answers (each traversal accuracy above 0% a format reaches, from the smallest swept "
+          "budget reaching it; the same rule as the dashboard's Pareto page):")
+    front = answer_front(frame)
+    print("\n".join(front_lines(front, [key for key in ("tokenizer", "ordering", "layout", "policy")
+                                         if key in front.columns])))
     print("Pareto across budgets (a format is dominated if another is never worse and once better):")
     print("\n".join(verdict_lines(verdicts)))
     print(f"{len(frame)} cuts written to {arguments.output}")

@@ -8,7 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.analysis.pareto_tables import efficiency_table, pareto_points
+from core.analysis.pareto_tables import answer_points, efficiency_table
 from core.budget import DEFAULT_POLICIES
 from core.budget.policies import Cut, cut
 from core.errors import GraphContextError
@@ -46,13 +46,12 @@ def charts(selection: Selection, budgets: tuple[int, ...]) -> dict[str, go.Figur
     """The analysis pages' charts for the current settings, drawn by the same view functions as the pages."""
     frame = sweep_results(selection, budgets)
     markers = selection_markers(selection)
-    budget = budgets[len(budgets) // 2]
-    points = pareto_points(pareto_sweep(selection, budgets), REPORT_ACCURACY)
+    points = answer_points(pareto_sweep(selection, budgets), REPORT_ACCURACY)
     first = selection.formats[0]
     return {
         "budget survival": survival_figure(frame, markers, "Survival against the budget"),
         "orderings": orderings_figure(orderings_sweep(selection, first, budgets), first, selection.policy),
-        "pareto": pareto_figure(points[points["budget"] == budget], REPORT_ACCURACY, budget),
+        "pareto": pareto_figure(points, REPORT_ACCURACY, selection.approximate),
         "token anatomy": anatomy_chart(anatomy_frame(selection, selection.tokenizer, SCOPES[0], False),
                                        selection.tokenizer)}
 

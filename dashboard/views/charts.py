@@ -112,33 +112,35 @@ def orderings_figure(frame: pd.DataFrame, format_name: str, policy: str):
     return figure
 
 
-def pareto_figure(points: pd.DataFrame, accuracy: str, budget: int, approximate: bool = False) -> go.Figure:
-    """Formats as points (lossy: crosses), the front as a line through its points in token order.
-
-    `approximate`: the counts only estimate the chosen model's (a stand-in tokenizer), said on the axis.
-    """
+def pareto_figure(points: pd.DataFrame, accuracy: str, approximate: bool = False) -> go.Figure:
+    """The front over what answers (core.analysis.answer_front): per format, each accuracy it reaches against
+    the smallest swept budget reaching it, as steps; front points green and named, the others grey (lossy:
+    crosses). `approximate`: the budgets count a stand-in tokenizer's tokens, said on the axis."""
     figure = go.Figure()
+    for name, curve in points.sort_values(["reach_budget", "accuracy"]).groupby("format", sort=False):
+        figure.add_scatter(x=curve["reach_budget"], y=curve["accuracy"], mode="lines", line={"color": "#d1d5db",
+                           "shape": "hv", "width": 1}, hoverinfo="skip", showlegend=False, legendgroup=str(name))
     for optimal, lossless in ((True, True), (True, False), (False, True), (False, False)):
         part = points[(points["pareto_optimal"] == optimal) & (points["lossless"] == lossless)]
         if part.empty:
             continue
         figure.add_scatter(
-            # Names on hover only: at one budget many formats share a point, and printed labels clump.
-            x=part["tokens"], y=part["accuracy"], mode="markers",
-            customdata=part[["format", "dominated_by"]].values, name=("front" if optimal else "dominated")
-            + ("" if lossless else ", lossy"),
-            marker={"size": 12, "symbol": "circle" if lossless else "x",
+            x=part["reach_budget"], y=part["accuracy"], mode="markers+text" if optimal else "markers",
+            text=part["format"] if optimal else None, textposition="top left", textfont={"size": 11},
+            customdata=part[["format", "dominated_by", "reach_budget", "tokens"]].values,
+            name=("on the front" if optimal else "dominated") + ("" if lossless else ", lossy"),
+            marker={"size": 12 if optimal else 9, "symbol": "circle" if lossless else "x",
                     "color": "#16a34a" if optimal else "#9ca3af"},
-            hovertemplate="%{customdata[0]}<br>%{x:,.0f} tokens<br>" + accuracy + " %{y:.0%}"
-                          "<br>dominated by: %{customdata[1]}<extra></extra>")
-    front = points[points["pareto_optimal"]].sort_values("tokens")
-    figure.add_scatter(x=front["tokens"], y=front["accuracy"], mode="lines", name="non-dominated front",
-                       line={"color": "#16a34a", "dash": "dash"}, hoverinfo="skip")
-    figure.update_layout(title=f"Tokens used against {accuracy} at a budget of {budget:,} tokens",
-                         xaxis_title="budgeted tokens used" + (" (≈ approximate)" if approximate else ""), yaxis_title=accuracy, legend_title=None,
-                         clickmode="event+select")
-    figure.update_yaxes(range=[-0.05, 1.05], tickformat=SHARE_D3)
-    figure.update_xaxes(tickformat=TOKENS_D3)
+            hovertemplate="%{customdata[0]}: " + accuracy + " %{y:.0%} from a budget of %{x:,} tokens (%{customdata[3]:,.0f} "
+                          "used)<br>dominated by: %{customdata[1]}<extra></extra>")
+    front = points[points["pareto_optimal"]].sort_values(["reach_budget", "accuracy"])
+    figure.add_scatter(x=front["reach_budget"], y=front["accuracy"], mode="lines", name="front over what answers",
+                       line={"color": "#16a34a", "dash": "dash", "shape": "hv"}, hoverinfo="skip")
+    budget_axis(figure, points["reach_budget"], title="smallest budget reaching the accuracy (tokens)"
+                + (" (≈ approximate)" if approximate else ""))
+    share_axis(figure, accuracy)
+    figure.update_layout(title=f"{accuracy.capitalize()} against the smallest budget that reaches it",
+                         legend_title=None, clickmode="event+select")
     return figure
 
 
