@@ -10,9 +10,11 @@ import streamlit as st
 
 from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL, priced_models
+from core.analysis.what_answers import answering_in_picks, what_answers
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
+from core.number_style import share, whole
 from core.questions import load_questions
 from core.retrieval import ORDERINGS
 from dashboard.analysis_cache import with_progress
@@ -80,32 +82,54 @@ def show() -> None:
     draw_advice(advice)
 
 
+def accuracy_words(margin: float) -> str:
+    """The accuracy margin over the runner-up in plain words: "12 points above the runner-up"."""
+    points = round(100 * margin)
+    if points == 0:
+        return "as accurate as the runner-up"
+    return f"{abs(points):,} point{'s' if abs(points) != 1 else ''} {'above' if points > 0 else 'below'} the runner-up"
+
+
+def token_words(margin: float) -> str:
+    """The token margin (runner-up minus pick) in plain words: "52 fewer tokens than the runner-up"."""
+    tokens = round(margin)
+    if tokens == 0:
+        return "as many tokens as the runner-up"
+    noun = "token" if abs(tokens) == 1 else "tokens"
+    return f"{abs(tokens):,} {'fewer' if tokens > 0 else 'more'} {noun} than the runner-up"
+
+
 def draw_advice(advice: Advice) -> None:
     best, runner = advice.best, advice.runner_up
-    st.success(f"**Use {escape_markdown(best.name)}** at {advice.budget:,} tokens ({advice.tokenizer}, "
-               f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
+    if best.traversal_accuracy == 0:  # "Use X" at accuracy 0% would recommend a choice that answers nothing
+        larger = advice.picks[(advice.picks["tokenizer"] == advice.tokenizer) & (advice.picks["budget"] > advice.budget)]
+        st.warning(escape_markdown(what_answers(advice.budget, answering_in_picks(larger), "the budgets for sweeps"))
+                   + f" The best at {advice.budget:,} tokens is shown below for comparison.", icon="⚠️")
+    else:
+        st.success(f"**Use {escape_markdown(best.name)}** at {advice.budget:,} tokens ({advice.tokenizer}, "
+                   f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
     st.markdown(f"**Why:** {escape_markdown(advice.reason)}")
     first, second, third = st.columns(3)
     low, high = best.interval
-    first.metric("Traversal accuracy", f"{best.traversal_accuracy:.0%}",
-                 delta=None if advice.accuracy_margin is None else f"{advice.accuracy_margin:+.0%} vs runner-up",
-                 help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {low:.0%}-{high:.0%}")
+    first.metric("Traversal accuracy", share(best.traversal_accuracy),
+                 delta=None if advice.accuracy_margin is None else accuracy_words(advice.accuracy_margin),
+                 delta_color="normal" if advice.accuracy_margin else "off",
+                 help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
     second.metric("Reached from", f"{best.reach_budget:,} tokens",
                   help="the smallest budget swept at which this accuracy is reached")
-    third.metric("Budgeted tokens", f"{best.budgeted_tokens:,.0f}",
-                 delta=None if advice.token_margin is None else f"{advice.token_margin:+,.0f} fewer than runner-up",
-                 delta_color="off")
+    third.metric("Budgeted tokens", whole(best.budgeted_tokens),
+                 delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off")
     if advice.tied:
         plural = "s" if advice.questions != 1 else ""
         st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")
     if runner is not None:
         st.markdown(f"**Runner-up** (best in another format): {escape_markdown(runner.name)} — accuracy "
-                    f"{runner.traversal_accuracy:.0%} ({runner.interval[0]:.0%}-{runner.interval[1]:.0%}), reached "
-                    f"from {runner.reach_budget:,} tokens, evidence survival {runner.evidence_survival:.0%}, "
-                    f"{runner.budgeted_tokens:,.0f} tokens.")
+                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])}), "
+                    f"reached from {runner.reach_budget:,} tokens, evidence survival "
+                    f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
     if advice.baselines:
         st.markdown("**Baselines** (random or reading the answer; never picked): " + "; ".join(
-            f"{escape_markdown(choice.name)} — accuracy {choice.traversal_accuracy:.0%}, reached from "
+            f"{escape_markdown(choice.name)} — accuracy {share(choice.traversal_accuracy)}, reached from "
             f"{choice.reach_budget:,} tokens" for choice in advice.baselines) + ".")
     for warning in advice.warnings:
         st.warning(escape_markdown(warning), icon="⚠️")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.what_answers import answering_in_sweep, what_answers
 from core.errors import GraphContextError
 from dashboard.analysis_cache import selection_markers, survival_chart, survival_sweep
 from dashboard.analysis_controls import budget_list, show_error
@@ -38,6 +39,15 @@ def show() -> None:
                              + (" · ≈ approximate token counts" if selection.approximate else ""),
                              inspected=selection.budget)
     st.plotly_chart(figure, width="stretch", key="survival_chart")
+    answering = answering_in_sweep(frame[frame["policy"] == selection.policy])
+    if not answering or min(item.budget for item in answering) > selection.budget:
+        st.warning(escape_markdown(what_answers(selection.budget, answering, "the swept budgets")).replace(
+            "Nothing answers", f"Under the {selection.policy} policy nothing shown answers", 1)
+            + " (A budget between two swept ones is not measured here: Contexts shows it exactly.)", icon="⚠️")
+    else:
+        st.markdown(f"**What answers** (traversal accuracy 100%, {selection.policy} policy): " + "; ".join(
+            f"{escape_markdown(item.choice)} from {item.budget:,} tokens" for item in answering) + " (the smallest "
+            "swept budget each answers at).")
     st.subheader("Markers")
     show_table(markers.assign(format=[format_label(name) for name in markers["format"]]), "survival_markers",
                hide_index=True)

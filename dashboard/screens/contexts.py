@@ -7,14 +7,17 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from core.analysis.sweep import full_recall_budget
+from core.analysis.what_answers import Answering, what_answers
 from core.budget import DEFAULT_POLICIES, POLICIES
-from core.budget.policies import cut
+from core.budget.policies import cut, grammar_tokens
 from core.formats import FORMATS
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.context_html import legend_html
-from dashboard.views.context_panel import draw_panel
+from dashboard.views.context_panel import cut_metrics, draw_panel
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under several policies
 
@@ -74,6 +77,22 @@ def metric_style(panel_count: int) -> str:
             "</style>")
 
 
+def answering_panels(selection: Selection, chosen: list[tuple[str, str]]) -> list[Answering]:
+    """For each shown format: the smallest budget at which the record policy keeps every evidence unit of the
+    query in this ordering (core.analysis.sweep.full_recall_budget), where its cut is checked to answer."""
+    found = []
+    for format_name in dict.fromkeys(name for name, _policy in chosen):
+        accounting = accounting_for(selection, format_name)
+        format_ = FORMATS.get(format_name)
+        budget = full_recall_budget(accounting, selection.evidence, grammar_tokens(format_, accounting.tokenizer))
+        if budget is None:
+            continue
+        figures = cut_metrics(selection, format_name, accounting, cut(accounting, format_, "record", budget))
+        if figures.traversal_accuracy >= 1:
+            found.append(Answering(f"{format_name} (record policy)", budget))
+    return found
+
+
 @st.fragment
 def at_budget(selection: Selection, comparison: str, colour: bool, whitespace: bool) -> None:
     """The budget controls and the panels they change: moving the budget reruns only this."""
@@ -87,16 +106,22 @@ def at_budget(selection: Selection, comparison: str, colour: bool, whitespace: b
                                         "again")) or policies
     chosen = panels(selection, comparison, policies)
     st.html(metric_style(len(chosen)))
+    note = st.container()  # above the panels, filled once they are measured
+    answered = []
     for column, (format_name, policy) in zip(st.columns(len(chosen)), chosen):
         with column:
-            draw_panel(selection, format_name, policy, colour, whitespace)
+            answered.append(draw_panel(selection, format_name, policy, colour, whitespace).traversal_accuracy >= 1)
+    if not any(answered):
+        note.warning(escape_markdown(what_answers(selection.budget, answering_panels(selection, chosen),
+                                                  "the budgets that keep the shown formats' whole evidence")),
+                     icon=":material/search:")
     if comparison == "policies":
         table = kept_units_table(selection, policies)
         st.subheader(f"Units each policy keeps at {selection.budget:,} tokens ({selection.formats[0]})")
         st.caption(f"{len(table):,} units in the rendering's order; " + "; ".join(
             f"{policy} keeps {int(table[policy].sum()):,} ({int((table[policy] & table['evidence']).sum()):,} of "
             f"{int(table['evidence'].sum()):,} evidence)" for policy in policies))
-        st.dataframe(table.head(ROWS_SHOWN), hide_index=True, width="stretch", key="contexts_kept_units")
+        show_table(table.head(ROWS_SHOWN), "contexts_kept_units", hide_index=True)
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

@@ -37,7 +37,8 @@ def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens
                              selection.solution)
 
 
-def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:
+def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> CutMetrics:
+    """The panel; returns the figures it shows (the Contexts page says what answers when no panel does)."""
     accounting = accounting_for(selection, format_name)
     # Each try of the sections search renders and counts a document of the kept units: seconds on a large graph,
     # so say what runs (a spinner shows only after half a second).
@@ -84,6 +85,7 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
                        file_name=f"{format_name}-{policy}-{selection.budget}-cut-report.json",
                        mime="application/json", key=f"cut_report_{format_name}_{policy}", on_click="ignore",
                        help="kept and cut unit keys, the evidence units lost, the next unit that did not fit")
+    return figures
 
 
 def cut_report_json(selection: Selection, accounting: PrefixTokens, result: Cut) -> str:
