@@ -32,7 +32,7 @@ def open_on_contexts(limit: int) -> None:
     chosen = st.session_state.get("pareto_chart")
     points = chosen.selection.points if chosen else []
     if points and points[0].get("customdata"):
-        format_name, _dominated_by, budget, _tokens = points[0]["customdata"]
+        format_name, _dominated_by, budget, *_rest = points[0]["customdata"]
         keep_selection("screens/pareto.py", "Pareto")
         st.session_state["formats"] = [str(format_name)]
         st.session_state["budget"] = min(int(budget), limit)
@@ -66,8 +66,9 @@ def show() -> None:
         st.plotly_chart(pareto_figure(points, accuracy, selection.approximate), width="stretch", key="pareto_chart",
                         on_select=lambda: open_on_contexts(selection.budget_limit), selection_mode="points")
         st.caption("Click a point to open that format's cut at the budget that reaches it on the Contexts page (a "
-                   "banner there brings your own selection back). Crosses are lossy formats (they drop information "
-                   "by design).")
+                   "banner there brings your own selection back). Green points are named; point at a grey one for its "
+                   "formats (every point is in the table). Crosses are lossy formats (they drop information by "
+                   "design).")
         show_table(points[["format", "lossless", "accuracy", "reach_budget", "tokens", "pareto_optimal",
                            "dominated_by"]], "pareto_points", hide_index=True, column_config=TABLE_COLUMNS)
     st.subheader("Dominated across budgets")

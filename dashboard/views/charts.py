@@ -23,11 +23,14 @@ BUDGET_TITLE = "budget (tokens)"
 INSPECTED_COLOUR = "#111827"
 
 
-def budget_axis(figure: go.Figure, budgets, title: str | None = BUDGET_TITLE) -> None:
+EXACT_TICKS = 7  # up to this many budgets on a chart are ticked at their own values
+
+
+def budget_axis(figure: go.Figure, budgets, title: str | None = BUDGET_TITLE, exact=None) -> None:
     """Every x axis of the figure as a log axis of budgets whose ticks are 1-2-5 × 10ⁿ in the number style
-    (core.reports.axis_ticks): plotly's own ticks collide on a short range and read as bare mantissas on a long
-    one."""
-    values, texts = log_ticks(budgets)
+    (core.reports.axis_ticks), or the `exact` budgets themselves: plotly's own ticks collide on a short range and
+    read as bare mantissas on a long one."""
+    values, texts = log_ticks(budgets) if exact is None else (tuple(exact), tuple(f"{int(value):,}" for value in exact))
     figure.update_xaxes(type="log", tickmode="array", tickvals=list(values), ticktext=list(texts), title=None)
     if title:
         figure.update_layout(xaxis_title=title)
@@ -112,6 +115,24 @@ def orderings_figure(frame: pd.DataFrame, format_name: str, policy: str):
     return figure
 
 
+SHOWN_NAMES = 3  # names written beside a point that several formats share; the rest on hover
+
+
+def shared_points(points: pd.DataFrame) -> pd.DataFrame:
+    """One marker per (budget, accuracy) with the formats sharing it: named beside it (the first few), every one
+    on hover; a click opens the one using the fewest tokens there."""
+    rows = []
+    for (budget, accuracy), group in points.sort_values(["tokens", "format"]).groupby(["reach_budget", "accuracy"],
+                                                                                      sort=False):
+        names = list(group["format"])
+        label = ", ".join(names[:SHOWN_NAMES]) + (f" +{len(names) - SHOWN_NAMES:,}" if len(names) > SHOWN_NAMES else "")
+        first = group.iloc[0]
+        rows.append({"reach_budget": budget, "accuracy": accuracy, "format": first["format"], "label": label,
+                     "formats": ", ".join(names), "dominated_by": first["dominated_by"], "tokens": first["tokens"]})
+    return pd.DataFrame(rows, columns=["reach_budget", "accuracy", "format", "label", "formats", "dominated_by",
+                                       "tokens"])
+
+
 def pareto_figure(points: pd.DataFrame, accuracy: str, approximate: bool = False) -> go.Figure:
     """The front over what answers (core.analysis.answer_front): per format, each accuracy it reaches against
     the smallest swept budget reaching it, as steps; front points green and named, the others grey (lossy:
@@ -121,22 +142,27 @@ def pareto_figure(points: pd.DataFrame, accuracy: str, approximate: bool = False
         figure.add_scatter(x=curve["reach_budget"], y=curve["accuracy"], mode="lines", line={"color": "#d1d5db",
                            "shape": "hv", "width": 1}, hoverinfo="skip", showlegend=False, legendgroup=str(name))
     for optimal, lossless in ((True, True), (True, False), (False, True), (False, False)):
-        part = points[(points["pareto_optimal"] == optimal) & (points["lossless"] == lossless)]
+        part = shared_points(points[(points["pareto_optimal"] == optimal) & (points["lossless"] == lossless)])
         if part.empty:
             continue
         figure.add_scatter(
+            # Front points are named; the dominated ones on hover (their names collide along a row of equal accuracy).
             x=part["reach_budget"], y=part["accuracy"], mode="markers+text" if optimal else "markers",
-            text=part["format"] if optimal else None, textposition="top left", textfont={"size": 11},
-            customdata=part[["format", "dominated_by", "reach_budget", "tokens"]].values,
+            text=part["label"] if optimal else None,
+            textposition="bottom right", textfont={"size": 11 if optimal else 9,
+                                                   "color": "#15803d" if optimal else "#6b7280"},
+            customdata=part[["format", "dominated_by", "reach_budget", "tokens", "formats"]].values,
             name=("on the front" if optimal else "dominated") + ("" if lossless else ", lossy"),
             marker={"size": 12 if optimal else 9, "symbol": "circle" if lossless else "x",
                     "color": "#16a34a" if optimal else "#9ca3af"},
-            hovertemplate="%{customdata[0]}: " + accuracy + " %{y:.0%} from a budget of %{x:,} tokens (%{customdata[3]:,.0f} "
-                          "used)<br>dominated by: %{customdata[1]}<extra></extra>")
+            hovertemplate="%{customdata[4]}: " + accuracy + " %{y:.0%} from a budget of %{x:,} tokens "
+                          "(%{customdata[3]:,.0f} used)<br>dominated by: %{customdata[1]}<extra></extra>")
     front = points[points["pareto_optimal"]].sort_values(["reach_budget", "accuracy"])
     figure.add_scatter(x=front["reach_budget"], y=front["accuracy"], mode="lines", name="front over what answers",
                        line={"color": "#16a34a", "dash": "dash", "shape": "hv"}, hoverinfo="skip")
-    budget_axis(figure, points["reach_budget"], title="smallest budget reaching the accuracy (tokens)"
+    reached = sorted(set(points["reach_budget"]))
+    budget_axis(figure, points["reach_budget"], exact=reached if len(reached) <= EXACT_TICKS else None,
+                title="smallest budget reaching the accuracy (tokens)"
                 + (" (≈ approximate)" if approximate else ""))
     share_axis(figure, accuracy)
     figure.update_layout(title=f"{accuracy.capitalize()} against the smallest budget that reaches it",
