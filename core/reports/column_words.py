@@ -16,6 +16,9 @@ WORDS = {
 
 
 def words(column: object) -> str:
-    """A column's title in words: a known name's wording, or the name with its underscores as spaces."""
+    """A column's title in words: a known name's wording, a title already in words as it is ("D_k(S) tokens"),
+    else the name with its underscores as spaces."""
     name = str(column)
-    return WORDS.get(name, name.replace("_", " "))
+    if name in WORDS:
+        return WORDS[name]
+    return name if " " in name else name.replace("_", " ")
