@@ -24,7 +24,8 @@ SHARE_D3 = ".0%"  # plotly/d3: 45%
 DECIMAL_D3 = ",.2f"
 
 SHARE_WORDS = frozenset({"survival", "accuracy", "recall", "share", "tax", "match", "gap", "position", "precision",
-                         "f1", "low", "high", "hit", "rate", "correct", "complete"})
+                         "f1", "low", "high", "hit", "rate", "complete"})
+MONEY_WORDS = frozenset({"dollars", "cost", "price", "usd"})
 COUNT_WORDS = frozenset({"tokens", "budget", "records", "bytes", "characters", "nodes", "edges", "units", "count",
                          "questions", "rank", "budgets", "hops", "dangling", "cached", "length", "spread", "90", "100"})
 RATE_WORDS = frozenset({"rds"})
@@ -90,13 +91,15 @@ def money(value: Real | None, currency: str = "USD") -> str:
 
 
 def kind_of(column: str) -> str:
-    """Which rule a table column follows, from the words of its name: share, count, rate, per_thousand or
+    """Which rule a table column follows, from the words of its name: share, count, rate, per_thousand, money or
     decimal ("evidence_survival" is a share, "budgeted_tokens" a count, "rds" a rate)."""
     words = set(re.split(r"[^a-z0-9]+", column.lower()))
     if words & RATE_WORDS:
         return "rate"
     if words & PER_THOUSAND_WORDS:
         return "per_thousand"
+    if words & MONEY_WORDS:
+        return "money"
     if words & {"tokens", "budget", "records", "bytes"}:
         return "count"
     if words & SHARE_WORDS:
@@ -107,7 +110,8 @@ def kind_of(column: str) -> str:
 
 
 FORMATTERS: dict[str, Callable[[Real | None], str]] = {
-    "share": share, "count": whole, "rate": per_token_rate, "per_thousand": per_thousand, "decimal": decimal}
+    "share": share, "count": whole, "rate": per_token_rate, "per_thousand": per_thousand, "decimal": decimal,
+    "money": lambda value: money(value, "").strip()}
 
 
 def format_value(column: str, value: object) -> str:

@@ -114,11 +114,13 @@ def draw_advice(advice: Advice) -> None:
     first.metric("Traversal accuracy", share(best.traversal_accuracy),
                  delta=None if advice.accuracy_margin is None else accuracy_words(advice.accuracy_margin),
                  delta_color="normal" if advice.accuracy_margin else "off",
+                 delta_arrow="auto" if advice.accuracy_margin else "off",
                  help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
     second.metric("Reached from", f"{best.reach_budget:,} tokens",
                   help="the smallest budget swept at which this accuracy is reached")
     third.metric("Budgeted tokens", whole(best.budgeted_tokens),
-                 delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off")
+                 delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off",
+                 delta_arrow="off")
     if advice.tied:
         plural = "s" if advice.questions != 1 else ""
         st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")

@@ -31,6 +31,7 @@ from core.questions import (
     parse_question_file,
     questions_jsonl,
 )
+from core.reports.axis_ticks import log_ticks
 from core.retrieval import ORDERINGS
 from dashboard.analysis_controls import budget_list
 from dashboard.detour import keep_selection
@@ -124,10 +125,16 @@ def banded_figure(table: pd.DataFrame, facet: str, metric: str, title: str) -> g
                                hovertemplate=name + ": %{y:.0%} [%{customdata[1]:.0%}, %{customdata[2]:.0%}] of "
                                              "%{customdata[0]:,} questions at %{x:,} tokens<extra></extra>",
                                row=1, col=column)
-    budget_axis(figure, table["budget"], title=None)
+    # Narrow panels: few 1-2-5 ticks each (first and last from three panels on, with the middle for two), upright.
+    ticks, _texts = log_ticks(table["budget"])
+    kept = (sorted({0, len(ticks) - 1}) if len(facets) > 2 else sorted({0, len(ticks) // 2, len(ticks) - 1})
+            if len(facets) > 1 else range(len(ticks)))
+    budget_axis(figure, table["budget"], title=None, exact=[ticks[index] for index in kept])
+    figure.update_xaxes(tickangle=0, tickfont={"size": 10})
+    figure.update_annotations(font={"size": 12})  # the panels' titles
     figure.update_yaxes(range=[-0.05, 1.05], tickformat=SHARE_D3)
-    figure.add_annotation(text=BUDGET_TITLE, x=0.5, y=0, xref="paper", yref="paper", yshift=-40, showarrow=False)
-    figure.update_layout(title=title, height=380, legend_title=None, margin={"t": 70})
+    figure.add_annotation(text=BUDGET_TITLE, x=0.5, y=0, xref="paper", yref="paper", yshift=-45, showarrow=False)
+    figure.update_layout(title=title, height=400, legend_title=None, margin={"t": 70, "b": 70})
     return figure
 
 
