@@ -48,7 +48,7 @@ def way_back(container) -> None:
     box = container.container(border=True, key="detour_banner")
     box.markdown(f"**Showing a cut opened from {detour.origin_title}.** "
                  + ("It changed " + "; ".join(changed) + "." if changed else "Your selection is unchanged."))
-    left, right, _ = box.columns([2, 2, 3])
-    left.button(f"Back to your selection on {detour.origin_title}", key="detour_back", on_click=_back,
-                icon=":material/undo:", type="primary")
-    right.button("Keep this selection", key="detour_keep", on_click=_keep)
+    row = box.container(horizontal=True, gap="small")  # buttons as wide as their words: never "Back to your …"
+    row.button(f"Back to your selection on {detour.origin_title}", key="detour_back", on_click=_back,
+               icon=":material/undo:", type="primary", width="content")
+    row.button("Keep this selection", key="detour_keep", on_click=_keep, width="content")
