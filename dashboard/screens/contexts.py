@@ -12,10 +12,10 @@ from core.analysis.what_answers import Answering, what_answers
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.policies import cut, grammar_tokens
 from core.formats import FORMATS
+from dashboard.context_panel import cut_metrics, draw_panel
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.context_html import legend_html
-from dashboard.views.context_panel import cut_metrics, draw_panel
 from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
 

@@ -14,6 +14,7 @@ from core.queries import QUERIES, Query
 from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
 from dashboard import cache
+from dashboard.context_panel import cut_metrics, draw_panel
 from dashboard.detour import keep_selection
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.renderings import accounting_for
@@ -26,7 +27,6 @@ from dashboard.state.teaching import (
     step_sentences,
     walkthrough_plan,
 )
-from dashboard.views.context_panel import cut_metrics, draw_panel
 from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
 

@@ -84,7 +84,8 @@ def evidence_kept_at(choice, budget) -> bool:
     region = seed_region(GRAPH, SEEDS)
     evidence = QUERY.solve(GRAPH).evidence
     inputs = inputs_for(ordering, SEEDS, evidence=evidence, question=QUERY.question_on(GRAPH))
-    accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ordering, choice.layout, inputs, TOKENIZERS.get("o200k_base")), region=region)
+    accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ordering, choice.layout, inputs,
+                                                   TOKENIZERS.get("o200k_base")), region=region)
     return evidence <= set(cut(accounting, format_, "record", budget).kept_keys)
 
 
