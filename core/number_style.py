@@ -139,10 +139,11 @@ def column_formatters(columns: Iterable[str], numeric: Iterable[str],
     return formatters
 
 
-# Text that breaks the style: 4+ digits without separators, 3+ decimals, a percentage with 2+ decimals,
-# scientific notation. Digits inside
+# Text that breaks the style: 4+ digits without separators, 3+ decimals (but a small amount's leading zeros and
+# three significant digits, as `money` writes 0.000164), a percentage with 2+ decimals, scientific notation. Digits inside
 # identifiers (svc-0016, o200k, a hash) and ISO dates are not figures; the scan skips words holding letters.
-UNFORMATTED = re.compile(r"(?<![\w.,:/#-])(\d{4,}(?:\.\d+)?|\d+\.\d{3,}|\d+\.\d{2,}%|\d+(?:\.\d+)?e[-+]?\d+)(?![\w,:/-])")
+UNFORMATTED = re.compile(r"(?<![\w.,:/#-])(\d{4,}(?:\.\d+)?|(?!0\.0+[1-9]\d{0,2}(?![\d.]))\d+\.\d{3,}|\d+\.\d{2,}%"
+                         r"|\d+(?:\.\d+)?e[-+]?\d+)(?![\w,:/-])")
 
 
 def unformatted_numbers(text: str) -> list[str]:

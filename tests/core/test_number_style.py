@@ -74,4 +74,5 @@ def test_the_scan_finds_each_way_a_figure_breaks_the_style():
 
 def test_identifiers_dates_and_styled_figures_are_not_figures_to_fix():
     assert unformatted_numbers("svc-noise-0016 · o200k_base · hash 2f4f02d53cb1 · 2026-12-03 · 1,030 · 45% · "
-                               "0.63 per 1,000 tokens · 1.00") == []
+                               "0.63 per 1,000 tokens · 1.00 · 0.000164 USD") == []
+    assert unformatted_numbers("0.0001645") == ["0.0001645"]  # a fourth significant digit is noise
