@@ -36,16 +36,16 @@ def missing(value: object) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def whole(value: Real | None) -> str:
+def whole(value: float | None) -> str:
     """A count or a token figure: 4,023; a mean rounds to the nearest whole number (875.222 -> 875)."""
-    if missing(value):
+    if value is None or missing(value):
         return MISSING
     return f"{round(float(value)):,}"
 
 
-def share(value: Real | None) -> str:
+def share(value: float | None) -> str:
     """A share in [0, 1] as a percentage: whole percent, one decimal where rounding would read 0% or 100%."""
-    if missing(value):
+    if value is None or missing(value):
         return MISSING
     percent = 100 * float(value)
     rounded = round(percent)
@@ -56,34 +56,34 @@ def share(value: Real | None) -> str:
     return f"{rounded:,}%"
 
 
-def decimal(value: Real | None, places: int = 2) -> str:
+def decimal(value: float | None, places: int = 2) -> str:
     """Any other figure: `places` decimals, thousands separated (never scientific notation)."""
-    if missing(value):
+    if value is None or missing(value):
         return MISSING
     return f"{float(value):,.{places}f}"
 
 
-def per_thousand(value: Real | None) -> str:
+def per_thousand(value: float | None) -> str:
     """A figure already per 1,000 tokens (the Pareto page's efficiency): two decimals."""
     return decimal(value, 2)
 
 
-def per_token_rate(value: Real | None) -> str:
+def per_token_rate(value: float | None) -> str:
     """A rate per token (the CKG benchmark's RDS, accuracy / tokens, ~6e-4) in a unit where it reads plainly."""
-    if missing(value):
+    if value is None or missing(value):
         return MISSING
     return f"{1000 * float(value):,.2f} per 1,000 tokens"
 
 
-def signed_whole(value: Real) -> str:
+def signed_whole(value: float) -> str:
     """A difference of counts with its sign: +12, −3, 0."""
     number = round(float(value))
     return f"+{number:,}" if number > 0 else (f"−{-number:,}" if number < 0 else "0")
 
 
-def money(value: Real | None, currency: str = "USD") -> str:
+def money(value: float | None, currency: str = "USD") -> str:
     """A price: enough decimals that a fraction of a cent shows (0.000123 USD), no scientific notation."""
-    if missing(value):
+    if value is None or missing(value):
         return MISSING
     amount = float(value)
     places = 2 if abs(amount) >= 0.01 or amount == 0 else min(8, 2 - math.floor(math.log10(abs(amount))))
@@ -109,7 +109,7 @@ def kind_of(column: str) -> str:
     return "decimal"
 
 
-FORMATTERS: dict[str, Callable[[Real | None], str]] = {
+FORMATTERS: dict[str, Callable[[float | None], str]] = {
     "share": share, "count": whole, "rate": per_token_rate, "per_thousand": per_thousand, "decimal": decimal,
     "money": lambda value: money(value, "").strip()}
 
@@ -120,8 +120,8 @@ def format_value(column: str, value: object) -> str:
         return MISSING if missing(value) else str(value)
     kind = kind_of(column)
     if kind == "decimal" and float(value).is_integer() and not isinstance(value, float):
-        return whole(value)
-    return FORMATTERS[kind](value)
+        return whole(float(value))
+    return FORMATTERS[kind](float(value))
 
 
 def column_formatters(columns: Iterable[str], numeric: Iterable[str],
@@ -135,8 +135,15 @@ def column_formatters(columns: Iterable[str], numeric: Iterable[str],
             continue
         rule = whole if column in integral and kind_of(str(column)) not in ("share", "rate") else \
             FORMATTERS[kind_of(str(column))]
-        formatters[column] = lambda value, rule=rule: MISSING if missing(value) else rule(value)
+        formatters[column] = _cell(rule)
     return formatters
+
+
+def _cell(rule: Callable[[float | None], str]) -> Callable[[object], str]:
+    """A table cell's formatter: missing values as a dash, any other number by `rule`."""
+    def formatted(value: object) -> str:
+        return MISSING if value is None or missing(value) else rule(float(value))  # type: ignore[arg-type]
+    return formatted
 
 
 # Text that breaks the style: 4+ digits without separators, 3+ decimals (but a small amount's leading zeros and

@@ -35,8 +35,8 @@ def advice_lines(advice: Advice) -> list[str]:
              f"  best:      {best.name}: {_figures(best)}"]
     if runner is not None:
         lines.append(f"  runner-up: {runner.name}: {_figures(runner)}")
-        lines.append(f"  margin:    {signed_whole(100 * advice.accuracy_margin)} percentage points of accuracy, "
-                     f"{signed_whole(advice.token_margin)} tokens"
+        lines.append(f"  margin:    {signed_whole(100 * (advice.accuracy_margin or 0.0))} percentage points of "
+                     f"accuracy, {signed_whole(advice.token_margin or 0.0)} tokens"
                      + ("; tied within noise" if advice.tied else ""))
     lines.extend(f"  baseline:  {choice.name} (never picked): {_figures(choice)}" for choice in advice.baselines)
     lines.append(f"  why:       {advice.reason}")

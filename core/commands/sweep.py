@@ -256,7 +256,7 @@ def run(arguments: argparse.Namespace) -> int:
     print("\n".join(verdict_lines(verdicts)))
     print(f"{len(frame)} cuts written to {arguments.output}")
     if arguments.cut_report is not None:
-        write_cut_reports(arguments, graph, queries, frame.attrs["parameters"]["seeds"], choice.names)
+        write_cut_reports(arguments, graph, queries, frame.attrs["parameters"]["seeds"], list(choice.names))
     return 0
 
 
