@@ -43,6 +43,7 @@ from core.errors import ParameterError
 from core.formats.base import Format, Rendering
 from core.graph.model import Graph
 from core.graph.units import Unit
+from core.registry import Registry
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.protocol import Tokenizer
 
@@ -170,17 +171,14 @@ class BudgetPolicy:
 
 def check_policy(policy: str) -> str:
     """The policy's name when it is registered; a ParameterError listing the registered ones otherwise."""
-    from core.budget import POLICIES  # the registry imports this module
-
-    if policy not in POLICIES:
-        raise ParameterError(f"unknown budget policy {policy!r}", "policy", f"use one of: {', '.join(POLICIES)}")
+    if policy not in POLICY_REGISTRY:
+        raise ParameterError(f"unknown budget policy {policy!r}", "policy",
+                             f"use one of: {', '.join(POLICY_REGISTRY)}")
     return policy
 
 
 def policy_named(name: str) -> BudgetPolicy:
-    from core.budget import POLICIES
-
-    return POLICIES.get(check_policy(name))
+    return POLICY_REGISTRY.get(check_policy(name))
 
 
 def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, count_grammar: bool = True,
@@ -352,3 +350,7 @@ RECORD = BudgetPolicy("record", "whole records in order while the next still fit
 SECTIONS = BudgetPolicy("sections", "the node and the edge section each get a share of B, each filled in order by "
                         "the record rule, the kept units rendered again", _sections, prefix=False,
                         always_parses=True, preference=1, needs_source=True)
+
+# Every budget policy by name; the package (core.budget) registers the selecting ones, one line each.
+POLICY_REGISTRY: Registry[BudgetPolicy] = Registry("budget policy", [(policy.name, policy) for policy in
+                                                                    (RAW, RECORD, SECTIONS)])

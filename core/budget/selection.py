@@ -32,71 +32,17 @@ a tighter capacity).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from core.budget.candidates import Candidates, Item, candidates
 from core.budget.policies import BudgetPolicy, Cut, CutRequest, empty_cut
+from core.budget.steiner import connected_choice
 from core.formats.base import Rendering
 from core.graph.units import Unit
 
 KNAPSACK_CELLS = 2_000_000  # records x (capacity + 1) the knapsack solves; above it the cut is refused
 REFITS = 64  # exact re-counts before a policy gives up fitting (each drops at least one unit)
-
-
-@dataclass(frozen=True)
-class Item:
-    """A group of units kept or dropped together (a record, or one unit), with its relevance and token cost."""
-
-    keys: tuple[str, ...]
-    relevance: float
-    cost: int
-    position: int  # in the rendering: ties go to the earlier
-
-
-@dataclass(frozen=True)
-class Candidates:
-    """The rendering's units in its order, their relevance, and its records as items."""
-
-    units: tuple[Unit, ...]  # in rendering order, each key once
-    relevance: dict[str, float]
-    records: tuple[Item, ...]
-    unit_cost: dict[str, float]  # a record's cost shared by its units
-    empty_tokens: int  # the empty document
-
-
-def candidates(request: CutRequest) -> Candidates:
-    accounting, graph, units = request.accounting, request.graph, request.units
-    assert graph is not None and units is not None
-    by_key = {unit.key: unit for unit in units}
-    records = accounting.rendering.records
-    ordered = list({key: by_key[key] for record in records for key in record.unit_keys if key in by_key}.values())
-    relevance = unit_relevance(ordered)
-    counts = accounting.counts
-    items, unit_cost = [], {}
-    for index, record in enumerate(records):
-        keys = tuple(key for key in record.unit_keys if key in by_key)
-        if not keys:
-            continue
-        cost = max(1, int(counts[index + 1]) - int(counts[index]))
-        items.append(Item(keys, sum(relevance[key] for key in keys), cost, index))
-        for key in keys:
-            unit_cost.setdefault(key, cost / len(keys))
-    return Candidates(tuple(ordered), relevance, tuple(items), unit_cost, int(counts[0]))
-
-
-def unit_relevance(ordered: Sequence[Unit]) -> dict[str, float]:
-    """Reciprocal rank among the nodes; an edge has its weaker endpoint's (see the module's note)."""
-    relevance: dict[str, float] = {}
-    node_relevance: dict[str, float] = {}
-    nodes = [unit for unit in ordered if unit.is_node]
-    for rank, unit in enumerate(nodes):
-        relevance[unit.key] = node_relevance[unit.node.id] = 1.0 / (rank + 1)
-    edges = [unit for unit in ordered if not unit.is_node]
-    for rank, unit in enumerate(edges):
-        ends = [node_relevance.get(unit.edge.source), node_relevance.get(unit.edge.target)]
-        relevance[unit.key] = min(ends) if None not in ends else 1.0 / (len(nodes) + rank + 1)  # type: ignore[type-var]
-    return relevance
 
 
 def knapsack(values: Sequence[float], costs: Sequence[int], capacity: int) -> tuple[int, ...]:
@@ -227,8 +173,6 @@ def _nothing(request: CutRequest, policy: str, found: Candidates) -> Cut:
 
 
 def _connected(request: CutRequest) -> Cut:
-    from core.budget.steiner import connected_choice  # it imports this module's Candidates
-
     found = candidates(request)
     assert request.graph is not None
     choice = connected_choice(found, request.allowed - found.empty_tokens)  # grown to fit, by estimate

@@ -11,6 +11,7 @@ from core.analysis.cost import DEFAULT_MODEL
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
 from core.commands.progress import CountBar
+from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
@@ -84,9 +85,12 @@ def run(arguments: argparse.Namespace) -> int:
         if arguments.questions or arguments.generate:
             questions = load_questions(arguments.questions, graph) if arguments.questions else \
                 generate(graph, arguments.generate)
+            graph = filtered_graph(graph, arguments, [question.query for question in questions.questions], settings.formats,
+                                   settings.tokenizers[0])
             advice = advise_set(graph, questions, settings, progress=progress)
         else:
             seeds, queries = seeds_and_queries(graph, arguments)  # a sample's own defaults when none are given
+            graph = filtered_graph(graph, arguments, queries, settings.formats, settings.tokenizers[0])
             seed_ids = seeds.node_ids if seeds else ()
             if len(queries) > 1 and not seed_ids:
                 raise ParameterError("several queries need shared seeds", "--query",
@@ -113,6 +117,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "within noise' when the question set cannot separate the pick from the runner-up; warn when "
                     "the choice changes with the budget or tokenizer.")
     add_graph_options(parser)
+    add_property_options(parser)
     add_seed_and_query_options(parser, "seeds and queries (one question)")
     questions = parser.add_argument_group("or a question set").add_mutually_exclusive_group()
     questions.add_argument("--questions", type=Path, metavar="FILE", help="a CKG query file or the project's JSONL/CSV")
