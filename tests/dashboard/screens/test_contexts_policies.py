@@ -9,6 +9,7 @@ from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
+from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
 from tests.dashboard.conftest import metric, on_page, started
 
@@ -18,8 +19,8 @@ def core_kept(format_name: str, policy: str, budget: int) -> set[str]:
     graph = load_sample(sample.name)
     ordering = ORDERINGS.get("canonical")
     inputs = inputs_for(ordering, sample.seeds)
-    accounting = accounted_rendering(graph, FORMATS.get(format_name), ordering, "nodes_then_edges", inputs,
-                                     TOKENIZERS.get("o200k_base"), cache=None)
+    accounting = accounted_rendering(RenderingSpec(graph, FORMATS.get(format_name), ordering, "nodes_then_edges",
+                                                   inputs, TOKENIZERS.get("o200k_base")))
     return set(cut(accounting, FORMATS.get(format_name), policy, budget).kept_keys)
 
 
