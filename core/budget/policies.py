@@ -8,8 +8,10 @@
 - `sections`: the node section and the edge section each get a share of B (LightRAG's proportions
   by default), each filled in order by the record rule, the kept units rendered again as one
   complete document (`core.budget.sections`). It needs the graph and the rendered units, and it re-renders
-  per cut, so sweeps run it only when asked for (`POLICIES` are the two prefix policies;
-  `ALL_POLICIES` adds it).
+  per cut, so sweeps run it only when asked for (`DEFAULT_POLICIES` are the two prefix policies).
+
+Each policy is a `BudgetPolicy` object in `POLICY_REGISTRY` (exported as `core.budget.POLICIES`, which
+also registers the selecting policies of `core.budget.selection`); `cut(...)` looks the name up there.
 
 The budget covers the document: preamble + records + closing, plus the optional truncation marker
 line (`[37 of 131 records shown]`, written on its own line after the document, so decoders read the
