@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.analysis.suite import run_suite, settings_for  # noqa: E402
-from core.budget import POLICIES  # noqa: E402
-from core.io.samples import get_sample  # noqa: E402
-from core.questions import load_questions  # noqa: E402
+from core.analysis.suite import run_suite, settings_for
+from core.budget import POLICIES
+from core.io.samples import get_sample
+from core.questions import load_questions
 
 SAMPLES = ("reference-services", "nvidia-jetson")
 BUDGETS = (128, 256, 512, 1024, 2048)
