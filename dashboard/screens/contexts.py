@@ -10,10 +10,10 @@ import streamlit as st
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.policies import cut
 from core.formats import FORMATS
+from dashboard.context_panel import draw_panel
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.context_html import legend_html
-from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
 
 COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under several policies

@@ -42,9 +42,6 @@ def measured():
                                       budgets=SETTINGS.swept_budgets))
 
 
-
-
-
 def ranked_by_hand(frame, budget):
     """One question: highest accuracy, then the smallest budget swept (up to `budget`) reaching it, then the tokens
     there, then the policy that parses, then by name; baseline orderings left out. Over the sweep's own rows."""
@@ -85,7 +82,8 @@ def evidence_kept_at(choice, budget) -> bool:
     region = seed_region(GRAPH, SEEDS)
     evidence = QUERY.solve(GRAPH).evidence
     inputs = inputs_for(ordering, SEEDS, evidence=evidence, question=QUERY.question_on(GRAPH))
-    accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ordering, choice.layout, inputs, TOKENIZERS.get("o200k_base")), region=region)
+    accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ordering, choice.layout, inputs,
+                                                   TOKENIZERS.get("o200k_base")), region=region)
     return evidence <= set(cut(accounting, format_, "record", budget).kept_keys)
 
 
