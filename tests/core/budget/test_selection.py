@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.budget import POLICIES
+from core.budget import POLICIES, selection
+from core.budget.candidates import candidates
 from core.budget.policies import CutRequest, cut, grammar_tokens
-from core.budget.selection import KNAPSACK_CELLS, candidates, knapsack
+from core.budget.selection import KNAPSACK_CELLS, knapsack
 from core.errors import ParameterError
 from core.formats import FORMATS
 from core.graph.hops import hop_units
@@ -81,17 +82,19 @@ def test_the_knapsack_cut_keeps_the_brute_force_optimum_of_its_records(name, bud
     assert value == pytest.approx(best)
 
 
-def test_a_knapsack_over_the_bound_is_refused_with_its_reason_never_greedy():
-    graph = service_graph(200, 200, 5)
-    accounting = accounted("csv", graph=graph)
-    result = cut(accounting, FORMATS.get("csv"), "knapsack", 60_000)
-    cells = len(candidates(CutRequest(accounting, FORMATS.get("csv"), 0, 0, 0, True, False,
-                                      *accounting.source)).records)
-    if accounting.total + grammar_tokens(FORMATS.get("csv"), O200K) > 60_000:
-        assert result.empty and "refused" in result.explanation and f"{KNAPSACK_CELLS:,}" in result.explanation
-        assert f"{cells:,} records" in result.explanation
-    else:
-        assert not result.empty  # everything fits: no optimisation needed
+def test_a_knapsack_over_the_bound_is_refused_with_its_reason_never_greedy(monkeypatch):
+    accounting = accounted("csv")
+    format_ = FORMATS.get("csv")
+    records = len(candidates(CutRequest(accounting, format_, 0, 0, 0, True, False, *accounting.source)).records)
+    budget = 400  # less than the whole rendering: an optimisation is needed
+    assert accounting.total > budget
+    monkeypatch.setattr(selection, "KNAPSACK_CELLS", records * 100)  # below records x (capacity + 1)
+    result = cut(accounting, format_, "knapsack", budget)
+    assert result.empty and result.kept_keys == ()
+    assert result.explanation.startswith("the knapsack is refused") and f"{records:,} records" in result.explanation
+    assert f"over the bound of {records * 100:,}" in result.explanation
+    monkeypatch.setattr(selection, "KNAPSACK_CELLS", KNAPSACK_CELLS)
+    assert not cut(accounting, format_, "knapsack", budget).empty  # the same instance within the bound
 
 
 def kept_graph(result):
