@@ -1,4 +1,4 @@
-"""What the selecting policies weigh: each unit's relevance (the ordering's reciprocal rank) and token cost.
+"""What the selecting policies weigh: each unit's relevance (the ordering's scores) and token cost.
 
 See `core.budget.selection` for how relevance and cost are defined; this module only computes them from
 an accounted rendering, for the selection and the connected policies alike.
@@ -40,7 +40,7 @@ def candidates(request: CutRequest) -> Candidates:
     by_key = {unit.key: unit for unit in units}
     records = accounting.rendering.records
     ordered = list({key: by_key[key] for record in records for key in record.unit_keys if key in by_key}.values())
-    relevance = unit_relevance(ordered)
+    relevance = ordering_relevance(request, ordered) or unit_relevance(ordered)
     counts = accounting.counts
     items: list[Item] = []
     unit_cost: dict[str, float] = {}
@@ -53,6 +53,22 @@ def candidates(request: CutRequest) -> Candidates:
         for key in keys:
             unit_cost.setdefault(key, cost / len(keys))
     return Candidates(tuple(ordered), relevance, tuple(items), unit_cost, int(counts[0]))
+
+
+FLOOR = 1e-6  # a unit the scores do not reach still fills space nothing more relevant wants
+
+
+def ordering_relevance(request: CutRequest, ordered: Sequence[Unit]) -> dict[str, float] | None:
+    """The ordering's own scores (PPR, BM25, centrality, hop level), scaled so the best unit has 1; None when
+    the ordering has none, its inputs are unknown, or no unit scores above 0."""
+    ordering, inputs, graph = request.ordering, request.inputs, request.graph
+    if ordering is None or inputs is None or graph is None or ordering.relevance is None:
+        return None
+    scores = ordering.relevance(graph, ordered, inputs)
+    best = max(scores.values(), default=0.0)
+    if best <= 0:
+        return None
+    return {unit.key: max(scores.get(unit.key, 0.0) / best, FLOOR) for unit in ordered}
 
 
 def unit_relevance(ordered: Sequence[Unit]) -> dict[str, float]:

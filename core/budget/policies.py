@@ -46,6 +46,7 @@ from core.formats.base import Format, Rendering
 from core.graph.model import Graph
 from core.graph.units import Unit
 from core.registry import Registry
+from core.retrieval.ordering import Ordering, OrderingInputs
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.protocol import Tokenizer
 
@@ -149,6 +150,8 @@ class CutRequest:
     graph: Graph | None = None
     units: Sequence[Unit] | None = None
     sections: Sections = DEFAULT_SECTIONS
+    ordering: Ordering | None = None  # the rendering's ordering and inputs, when known: their relevance scores
+    inputs: OrderingInputs | None = None
 
 
 class PolicyCut(Protocol):
@@ -197,14 +200,17 @@ def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, 
     chosen = policy_named(policy)
     grammar = grammar_tokens(format_, accounting.tokenizer)
     allowed = int(budget) - (grammar if count_grammar else 0)
+    ordering = inputs = None
     if chosen.needs_source:
         if (graph is None or units is None) and accounting.source is not None:
-            graph, units = accounting.source
+            graph, units = accounting.source[:2]
         if graph is None or units is None:
             raise ParameterError(f"the {policy} policy needs the graph and its units", "cut",
                                  "pass graph= and units= (the units the rendering was made from)")
+        if accounting.source is not None and len(accounting.source) == 4 and accounting.source[0] is graph:
+            ordering, inputs = accounting.source[2:]
     return chosen.cut(CutRequest(accounting, format_, int(budget), allowed, grammar, count_grammar, marker, graph,
-                                 units, sections))
+                                 units, sections, ordering, inputs))
 
 
 def empty_cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, grammar: int,

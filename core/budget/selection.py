@@ -4,11 +4,14 @@ Where the prefix policies cut the ordering's sequence at the budget, these choos
 units and render that subset again as one complete document (like `sections`), so every non-empty
 cut parses. What they weigh:
 
-- relevance: from the ordering's ranking of the rendering (PPR, BM25, hop tier, ...), as reciprocal
-  rank: the node ranked r-th (0-based, among nodes) has relevance 1 / (r + 1); an edge has its weaker
-  endpoint's relevance, the convention the orderings rank edges by (an edge whose endpoint is not
-  rendered ranks among the edges instead). Only the ranking is read, so every ordering, the
-  baselines too, can be cut this way;
+- relevance: the scores the ordering ranks by (`Ordering.relevance`, core.retrieval.unit_scores):
+  PageRank with restarts at the seeds, BM25 against the question, k-core then degree, the hop level
+  (1 / (1 + hop)); under the graph scores an edge has its weaker endpoint's. Scaled so the best unit
+  has 1, and never below 1e-6 (an unreached unit still fills room nothing else wants). An ordering
+  without scores (canonical, bfs_from_seeds, and the baselines shuffled and evidence_first), or a
+  rendering whose ordering is not recorded, falls back to reciprocal rank: the node ranked r-th
+  (0-based, among nodes) has 1 / (r + 1), an edge its weaker endpoint's (an edge whose endpoint is
+  not rendered ranks among the edges instead);
 - cost: each record's tokens in the complete rendering (the prefix counts' differences, so a
   section header is charged to the record that opens it), shared equally by the units it carries;
   the empty document's tokens are paid once.
@@ -183,7 +186,7 @@ def _connected(request: CutRequest) -> Cut:
                       "a connected subgraph holding the seeds")
 
 
-DENSITY = BudgetPolicy("density", "records by relevance (the ordering's reciprocal rank) per token, greedily, "
+DENSITY = BudgetPolicy("density", "records by relevance (the ordering's scores) per token, greedily, "
                        "each kept while it fits; the kept units rendered again", _density, prefix=False,
                        always_parses=True, preference=2, needs_source=True)
 KNAPSACK = BudgetPolicy("knapsack", f"the exact 0/1 optimum of summed relevance under the budget (refused above "

@@ -156,3 +156,43 @@ def test_density_prefers_relevance_per_token():
     # a record left out either has a lower density than every kept one, or did not fit in what was left
     assert kept_items and all(density[keys] <= max(density[kept] for kept in kept_items) for keys in left_out)
     assert result.budgeted_tokens + cheapest_left > 200 - 5 or not left_out
+
+
+def test_relevance_is_the_orderings_own_scores_where_it_has_them():
+    from core.analysis.sweep import accounted_rendering
+    from core.metrics.coverage import seed_region
+    from core.retrieval.relevance import personalized_pagerank
+    from core.specs import RenderingSpec
+
+    spec = RenderingSpec.from_names(SERVICES, "csv", ordering_name="personalized_pagerank", seeds=SEEDS)
+    accounting = accounted_rendering(spec, region=seed_region(SERVICES, SEEDS))
+    graph, units, ordering, inputs = accounting.source
+    found = candidates(CutRequest(accounting, spec.format, 0, 0, 0, True, False, graph, units, ordering=ordering,
+                                  inputs=inputs))
+    scores = personalized_pagerank(SERVICES, SEEDS)
+    best = max(scores[unit.node.id] for unit in units if unit.is_node)
+    for unit in units:
+        if unit.is_node:
+            assert found.relevance[unit.key] == pytest.approx(max(scores[unit.node.id] / best, 1e-6))
+        else:  # an edge is as relevant as its weaker endpoint
+            weaker = min(scores[unit.edge.source], scores[unit.edge.target])
+            assert found.relevance[unit.key] == pytest.approx(max(weaker / best, 1e-6))
+    # through cut(): the same relevance, and a density cut keeps the best value per token first
+    result = cut(accounting, spec.format, "density", 300)
+    kept = set(result.kept_keys)
+    density = sorted(found.records, key=lambda item: -item.relevance / item.cost)
+    assert set(density[0].keys) <= kept
+
+
+def test_an_ordering_without_scores_falls_back_to_reciprocal_rank():
+    from core.analysis.sweep import accounted_rendering
+    from core.specs import RenderingSpec
+
+    spec = RenderingSpec.from_names(SERVICES, "csv", ordering_name="canonical", seeds=SEEDS)
+    accounting = accounted_rendering(spec)
+    graph, units, ordering, inputs = accounting.source
+    assert ordering.relevance is None
+    found = candidates(CutRequest(accounting, spec.format, 0, 0, 0, True, False, graph, units, ordering=ordering,
+                                  inputs=inputs))
+    nodes = [unit for unit in found.units if unit.is_node]
+    assert [found.relevance[unit.key] for unit in nodes[:3]] == [1.0, 0.5, pytest.approx(1 / 3)]
