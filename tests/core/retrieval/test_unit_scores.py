@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from core.graph.hops import hop_units
@@ -21,7 +23,7 @@ def test_the_scores_never_contradict_the_orderings_node_order(name):
     scores = ordering.relevance(GRAPH, UNITS, inputs)
     ranked = [unit for unit in order_units(GRAPH, UNITS, ordering, "nodes_then_edges", inputs) if unit.is_node]
     values = [scores[unit.key] for unit in ranked]
-    assert all(first >= second - 1e-9 for first, second in zip(values, values[1:]))
+    assert all(first >= second - 1e-9 for first, second in pairwise(values))
     assert set(scores) == {unit.key for unit in UNITS}
 
 
