@@ -27,6 +27,8 @@ from core.retrieval.seeds import Seeds
 from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import counting_note
 from dashboard import cache, url_state
+from dashboard.property_controls import KEYS as PROPERTY_KEYS
+from dashboard.property_controls import property_filter_controls
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
     query_widgets,
@@ -106,7 +108,7 @@ def format_label(name: str) -> str:
 
 
 SIDEBAR_BOUND_KEYS = ("source", "sample", "seed_mode", "seeds", "question", "query", "model", "tokenizer", "formats",
-                      "ordering", "layout", "policy", "budgets")
+                      "ordering", "layout", "policy", "budgets", *PROPERTY_KEYS)
 BUDGET_SLIDER = "budget_slider"
 BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (dashboard.state.mirrored_controls)
 BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
@@ -158,8 +160,13 @@ def draw() -> Selection:
                                        bind="query-params", help="raw: the first B tokens of the complete text "
                                        "(may not parse); record: whole records while the next fits (always parses); "
                                        "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
-                                       "8,000 of 30,000), each filled by the record rule"
+                                       "8,000 of 30,000), each filled by the record rule; density, knapsack and "
+                                       "connected choose units by the ordering's relevance per token (knapsack: the "
+                                       "exact optimum; connected: a subgraph joined to the seeds)"
                                        ) or "record"
+    filtered = property_filter_controls(sidebar, graph, query, tuple(formats), tokenizer)
+    if filtered is not graph:
+        loaded = replace(loaded, graph=filtered, label=f"{loaded.label} (properties filtered)")
     # The budgets are drawn once the page is known (with_budgets): their defaults need every shown format's
     # exact count, which on a large graph takes seconds, and a page that ignores them draws first.
     state = st.session_state

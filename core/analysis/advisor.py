@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from core.analysis.answer_advice import answer_rows
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
 from core.analysis.ranking import Standing, Verdict, choose, reach_budget
 from core.analysis.suite import run_suite, settings_for
@@ -45,6 +46,7 @@ from core.specs import RenderingSpec, SweepSpec
 from core.tokens import TOKENIZERS
 
 CANDIDATE = ["format", "ordering", "layout", "policy"]
+TRAVERSAL_LAYER = "traversal accuracy (the query run on what each cut keeps)"
 LADDER_STEPS = 24  # quarter-octave steps (19% apart) below the advised budget: down to a 64th of it
 
 
@@ -144,6 +146,7 @@ class Advice:
     questions_to_separate: int | None = None
     most_accurate: Choice | None = None  # differs from the pick when a cheaper one tied within noise was picked
     baselines: tuple[Choice, ...] = ()  # the best candidate of each baseline ordering
+    layer: str = TRAVERSAL_LAYER  # which accuracy the ranking used
 
 
 def candidate_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -366,8 +369,9 @@ def _best_baselines(ranking: pd.DataFrame) -> tuple[Choice, ...]:
     return tuple(_choice(row) for row in rows.itertuples())
 
 
-def advise_rows(rows: pd.DataFrame, settings: AdviceSettings) -> Advice:
-    """The advice from candidate rows (a sweep's or a suite's, with a `tokenizer` column)."""
+def advise_rows(rows: pd.DataFrame, settings: AdviceSettings, layer: str = TRAVERSAL_LAYER) -> Advice:
+    """The advice from candidate rows (a sweep's, a suite's or a stored run's, with a `tokenizer` column), ranked
+    by their `traversal_accuracy` column, which `layer` names."""
     settings = settings.checked()
     rows = rows[rows["lossless"]]
     table = candidate_table(rows)
@@ -382,14 +386,25 @@ def advise_rows(rows: pd.DataFrame, settings: AdviceSettings) -> Advice:
                     None if runner_up is None else runner_up.budgeted_tokens - best.budgeted_tokens,
                     "", warnings, ranking, picks, tied=verdict.tied,
                     questions_to_separate=verdict.questions_to_separate, most_accurate=most_accurate,
-                    baselines=baselines)
+                    baselines=baselines, layer=layer)
     return _replace(advice, reason=advice_reason(advice))
 
 
 def advice_reason(advice: Advice) -> str:
     return reason(advice.best, advice.runner_up, advice.budget, advice.questions, tied=advice.tied,
                   questions_to_separate=advice.questions_to_separate, most_accurate=advice.most_accurate,
-                  baselines=advice.baselines)
+                  baselines=advice.baselines) + f" Ranked by {advice.layer}."
+
+
+def advise_answers(results: list[dict], settings: AdviceSettings, run_id: str) -> Advice:
+    """The advice from a stored run's scored answers (`core.analysis.answer_advice`): the same rule, ranked by
+    the model's exact matches, over the budgets the run measured."""
+    rows = answer_rows(results)
+    budgets = tuple(sorted({int(budget) for budget in rows["budget"]}))
+    chosen = settings.budget if settings.budget in budgets else budgets[-1]
+    settings = _replace(settings, budgets=budgets, budget=chosen, ladder_steps=0,
+                        tokenizers=tuple(dict.fromkeys(rows["tokenizer"])))
+    return advise_rows(rows, settings, layer=f"the model's answers (exact match, run {run_id})")
 
 
 def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, seeds: Sequence[str] | None = None,

@@ -76,7 +76,9 @@ def accounted_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None
         seeded = region or seed_region(graph, inputs.seeds or (), inputs.direction)
         units = seeded.units if spec.radius is None else seeded.candidates(spec.radius)
         arranged = ordered if ordered is not None else order_units(graph, units, spec.ordering, spec.layout, inputs)
-        return prefix_tokens(spec.format.render(graph, arranged), spec.tokenizer, source=(graph, units))
+        # the ordering and its inputs too: the selecting policies weigh units by the scores it ranks by
+        return prefix_tokens(spec.format.render(graph, arranged), spec.tokenizer,
+                             source=(graph, units, spec.ordering, inputs))
 
     return cache.get_or_build(spec.key, build) if cache is not None else build()
 

@@ -8,8 +8,10 @@
 - `sections`: the node section and the edge section each get a share of B (LightRAG's proportions
   by default), each filled in order by the record rule, the kept units rendered again as one
   complete document (`core.budget.sections`). It needs the graph and the rendered units, and it re-renders
-  per cut, so sweeps run it only when asked for (`POLICIES` are the two prefix policies;
-  `ALL_POLICIES` adds it).
+  per cut, so sweeps run it only when asked for (`DEFAULT_POLICIES` are the two prefix policies).
+
+Each policy is a `BudgetPolicy` object in `POLICY_REGISTRY` (exported as `core.budget.POLICIES`, which
+also registers the selecting policies of `core.budget.selection`); `cut(...)` looks the name up there.
 
 The budget covers the document: preamble + records + closing, plus the optional truncation marker
 line (`[37 of 131 records shown]`, written on its own line after the document, so decoders read the
@@ -43,6 +45,8 @@ from core.formats.base import Format, Rendering
 from core.graph.derived import memo_of
 from core.graph.model import Graph
 from core.graph.units import Unit
+from core.registry import Registry
+from core.retrieval.ordering import Ordering, OrderingInputs
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.protocol import Tokenizer
 
@@ -146,6 +150,8 @@ class CutRequest:
     graph: Graph | None = None
     units: Sequence[Unit] | None = None
     sections: Sections = DEFAULT_SECTIONS
+    ordering: Ordering | None = None  # the rendering's ordering and inputs, when known: their relevance scores
+    inputs: OrderingInputs | None = None
 
 
 class PolicyCut(Protocol):
@@ -170,17 +176,14 @@ class BudgetPolicy:
 
 def check_policy(policy: str) -> str:
     """The policy's name when it is registered; a ParameterError listing the registered ones otherwise."""
-    from core.budget import POLICIES  # the registry imports this module
-
-    if policy not in POLICIES:
-        raise ParameterError(f"unknown budget policy {policy!r}", "policy", f"use one of: {', '.join(POLICIES)}")
+    if policy not in POLICY_REGISTRY:
+        raise ParameterError(f"unknown budget policy {policy!r}", "policy",
+                             f"use one of: {', '.join(POLICY_REGISTRY)}")
     return policy
 
 
 def policy_named(name: str) -> BudgetPolicy:
-    from core.budget import POLICIES
-
-    return POLICIES.get(check_policy(name))
+    return POLICY_REGISTRY.get(check_policy(name))
 
 
 def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, count_grammar: bool = True,
@@ -197,14 +200,17 @@ def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, 
     chosen = policy_named(policy)
     grammar = grammar_tokens(format_, accounting.tokenizer)
     allowed = int(budget) - (grammar if count_grammar else 0)
+    ordering = inputs = None
     if chosen.needs_source:
         if (graph is None or units is None) and accounting.source is not None:
-            graph, units = accounting.source
+            graph, units = accounting.source[:2]
         if graph is None or units is None:
             raise ParameterError(f"the {policy} policy needs the graph and its units", "cut",
                                  "pass graph= and units= (the units the rendering was made from)")
+        if accounting.source is not None and len(accounting.source) == 4 and accounting.source[0] is graph:
+            ordering, inputs = accounting.source[2:]
     return chosen.cut(CutRequest(accounting, format_, int(budget), allowed, grammar, count_grammar, marker, graph,
-                                 units, sections))
+                                 units, sections, ordering, inputs))
 
 
 def empty_cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, grammar: int,
@@ -348,3 +354,7 @@ RECORD = BudgetPolicy("record", "whole records in order while the next still fit
 SECTIONS = BudgetPolicy("sections", "the node and the edge section each get a share of B, each filled in order by "
                         "the record rule, the kept units rendered again", _sections, prefix=False,
                         always_parses=True, preference=1, needs_source=True)
+
+# Every budget policy by name; the package (core.budget) registers the selecting ones, one line each.
+POLICY_REGISTRY: Registry[BudgetPolicy] = Registry("budget policy", [(policy.name, policy) for policy in
+                                                                    (RAW, RECORD, SECTIONS)])

@@ -4,11 +4,14 @@ Where the prefix policies cut the ordering's sequence at the budget, these choos
 units and render that subset again as one complete document (like `sections`), so every non-empty
 cut parses. What they weigh:
 
-- relevance: from the ordering's ranking of the rendering (PPR, BM25, hop tier, ...), as reciprocal
-  rank: the node ranked r-th (0-based, among nodes) has relevance 1 / (r + 1); an edge has its weaker
-  endpoint's relevance, the convention the orderings rank edges by (an edge whose endpoint is not
-  rendered ranks among the edges instead). Only the ranking is read, so every ordering, the
-  baselines too, can be cut this way;
+- relevance: the scores the ordering ranks by (`Ordering.relevance`, core.retrieval.unit_scores):
+  PageRank with restarts at the seeds, BM25 against the question, k-core then degree, the hop level
+  (1 / (1 + hop)); under the graph scores an edge has its weaker endpoint's. Scaled so the best unit
+  has 1, and never below 1e-6 (an unreached unit still fills room nothing else wants). An ordering
+  without scores (canonical, bfs_from_seeds, and the baselines shuffled and evidence_first), or a
+  rendering whose ordering is not recorded, falls back to reciprocal rank: the node ranked r-th
+  (0-based, among nodes) has 1 / (r + 1), an edge its weaker endpoint's (an edge whose endpoint is
+  not rendered ranks among the edges instead);
 - cost: each record's tokens in the complete rendering (the prefix counts' differences, so a
   section header is charged to the record that opens it), shared equally by the units it carries;
   the empty document's tokens are paid once.
@@ -17,8 +20,9 @@ The policies:
 - `density`: records by summed relevance per token, best first, each kept if it still fits;
 - `knapsack`: the 0/1 optimum of summed relevance over records whose summed cost fits, by dynamic
   programming over whole tokens, exact for that cost model, when records x (capacity + 1) is at
-  most `KNAPSACK_CELLS` (the bound: about 2 MB of choices to trace back); a larger instance is
-  refused with that reason (an empty cut that says so), never solved greedily in its place;
+  most `KNAPSACK_CELLS` (the bound: 20,000,000 cells, a 20 MB table of choices to trace back; 2,011
+  records at 8,192 tokens took 0.24 s); a larger instance is refused with that reason (an empty cut
+  that says so), never solved greedily in its place;
 - `connected`: a prize-collecting tree over the rendered nodes and edges (`core.budget.steiner`): the
   seeds (hop 0) joined by a Steiner tree, grown by relevance per token while it fits, shrunk leaf by
   leaf (never a seed) until the exact count fits; it stays connected and keeps the seeds.
@@ -32,71 +36,17 @@ a tighter capacity).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from core.budget.candidates import Candidates, Item, candidates
 from core.budget.policies import BudgetPolicy, Cut, CutRequest, empty_cut
+from core.budget.steiner import connected_choice
 from core.formats.base import Rendering
 from core.graph.units import Unit
 
-KNAPSACK_CELLS = 2_000_000  # records x (capacity + 1) the knapsack solves; above it the cut is refused
+KNAPSACK_CELLS = 20_000_000  # records x (capacity + 1) the knapsack solves (a 20 MB trace-back table); above it: refused
 REFITS = 64  # exact re-counts before a policy gives up fitting (each drops at least one unit)
-
-
-@dataclass(frozen=True)
-class Item:
-    """A group of units kept or dropped together (a record, or one unit), with its relevance and token cost."""
-
-    keys: tuple[str, ...]
-    relevance: float
-    cost: int
-    position: int  # in the rendering: ties go to the earlier
-
-
-@dataclass(frozen=True)
-class Candidates:
-    """The rendering's units in its order, their relevance, and its records as items."""
-
-    units: tuple[Unit, ...]  # in rendering order, each key once
-    relevance: dict[str, float]
-    records: tuple[Item, ...]
-    unit_cost: dict[str, float]  # a record's cost shared by its units
-    empty_tokens: int  # the empty document
-
-
-def candidates(request: CutRequest) -> Candidates:
-    accounting, graph, units = request.accounting, request.graph, request.units
-    assert graph is not None and units is not None
-    by_key = {unit.key: unit for unit in units}
-    records = accounting.rendering.records
-    ordered = list({key: by_key[key] for record in records for key in record.unit_keys if key in by_key}.values())
-    relevance = unit_relevance(ordered)
-    counts = accounting.counts
-    items, unit_cost = [], {}
-    for index, record in enumerate(records):
-        keys = tuple(key for key in record.unit_keys if key in by_key)
-        if not keys:
-            continue
-        cost = max(1, int(counts[index + 1]) - int(counts[index]))
-        items.append(Item(keys, sum(relevance[key] for key in keys), cost, index))
-        for key in keys:
-            unit_cost.setdefault(key, cost / len(keys))
-    return Candidates(tuple(ordered), relevance, tuple(items), unit_cost, int(counts[0]))
-
-
-def unit_relevance(ordered: Sequence[Unit]) -> dict[str, float]:
-    """Reciprocal rank among the nodes; an edge has its weaker endpoint's (see the module's note)."""
-    relevance: dict[str, float] = {}
-    node_relevance: dict[str, float] = {}
-    nodes = [unit for unit in ordered if unit.is_node]
-    for rank, unit in enumerate(nodes):
-        relevance[unit.key] = node_relevance[unit.node.id] = 1.0 / (rank + 1)
-    edges = [unit for unit in ordered if not unit.is_node]
-    for rank, unit in enumerate(edges):
-        ends = [node_relevance.get(unit.edge.source), node_relevance.get(unit.edge.target)]
-        relevance[unit.key] = min(ends) if None not in ends else 1.0 / (len(nodes) + rank + 1)  # type: ignore[type-var]
-    return relevance
 
 
 def knapsack(values: Sequence[float], costs: Sequence[int], capacity: int) -> tuple[int, ...]:
@@ -227,8 +177,6 @@ def _nothing(request: CutRequest, policy: str, found: Candidates) -> Cut:
 
 
 def _connected(request: CutRequest) -> Cut:
-    from core.budget.steiner import connected_choice  # it imports this module's Candidates
-
     found = candidates(request)
     assert request.graph is not None
     choice = connected_choice(found, request.allowed - found.empty_tokens)  # grown to fit, by estimate
@@ -238,7 +186,7 @@ def _connected(request: CutRequest) -> Cut:
                       "a connected subgraph holding the seeds")
 
 
-DENSITY = BudgetPolicy("density", "records by relevance (the ordering's reciprocal rank) per token, greedily, "
+DENSITY = BudgetPolicy("density", "records by relevance (the ordering's scores) per token, greedily, "
                        "each kept while it fits; the kept units rendered again", _density, prefix=False,
                        always_parses=True, preference=2, needs_source=True)
 KNAPSACK = BudgetPolicy("knapsack", f"the exact 0/1 optimum of summed relevance under the budget (refused above "

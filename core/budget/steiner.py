@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from core.budget.selection import Candidates
+from core.budget.candidates import Candidates
 
 
 @dataclass

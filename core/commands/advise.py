@@ -6,14 +6,16 @@ import argparse
 import json
 from pathlib import Path
 
-from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
+from core.analysis.advisor import Advice, AdviceSettings, advise, advise_answers, advise_set
 from core.analysis.cost import DEFAULT_MODEL
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
 from core.commands.progress import CountBar
+from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
+from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.formats import FORMATS
 from core.number_style import money, share, signed_whole, whole
 from core.questions import generate, load_questions
@@ -69,11 +71,13 @@ def advice_document(advice: Advice) -> dict:
             "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "tied": advice.tied,
             "questions_to_separate": advice.questions_to_separate,
             "baselines": [choice(value) for value in advice.baselines], "reason": advice.reason,
-            "warnings": list(advice.warnings), "prices": advice.price_note,
+            "warnings": list(advice.warnings), "prices": advice.price_note, "layer": advice.layer,
             "picks": json.loads(advice.picks.to_json(orient="records"))}
 
 
 def run(arguments: argparse.Namespace) -> int:
+    if arguments.from_run:
+        return advise_from_run(arguments)
     graph = graph_from_arguments(arguments)
     settings = AdviceSettings(budgets=tuple(arguments.budgets), budget=arguments.budget,
                               tokenizers=chosen_tokenizers(arguments).names, formats=arguments.formats,
@@ -86,9 +90,12 @@ def run(arguments: argparse.Namespace) -> int:
         if arguments.questions or arguments.generate:
             questions = load_questions(arguments.questions, graph) if arguments.questions else \
                 generate(graph, arguments.generate)
+            graph = filtered_graph(graph, arguments, [question.query for question in questions.questions], settings.formats,
+                                   settings.tokenizers[0])
             advice = advise_set(graph, questions, settings, progress=progress)
         else:
             seeds, queries = seeds_and_queries(graph, arguments)  # a sample's own defaults when none are given
+            graph = filtered_graph(graph, arguments, queries, settings.formats, settings.tokenizers[0])
             seed_ids = seeds.node_ids if seeds else ()
             if len(queries) > 1 and not seed_ids:
                 raise ParameterError("several queries need shared seeds", "--query",
@@ -97,6 +104,24 @@ def run(arguments: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
+    print("\n".join(advice_lines(advice)))
+    if arguments.output:
+        arguments.output.write_text(json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n",
+                                    encoding="utf-8")
+        print(f"advice written to {arguments.output}")
+    return 0
+
+
+def advise_from_run(arguments: argparse.Namespace) -> int:
+    """--from-run: the same ranking over a stored run's scored answers (the model's layer, not the traversal's)."""
+    check_store(arguments.store)
+    with RunStore(arguments.store) as store:
+        if store.run(arguments.from_run) is None:
+            raise ParameterError(f"no run {arguments.from_run!r} in {arguments.store}", "--from-run",
+                                 "name a run id the store holds (graph-context-lab evaluate prints it)")
+        results = store.results(arguments.from_run)
+    settings = AdviceSettings(budget=arguments.budget, formats=arguments.formats, orderings=arguments.orderings)
+    advice = advise_answers(results, settings, arguments.from_run)
     print("\n".join(advice_lines(advice)))
     if arguments.output:
         arguments.output.write_text(json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n",
@@ -115,6 +140,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "within noise' when the question set cannot separate the pick from the runner-up; warn when "
                     "the choice changes with the budget or tokenizer.")
     add_graph_options(parser)
+    add_property_options(parser)
     add_seed_and_query_options(parser, "seeds and queries (one question)")
     questions = parser.add_argument_group("or a question set").add_mutually_exclusive_group()
     questions.add_argument("--questions", type=Path, metavar="FILE", help="a CKG query file or the project's JSONL/CSV")
@@ -136,6 +162,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cost.add_argument("--price-model", metavar="NAME", help=f"price per question from the bundled dated table "
                                                             f"(tokencost), e.g. {DEFAULT_MODEL}")
     cost.add_argument("--output-tokens", type=int, default=0, help="answer tokens to price (default 0: input only)")
+    stored = parser.add_argument_group("or a stored run's answers")
+    stored.add_argument("--from-run", metavar="RUN_ID", help="rank by the model's scored answers of this run "
+                                                              "(graph-context-lab evaluate) instead of traversal")
+    stored.add_argument("--store", type=Path, default=DEFAULT_PATH, help=f"SQLite run store (default {DEFAULT_PATH})")
     parser.add_argument("--output", type=Path, help="write the advice as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(run=run)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from core.analysis.answer_front import front_lines, reach_points
+from core.analysis.cut_reports import sweep_cut_reports
 from core.analysis.pareto import dominance_across_budgets
 from core.analysis.session_defaults import graph_defaults
 from core.analysis.sweep import rendering_summary
@@ -26,6 +28,7 @@ from core.commands.graph_source import (
     non_negative,
 )
 from core.commands.progress import CountBar
+from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
@@ -213,8 +216,9 @@ def run(arguments: argparse.Namespace) -> int:
         check_writable(arguments.cut_report, "--cut-report")
     graph = graph_from_arguments(arguments)
     seeds, queries = seeds_and_queries(graph, arguments)
-    progress = None if arguments.no_progress else CountBar("sweep", "cut")
     choice = chosen_tokenizers(arguments)
+    graph = filtered_graph(graph, arguments, queries, arguments.formats, choice.names[0])
+    progress = None if arguments.no_progress else CountBar("sweep", "cut")
     spec = SweepSpec.from_names(graph, queries, seeds=seeds, format_names=arguments.formats,
                                 ordering_names=arguments.orderings, layouts=arguments.layouts,
                                 policy_names=arguments.policies, budgets=arguments.budgets,
@@ -260,10 +264,9 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def write_cut_reports(arguments: argparse.Namespace, graph, queries, seeds: list[str], tokenizers: list[str]) -> None:
+def write_cut_reports(arguments: argparse.Namespace, graph, queries, seeds: Sequence[str],
+                      tokenizers: Sequence[str]) -> None:
     """--cut-report: every cut's kept and cut unit keys, evidence lost and what did not fit next, as JSON."""
-    from core.analysis.cut_reports import sweep_cut_reports
-
     cuts = [dict(report, tokenizer=name) for name in tokenizers for report in sweep_cut_reports(
         graph, queries, seeds=seeds, formats=arguments.formats, orderings=arguments.orderings,
         layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets, tokenizer=name,
@@ -295,6 +298,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "record policies, and measure every cut: exact tokens, parse, evidence survival, traversal "
                     "accuracy, candidate recall within k hops and D_k(S).")
     add_graph_options(parser)
+    add_property_options(parser)
     anchor = add_seed_and_query_options(parser, "seeds and queries")
     anchor.add_argument("--hops", type=non_negative, default=2, help="k for candidate recall and D_k(S) (default 2)")
     anchor.add_argument("--direction", choices=DIRECTIONS, default="both",

@@ -9,6 +9,7 @@ import pytest
 from core.analysis.advisor import AdviceSettings, advise, advise_set
 from core.analysis.ranking import wilson_interval
 from core.analysis.sweep import accounted_rendering, sweep
+from core.budget import POLICIES
 from core.budget.policies import cut
 from core.errors import ParameterError
 from core.formats import FORMATS
@@ -41,9 +42,6 @@ def measured():
                                       budgets=SETTINGS.swept_budgets))
 
 
-PREFERENCE = {"record": 0, "sections": 1, "raw": 2}
-
-
 def ranked_by_hand(frame, budget):
     """One question: highest accuracy, then the smallest budget swept (up to `budget`) reaching it, then the tokens
     there, then the policy that parses, then by name; baseline orderings left out. Over the sweep's own rows."""
@@ -54,7 +52,7 @@ def ranked_by_hand(frame, budget):
                 (row.format, row.ordering, row.layout, row.policy) and other.budget <= budget]
         reach = min(other.budget for other in same if other.traversal_accuracy >= row.traversal_accuracy)
         tokens = next(other.budgeted_tokens for other in same if other.budget == reach)
-        return (-row.traversal_accuracy, reach, tokens, PREFERENCE[row.policy],
+        return (-row.traversal_accuracy, reach, tokens, POLICIES.get(row.policy).preference,
                 f"{row.format}/{row.ordering}/{row.layout}/{row.policy}"), reach, tokens
 
     return sorted(((key(row), row) for row in rows if row.budget == budget), key=lambda item: item[0][0])

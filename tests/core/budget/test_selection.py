@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.budget import POLICIES
+from core.budget import POLICIES, selection
+from core.budget.candidates import candidates
 from core.budget.policies import CutRequest, cut, grammar_tokens
-from core.budget.selection import KNAPSACK_CELLS, candidates, knapsack
+from core.budget.selection import KNAPSACK_CELLS, knapsack
 from core.errors import ParameterError
 from core.formats import FORMATS
 from core.graph.hops import hop_units
@@ -81,17 +82,19 @@ def test_the_knapsack_cut_keeps_the_brute_force_optimum_of_its_records(name, bud
     assert value == pytest.approx(best)
 
 
-def test_a_knapsack_over_the_bound_is_refused_with_its_reason_never_greedy():
-    graph = service_graph(200, 200, 5)
-    accounting = accounted("csv", graph=graph)
-    result = cut(accounting, FORMATS.get("csv"), "knapsack", 60_000)
-    cells = len(candidates(CutRequest(accounting, FORMATS.get("csv"), 0, 0, 0, True, False,
-                                      *accounting.source)).records)
-    if accounting.total + grammar_tokens(FORMATS.get("csv"), O200K) > 60_000:
-        assert result.empty and "refused" in result.explanation and f"{KNAPSACK_CELLS:,}" in result.explanation
-        assert f"{cells:,} records" in result.explanation
-    else:
-        assert not result.empty  # everything fits: no optimisation needed
+def test_a_knapsack_over_the_bound_is_refused_with_its_reason_never_greedy(monkeypatch):
+    accounting = accounted("csv")
+    format_ = FORMATS.get("csv")
+    records = len(candidates(CutRequest(accounting, format_, 0, 0, 0, True, False, *accounting.source)).records)
+    budget = 400  # less than the whole rendering: an optimisation is needed
+    assert accounting.total > budget
+    monkeypatch.setattr(selection, "KNAPSACK_CELLS", records * 100)  # below records x (capacity + 1)
+    result = cut(accounting, format_, "knapsack", budget)
+    assert result.empty and result.kept_keys == ()
+    assert result.explanation.startswith("the knapsack is refused") and f"{records:,} records" in result.explanation
+    assert f"over the bound of {records * 100:,}" in result.explanation
+    monkeypatch.setattr(selection, "KNAPSACK_CELLS", KNAPSACK_CELLS)
+    assert not cut(accounting, format_, "knapsack", budget).empty  # the same instance within the bound
 
 
 def kept_graph(result):
@@ -153,3 +156,43 @@ def test_density_prefers_relevance_per_token():
     # a record left out either has a lower density than every kept one, or did not fit in what was left
     assert kept_items and all(density[keys] <= max(density[kept] for kept in kept_items) for keys in left_out)
     assert result.budgeted_tokens + cheapest_left > 200 - 5 or not left_out
+
+
+def test_relevance_is_the_orderings_own_scores_where_it_has_them():
+    from core.analysis.sweep import accounted_rendering
+    from core.metrics.coverage import seed_region
+    from core.retrieval.relevance import personalized_pagerank
+    from core.specs import RenderingSpec
+
+    spec = RenderingSpec.from_names(SERVICES, "csv", ordering_name="personalized_pagerank", seeds=SEEDS)
+    accounting = accounted_rendering(spec, region=seed_region(SERVICES, SEEDS))
+    graph, units, ordering, inputs = accounting.source
+    found = candidates(CutRequest(accounting, spec.format, 0, 0, 0, True, False, graph, units, ordering=ordering,
+                                  inputs=inputs))
+    scores = personalized_pagerank(SERVICES, SEEDS)
+    best = max(scores[unit.node.id] for unit in units if unit.is_node)
+    for unit in units:
+        if unit.is_node:
+            assert found.relevance[unit.key] == pytest.approx(max(scores[unit.node.id] / best, 1e-6))
+        else:  # an edge is as relevant as its weaker endpoint
+            weaker = min(scores[unit.edge.source], scores[unit.edge.target])
+            assert found.relevance[unit.key] == pytest.approx(max(weaker / best, 1e-6))
+    # through cut(): the same relevance, and a density cut keeps the best value per token first
+    result = cut(accounting, spec.format, "density", 300)
+    kept = set(result.kept_keys)
+    density = sorted(found.records, key=lambda item: -item.relevance / item.cost)
+    assert set(density[0].keys) <= kept
+
+
+def test_an_ordering_without_scores_falls_back_to_reciprocal_rank():
+    from core.analysis.sweep import accounted_rendering
+    from core.specs import RenderingSpec
+
+    spec = RenderingSpec.from_names(SERVICES, "csv", ordering_name="canonical", seeds=SEEDS)
+    accounting = accounted_rendering(spec)
+    graph, units, ordering, inputs = accounting.source
+    assert ordering.relevance is None
+    found = candidates(CutRequest(accounting, spec.format, 0, 0, 0, True, False, graph, units, ordering=ordering,
+                                  inputs=inputs))
+    nodes = [unit for unit in found.units if unit.is_node]
+    assert [found.relevance[unit.key] for unit in nodes[:3]] == [1.0, 0.5, pytest.approx(1 / 3)]
