@@ -22,6 +22,7 @@ from core.budget import DEFAULT_POLICIES
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample, sample_names
+from core.reports.column_words import words
 from core.reports.exports import SEED_FIELDS, context_name
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
@@ -108,16 +109,17 @@ def test_the_orderings_table_equals_core_for_every_ordering():
     expected = budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
                             formats=["csv"], orderings=ORDERINGS.names(), layout=chosen["layout"],
                             policies=["record"], budgets=(256, 1024))
-    shown = app.dataframe[0].value
-    assert list(shown.columns) == ORDERINGS.names()
+    shown = app.dataframe[0].value  # the budgets as a column (a styled index would be drawn "1024")
+    assert list(shown.columns) == ["budget", *ORDERINGS.names()] and shown["budget"].tolist() == [256, 1024]
     for ordering in ORDERINGS.names():
         assert shown[ordering].tolist() == expected[expected["ordering"] == ordering]["evidence_survival"].tolist()
     gap = app.dataframe[1].value  # the retriever gap: the oracle's survival minus each realistic ordering's
     oracle = expected[expected["ordering"] == "evidence_first"]["evidence_survival"].to_numpy()
+    below = words("evidence_gap")  # the columns in words: "evidence survival below the oracle: centrality"
     for ordering in ("personalized_pagerank", "centrality", "question_bm25"):
         ours = expected[expected["ordering"] == ordering]["evidence_survival"].to_numpy()
-        assert gap[("evidence_gap", ordering)].tolist() == (oracle - ours).tolist()
-    assert ("evidence_gap", "question_bm25+ends") in gap.columns and ("evidence_gap", "evidence_first") not in gap
+        assert gap[f"{below}: {ordering}"].tolist() == (oracle - ours).tolist()
+    assert f"{below}: question_bm25+ends" in gap.columns and f"{below}: evidence_first" not in gap
 
 
 def core_pareto_sweep(chosen: dict, policy: str, budgets):
