@@ -60,7 +60,7 @@ def show(label: str, runs: list[tuple[float, float]], target: float | None = Non
 
 BUDGET = "budget_slider"  # the budget slider (it writes the bound "budget" number input): in the sidebar on the
 # analysis pages, on the page itself (in a fragment) on Contexts, Graph and Token anatomy
-PARETO_BUDGET = "pareto_budget"  # the Pareto page's choice of the budget its chart shows
+PARETO_ACCURACY = "pareto_accuracy"  # the Pareto page's choice of accuracy (its front is over every budget)
 
 
 def budgets_to_try(app: AppTest, count: int) -> list[int]:
@@ -92,11 +92,11 @@ def main() -> None:
                 for _ in range(arguments.repeats)]
         show(f"{name}, redraw after a budget change", warm, 0.3)
         if name == "Pareto":
-            listed = len(app.selectbox(key=PARETO_BUDGET).options)
+            listed = len(app.selectbox(key=PARETO_ACCURACY).options)
             shown = [timed(lambda step=step, listed=listed: checked(
-                app.selectbox(key=PARETO_BUDGET).select_index(step % listed).run()))
+                app.selectbox(key=PARETO_ACCURACY).select_index(step % listed).run()))
                      for step in range(arguments.repeats)]
-            show("Pareto, its own Budget changed", shown, 0.3)
+            show("Pareto, its own Accuracy changed", shown, 0.3)
         print_load()
     checked(app.switch_page("screens/contexts.py").run())
     names = FORMATS.names()

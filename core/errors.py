@@ -43,7 +43,12 @@ class FormatError(GraphContextError):
 
 
 class LoadError(GraphContextError):
-    """A graph file could not be imported (unsafe, malformed, too large or inconsistent)."""
+    """A graph file could not be imported (unsafe, malformed, too large or inconsistent).
+
+    `primary`: when several readers were tried, the chosen or detected reader's own refusal alone (the message
+    also lists the others' reasons, which help on the command line and only confuse an upload form)."""
+
+    primary: LoadError | None = None
 
 
 class LoadNotice(UserWarning):

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.budget.policies import POLICIES, check_policy
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import check_policy
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import ParameterError
 from core.formats import FORMATS
@@ -105,7 +106,7 @@ class SweepSpec:
     def from_names(cls, graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
                    seeds: Seeds | Sequence[str] | None = None, format_names: Sequence[str] | None = None,
                    ordering_names: Sequence[str] | None = None, layouts: Sequence[str] = LAYOUTS,
-                   policy_names: Sequence[str] = POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
+                   policy_names: Sequence[str] = DEFAULT_POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
                    tokenizer_name: str = DEFAULT_TOKENIZER_NAME, hops: int = 2, direction: str = "both",
                    radius: int | None = None, shuffle_seed: int = 0, count_grammar: bool = True,
                    marker: bool = False, sections: Sections = DEFAULT_SECTIONS) -> SweepSpec:

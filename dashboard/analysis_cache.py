@@ -12,9 +12,9 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
-from core.analysis.pareto_tables import dominated_formats, efficiency_table, pareto_points
+from core.analysis.pareto_tables import answer_points, dominated_formats, efficiency_table
 from core.analysis.token_anatomy import Anatomy, anatomy_table
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES
 from core.formats import FORMATS
 from core.retrieval import ORDERINGS
 from dashboard.cache import workbench
@@ -97,9 +97,15 @@ def anatomies(key: tuple, selection: Selection, formats: tuple[str, ...], orderi
                              marker=marker, progress=progress), _measure_store())
 
 
+def survival_policies(selection: Selection) -> tuple[str, ...]:
+    """The prefix policies, and the sidebar's policy beside them when it is another (sections or a selecting one)."""
+    return tuple(dict.fromkeys((*DEFAULT_POLICIES, selection.policy)))
+
+
 def survival_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame:
-    """The chosen formats under the chosen ordering and both policies, at every budget of the list."""
-    return sweep(selection, selection.formats, (selection.ordering,), selection.layout, POLICIES, budgets)
+    """The chosen formats under the chosen ordering, the prefix policies and the sidebar's, at every budget."""
+    return sweep(selection, selection.formats, (selection.ordering,), selection.layout, survival_policies(selection),
+                 budgets)
 
 
 def orderings_sweep(selection: Selection, format_name: str, budgets: tuple[int, ...]) -> pd.DataFrame:
@@ -115,28 +121,28 @@ def pareto_sweep(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFrame
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _survival_chart(key: tuple, _frame: pd.DataFrame, _markers: pd.DataFrame, title: str):
-    return survival_figure(_frame, _markers, title)
+def _survival_chart(key: tuple, _frame: pd.DataFrame, _markers: pd.DataFrame, title: str, inspected: int):
+    return survival_figure(_frame, _markers, title, inspected)
 
 
 def survival_chart(selection: Selection, budgets: tuple[int, ...], frame: pd.DataFrame, markers: pd.DataFrame,
-                   title: str):
+                   title: str, inspected: int | None = None):
     """The Budget survival figure of `survival_sweep(selection, budgets)` and `selection_markers(selection)`,
     built once per setting: building it (plotly's validation) was most of a redraw's time."""
     key = settings_key(selection, "survival chart", selection.formats, selection.ordering, selection.layout,
-                       budgets)
-    return _survival_chart(key, frame, markers, title)
+                       survival_policies(selection), budgets)
+    return _survival_chart(key, frame, markers, title, inspected or 0)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _pareto_tables(key: tuple, _frame: pd.DataFrame, accuracy: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    return (pareto_points(_frame, accuracy), dominated_formats(_frame, accuracy), efficiency_table(_frame, accuracy))
+    return (answer_points(_frame, accuracy), dominated_formats(_frame, accuracy), efficiency_table(_frame, accuracy))
 
 
 def pareto_tables(selection: Selection, budgets: tuple[int, ...], frame: pd.DataFrame,
                   accuracy: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """core.analysis.pareto_tables' points, dominated formats and efficiency table of `pareto_sweep(selection, budgets)`,
-    computed once per setting and accuracy (a change of the shown budget only filters the points)."""
+    """core.analysis.pareto_tables' front over what answers, dominated formats and efficiency table of
+    `pareto_sweep(selection, budgets)`, computed once per setting and accuracy."""
     key = settings_key(selection, "pareto tables", selection.ordering, selection.layout, selection.policy, budgets)
     return _pareto_tables(key, frame, accuracy)
 

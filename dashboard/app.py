@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import run_marker, sidebar, sources, url_state
+from dashboard import detour, run_marker, sidebar, sources, url_state
 from dashboard.views.markdown_text import escape_markdown
 
 st.set_page_config(page_title="Graph Context Lab", page_icon="🕸️", layout="wide")
@@ -44,6 +44,8 @@ PAGES = {
 selection = sidebar.draw()
 url_state.restore_lost_parameters()
 navigation = st.navigation(PAGES)
+detour.return_if_asked()  # "Back to your selection": the selection is restored, now the page it was on
+detour.way_back(st.container())  # while a click-through's cut is shown: what it changed and the way back
 status = st.container()  # where a large graph's counting shows its progress, above the page
 later = sidebar.budgets_wait(navigation.url_path)
 if not later:

@@ -22,7 +22,7 @@ from core.errors import LoadNotice
 from core.formats import FORMATS
 from core.graph.hops import hop_distances
 from core.graph.model import Graph
-from core.graph.view import GraphView, layout_positions, select_view
+from core.graph.view import GraphView, graph_positions, layout_positions, select_view
 from core.io import LoadOptions, load_graph
 from core.io.generate import GENERATORS
 from core.io.samples import load_sample
@@ -103,10 +103,20 @@ def text_token_ends(text_key: str, _text: str, tokenizer: str) -> tuple[int, ...
 
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Laying out the graph…")
 def graph_view(graph_key: str, _graph: Graph, hops_key: str, _hops: dict[str, float]
-               ) -> tuple[GraphView, dict[str, tuple[float, float]] | None]:
-    """The nodes to draw and, for a view too large for live physics, their fixed positions."""
+               ) -> tuple[GraphView, dict[str, tuple[float, float]]]:
+    """The nodes to draw and their fixed positions: the whole graph's own seeded layout (the same for any seeds,
+    budget or format) when it is drawn whole, else rings by hop tier around these seeds (a force layout of
+    hundreds of nodes is a hairball). Never live physics, which moved every node at each budget step."""
     view = select_view(_graph, _hops)
-    return view, layout_positions(view) if view.needs_fixed_layout else None
+    if view.needs_fixed_layout or not view.complete:
+        return view, layout_positions(view)
+    return view, whole_graph_positions(graph_key, _graph)
+
+
+@st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Laying out the graph…")
+def whole_graph_positions(graph_key: str, _graph: Graph) -> dict[str, tuple[float, float]]:
+    """core.graph.view.graph_positions, computed once per graph and kept."""
+    return graph_positions(_graph)
 
 
 def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Graph:

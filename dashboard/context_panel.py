@@ -5,14 +5,18 @@ Drawn by the Contexts page (one per format or policy) and by the Walkthrough (th
 
 from __future__ import annotations
 
+import json
 from contextlib import nullcontext
 
 import streamlit as st
 
+from core.budget import POLICIES
+from core.budget.cut_report import cut_report
 from core.budget.policies import Cut, cut
 from core.formats import FORMATS
 from core.metrics.cut_metrics import CutMetrics
 from core.metrics.placement import cut_offset, evidence_strip, placement
+from core.number_style import share
 from core.tokens import TOKENIZERS
 from core.tokens.models import approximate_count
 from core.tokens.prefix_tokens import PrefixTokens
@@ -33,12 +37,14 @@ def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens
                              selection.solution)
 
 
-def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> None:
+def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> CutMetrics:
+    """The panel; returns the figures it shows (the Contexts page says what answers when no panel does)."""
     accounting = accounting_for(selection, format_name)
     # Each try of the sections search renders and counts a document of the kept units: seconds on a large graph,
     # so say what runs (a spinner shows only after half a second).
-    with st.spinner(f"Choosing {format_name}'s sections: each try renders and counts a document…", show_time=True) \
-            if policy == "sections" else nullcontext():
+    with st.spinner(f"Choosing {format_name}'s units ({policy}): each try renders and counts a document…",
+                    show_time=True) \
+            if not POLICIES.get(policy).prefix else nullcontext():
         result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
     figures = cut_metrics(selection, format_name, accounting, result)
     st.subheader(f"{format_label(format_name)} · {policy}")
@@ -49,16 +55,16 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     row.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}", width="content")
     row.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None,
                width="content")
-    row.metric("Evidence survival", f"{figures.evidence_survival:.0%}", width="content",
+    row.metric("Evidence survival", share(figures.evidence_survival), width="content",
                help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
-    row.metric("Traversal accuracy", f"{figures.traversal_accuracy:.0f}", width="content",
-               help="1 when the query on the decoded cut gives the full graph's answer")
+    row.metric("Traversal accuracy", share(figures.traversal_accuracy), width="content",
+               help="100% when the query on the decoded cut gives the full graph's answer")
     placed = placement(result, accounting, selection.evidence)
     row.metric("Dangling edges", f"{placed.dangling_edges:,}", width="content",
                help="kept edges whose endpoint node record was cut (formats that write nodes apart)")
     row.metric("Evidence position", "—" if not placed.evidence_positions else
-               f"{placed.evidence_position_first:.0%} · {placed.evidence_position_median:.0%} · "
-               f"{placed.evidence_position_last:.0%}", width="content",
+               f"{share(placed.evidence_position_first)} · {share(placed.evidence_position_median)} · "
+               f"{share(placed.evidence_position_last)}", width="content",
                help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
                     f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
     strip = evidence_strip(result, accounting, selection.evidence)
@@ -75,6 +81,17 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     # A callable is only called on click, so a large text is not sent with every rerun.
     st.download_button("Download the full text", lambda: full_text, file_name=f"{format_name}.txt",
                        mime="text/plain", key=f"download_{format_name}_{policy}", on_click="ignore")
+    st.download_button("Download the cut report (JSON)", lambda: cut_report_json(selection, accounting, result),
+                       file_name=f"{format_name}-{policy}-{selection.budget}-cut-report.json",
+                       mime="application/json", key=f"cut_report_{format_name}_{policy}", on_click="ignore",
+                       help="kept and cut unit keys, the evidence units lost, the next unit that did not fit")
+    return figures
+
+
+def cut_report_json(selection: Selection, accounting: PrefixTokens, result: Cut) -> str:
+    """core.budget.cut_report of the panel's cut, for the sidebar's query."""
+    report = cut_report(result, accounting, {selection.question_shown: frozenset(selection.evidence)})
+    return json.dumps(report, indent=1, ensure_ascii=False) + "\n"
 
 
 def window_token_ends(key: str, text: str, tokenizer: str, window: tuple[int, int]) -> tuple[int, ...]:
@@ -105,7 +122,7 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
         # The key holds the cut's page, so moving the budget brings the view back to the cut line.
         page = st.number_input(f"Page (of {len(pages):,}; the cut is on page {cut_page + 1:,})", 1, len(pages),
                                cut_page + 1, key=f"page_{format_name}_{policy}_{pages[cut_page][0]}") - 1
-    if result.policy == "sections":
+    if result.selection:
         kept = set(result.kept_keys)
         records = result.rendering and accounting_for(selection, format_name).rendering.records
         highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]

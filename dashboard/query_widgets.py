@@ -10,11 +10,11 @@ from core.graph.model import Graph
 from core.queries import QUERIES, Query, QueryTemplate, query
 from core.queries.model import shown_name
 from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
+from dashboard.state.detour import QUERY_PARAMETER_PREFIX  # one spelling for the sidebar and the way back
 from dashboard.state.node_choices import NodeChoices, node_choices
 from dashboard.views.markdown_text import escape_markdown
 
 SEED_MODES = ("nodes", "question")
-QUERY_PARAMETER_PREFIX = "q_"
 
 
 def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> Seeds:

@@ -15,8 +15,8 @@ from core.analysis.session_defaults import (
     parameter_presets,
     sweep_budgets,
 )
+from core.budget import POLICIES
 from core.budget.budget_list import PAGE_BUDGETS, parse_budgets
-from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.graph.model import Graph
@@ -30,6 +30,8 @@ from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import counting_note
 from core.tokens.tokenizers.gguf_file import MAX_GGUF_UPLOAD_BYTES, is_gguf_name, stored_gguf_upload
 from dashboard import cache, url_state
+from dashboard.property_controls import KEYS as PROPERTY_KEYS
+from dashboard.property_controls import property_filter_controls
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
     query_widgets,
@@ -109,7 +111,7 @@ def format_label(name: str) -> str:
 
 
 SIDEBAR_BOUND_KEYS = ("source", "sample", "seed_mode", "seeds", "question", "query", "model", "tokenizer", "formats",
-                      "ordering", "layout", "policy", "budgets")
+                      "ordering", "layout", "policy", "budgets", *PROPERTY_KEYS)
 BUDGET_SLIDER = "budget_slider"
 BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (dashboard.state.mirrored_controls)
 BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
@@ -119,6 +121,8 @@ GRAPH_CHANGED = "graph_changed"  # this run shows another graph than the last: t
 PENDING = -1  # a budget not counted yet: only pages that ignore it (PAGES_WITHOUT_BUDGET) run before it is
 PAGES_WITHOUT_BUDGET = ("",)  # the Overview, the first screen (its default page has the empty path)
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
+PENDING_SELECTION = "pending_selection"  # values a click-through or the way back asks for, applied after the graph
+WANTED_BUDGET = "wanted_budget"  # the budget such a request asks for, taken by _budget over any default
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
 
@@ -138,6 +142,7 @@ def draw() -> Selection:
     changed = _graph_changed(graph)
     if changed:
         start_from_defaults(graph, defaults)
+    apply_requested_selection()
     sidebar.divider()
     seeds = seed_widgets(sidebar, graph, defaults)
     if st.session_state.get("seed_mode") == "question":
@@ -155,12 +160,17 @@ def draw() -> Selection:
     layout = sidebar.selectbox("Layout", LAYOUTS, key="layout", bind="query-params",
                                help="Interleaved puts each node's edges right after it (formats with separate "
                                     "node and edge sections always write nodes then edges)")
-    policy = sidebar.segmented_control("Budget policy", ALL_POLICIES, default="record", key="policy",
+    policy = sidebar.segmented_control("Budget policy", tuple(POLICIES.names()), default="record", key="policy",
                                        bind="query-params", help="raw: the first B tokens of the complete text "
                                        "(may not parse); record: whole records while the next fits (always parses); "
                                        "sections: nodes and edges each get their share of B (LightRAG's 6,000 and "
-                                       "8,000 of 30,000), each filled by the record rule"
+                                       "8,000 of 30,000), each filled by the record rule; density, knapsack and "
+                                       "connected choose units by the ordering's relevance per token (knapsack: the "
+                                       "exact optimum; connected: a subgraph joined to the seeds)"
                                        ) or "record"
+    filtered = property_filter_controls(sidebar, graph, query, tuple(formats), tokenizer)
+    if filtered is not graph:
+        loaded = replace(loaded, graph=filtered, label=f"{loaded.label} (properties filtered)")
     # The budgets are drawn once the page is known (with_budgets): their defaults need every shown format's
     # exact count, which on a large graph takes seconds, and a page that ignores them draws first.
     state = st.session_state
@@ -299,6 +309,28 @@ def query_from_question(seeds: Seeds) -> None:
         state[QUERY_PARAMETER_PREFIX + parameter] = value
 
 
+def request_selection(values: dict[str, object]) -> None:
+    """Set the sidebar to `values` (session keys: sample, seeds, query and its q_ parameters, formats, ordering,
+    layout, policy, budget), from a widget callback. Those the graph source reads are assigned now; the rest are
+    applied after the next run has loaded the graph, since a new graph starts from its own seeds, query and
+    budget and would overwrite them (the walkthrough opened after another sample showed that sample's budget)."""
+    state = st.session_state
+    state.update(values)
+    state[PENDING_SELECTION] = dict(values)
+
+
+def apply_requested_selection() -> None:
+    """After the graph's defaults: the values `request_selection` asked for (the budget through `_budget`)."""
+    state = st.session_state
+    pending = state.pop(PENDING_SELECTION, None)
+    if not pending:
+        return
+    drawn = {"source", "sample", "generator", "budget", *generator_keys()}  # the graph source's: assigned already
+    state.update({key: value for key, value in pending.items() if key not in drawn})
+    if "budget" in pending:
+        state[WANTED_BUDGET] = int(pending["budget"])
+
+
 def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
     """Seeds, question, query template and its parameters take the new graph's defaults, as a fresh URL does.
 
@@ -333,9 +365,15 @@ def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[
         default = min(default, fits)
     state = st.session_state
     mirror = state.get(BUDGET_MIRROR)
-    state[BUDGET_MIRROR] = mirror = opened(mirror if isinstance(mirror, Mirror) else None, _reported(BUDGET_SLIDER),
-                                           _reported("budget"), url_integer("budget", 0, limit, default), default,
-                                           limit, changed)
+    wanted = state.pop(WANTED_BUDGET, None)
+    if wanted is not None and 0 <= wanted <= limit:  # asked for by a click-through: over any default
+        slider, number = _reported(BUDGET_SLIDER), _reported("budget")
+        stale = frozenset({slider, number} - {None, wanted})  # the browser's old values, until it shows `wanted`
+        state[BUDGET_MIRROR] = mirror = Mirror(wanted, stale, stale)
+    else:
+        state[BUDGET_MIRROR] = mirror = opened(mirror if isinstance(mirror, Mirror) else None, _reported(BUDGET_SLIDER),
+                                               _reported("budget"), url_integer("budget", 0, limit, default), default,
+                                               limit, changed)
     state[BUDGET_FULL_RUN] = True  # budget_controls assigns both controls in a full run (see there)
     return mirror.drawn, limit
 

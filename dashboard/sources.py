@@ -26,6 +26,7 @@ from core.io.falkordb_source import (
 from core.io.generate import GENERATORS, generator_parameters, parameter_limit
 from core.io.samples import Sample, default_sample, get_sample, sample_names
 from dashboard import cache
+from dashboard.state.upload_words import dashboard_words
 from dashboard.views.markdown_text import escape_markdown
 
 # Bound widgets write their option's displayed text into the URL, so options are shown as their names.
@@ -48,7 +49,7 @@ def graph_source(sidebar) -> LoadedGraph:
     try:
         loaded = {"sample": _sample, "upload": _upload, "generator": _generator, "database": _database}[kind](sidebar)
     except GraphContextError as error:
-        st.session_state["source_error"] = str(error)
+        st.session_state["source_error"] = dashboard_words(error)  # the form's controls, one reader's reason
         return st.session_state.get("loaded_graph") or _default_sample()
     if loaded is None:  # nothing uploaded (or read from the database) yet
         return st.session_state.get("loaded_graph") or _default_sample()
@@ -90,7 +91,8 @@ def _upload(sidebar) -> LoadedGraph | None:
             relation_attribute=st.text_input("Relation attribute", key="upload_relation") or None,
             duplicates=st.selectbox("Duplicate node ids", ["reject", "merge"], key="upload_duplicates"),
             missing_endpoints=st.selectbox("Edges to undeclared nodes", ["reject", "create"],
-                                           key="upload_missing"))
+                                           key="upload_missing"),
+            **csv_columns())
         nodes = st.file_uploader("Nodes table (for a CSV edge list)", key="upload_nodes")
     if upload is None:
         return None
@@ -98,6 +100,19 @@ def _upload(sidebar) -> LoadedGraph | None:
                                           options, nodes.getvalue() if nodes is not None else None)
     _show_notices(sidebar, notices)  # what the reader skipped on purpose (yEd graphics, ports)
     return LoadedGraph(graph, f"upload: {upload.name}")
+
+
+def csv_columns() -> dict[str, str | None]:
+    """The CSV edge list's column mapping (core.io.options.LoadOptions): which columns hold each edge's source,
+    target and relation, and its ends' types; empty fields keep the defaults (source, target, relation)."""
+    st.caption("CSV edge list columns (empty: source, target, relation; no type columns)")
+    left, right = st.columns(2)
+    mapping = {"source_column": left.text_input("Source column", key="upload_source_column"),
+               "target_column": right.text_input("Target column", key="upload_target_column"),
+               "relation_column": left.text_input("Relation column", key="upload_relation_column"),
+               "source_type_column": right.text_input("Source type column", key="upload_source_type_column"),
+               "target_type_column": left.text_input("Target type column", key="upload_target_type_column")}
+    return {name: value.strip() for name, value in mapping.items() if value.strip()}
 
 
 def generator_key(name: str, parameter: str) -> str:

@@ -1,17 +1,21 @@
-"""The advisor: which lossless format, ordering (no oracle) and policy to use for a graph, questions, tokenizer
-and budget, the runner-up, the margin, and one sentence why, built from computed figures.
+"""The advisor: which lossless format, ordering and policy to use for a graph, questions, tokenizer and budget,
+the runner-up, whether they are tied within noise, the baselines beside them, and one sentence why, built from
+computed figures.
 
-Candidates are every (lossless format, non-oracle ordering, layout, policy) of a sweep (one question
-or a list of queries sharing seeds) or of a suite (a question set, each question seeded from its
-text as a deployed retriever would). At a budget they are ranked by mean traversal accuracy over
-the questions, then mean evidence survival, then fewer mean budgeted tokens, then the policy that
-always parses (record, sections, raw), then by name (so the ranking is total and reproducible). The runner-up is the best candidate in another format. The
-margin is the winner's accuracy minus the runner-up's, and the runner-up's tokens minus the winner's.
+Candidates are every (lossless format, ordering, layout, policy) of a sweep (one question or a list of
+queries sharing seeds) or of a suite (a question set, each question seeded from its text as a deployed
+retriever would). The ranking rule is `core.analysis.ranking` (shared with the dashboard): accuracy over
+the questions with its 95% Wilson interval, then the smallest budget swept at which that accuracy is
+reached, then the tokens used there. To find that budget the advisor also sweeps a ladder of budgets
+below the one advised for (`reach_ladder`: quarter-octave steps down to a 64th). Orderings marked as
+baselines (`Ordering.baseline`: random or reading the answer) are ranked beside the pick, never picked.
+When the runner-up (the best candidate in another format) cannot be told apart from the pick on this many
+questions, the advice says "tied within noise", picks by cost, and names the number of questions.
 
 For one question under the record policy the sentence also gives, for both, the exact budget from
 which every evidence unit the question needs is kept (`core.analysis.sweep.full_recall_budget` over the
-evidence keys). The advice warns when its pick is no longer (tied) best at another of the budgets
-given, or with another of the tokenizers given, and names what is better there. With a model, the cost per question of the winner
+evidence keys). The advice warns when its pick is no longer the pick at another of the budgets
+given, or with another of the tokenizers given, and names what is picked there. With a model, the cost per question of the winner
 and the runner-up at the budget comes from `core.analysis.cost` (dated bundled prices).
 """
 
@@ -22,11 +26,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from core.analysis.answer_advice import answer_rows
 from core.analysis.context_windows import RequestRoom, request_room
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
+from core.analysis.ranking import Standing, Verdict, choose, reach_budget
 from core.analysis.suite import run_suite, settings_for
 from core.analysis.sweep import Progress, accounted_rendering, full_recall_budget, sweep
-from core.budget.policies import POLICIES, cut, grammar_tokens
+from core.budget import DEFAULT_POLICIES, POLICIES
+from core.budget.policies import cut, grammar_tokens
 from core.errors import ParameterError
 from core.formats import FORMATS
 from core.graph.model import Graph
@@ -40,8 +47,13 @@ from core.specs import RenderingSpec, SweepSpec
 from core.tokens import TOKENIZERS
 
 CANDIDATE = ["format", "ordering", "layout", "policy"]
-# On equal figures a cut that always parses is preferred: record, then sections, then raw.
-POLICY_PREFERENCE = {"record": 0, "sections": 1, "raw": 2}
+TRAVERSAL_LAYER = "traversal accuracy (the query run on what each cut keeps)"
+LADDER_STEPS = 24  # quarter-octave steps (19% apart) below the advised budget: down to a 64th of it
+
+
+def reach_ladder(budget: int, steps: int = LADDER_STEPS) -> tuple[int, ...]:
+    """The budgets swept below `budget` to find where each candidate reaches its accuracy: budget / 2^(i/4)."""
+    return tuple(sorted({max(1, round(budget * 2 ** (-step / 4))) for step in range(steps + 1)}))
 
 
 @dataclass(frozen=True)
@@ -50,16 +62,22 @@ class AdviceSettings:
     budget: int | None = None  # the budget the advice is for; default the first of `budgets`
     tokenizers: tuple[str, ...] = ("o200k_base",)
     formats: tuple[str, ...] | None = None  # default: every lossless format
-    orderings: tuple[str, ...] | None = None  # default: every ordering that does not read the answer
+    orderings: tuple[str, ...] | None = None  # default: every ordering (baselines are shown, never picked)
     layouts: tuple[str, ...] = LAYOUTS
-    policies: tuple[str, ...] = POLICIES
+    policies: tuple[str, ...] = DEFAULT_POLICIES
     model: str | None = None  # for the cost per question
     output_tokens: int = 0
     reader: str | None = None  # the model family (or gguf:PATH) whose context window bounds the budget
+    ladder_steps: int = LADDER_STEPS  # 0: rank by the budgets given alone
 
     @property
     def chosen_budget(self) -> int:
         return self.budgets[0] if self.budget is None else self.budget
+
+    @property
+    def swept_budgets(self) -> tuple[int, ...]:
+        """The budgets given and the ladder below the advised one, smallest first."""
+        return tuple(sorted({*self.budgets, *reach_ladder(self.chosen_budget, self.ladder_steps)}))
 
     def checked(self) -> AdviceSettings:
         if not self.budgets or not self.tokenizers:
@@ -69,10 +87,15 @@ class AdviceSettings:
             raise ParameterError(f"budget {self.budget} is not among the budgets {list(self.budgets)}", "advise",
                                  "give a budget from the list, or add it to the list")
         lossy = [name for name in self.formats or () if not FORMATS.get(name).lossless]
-        oracles = [name for name in self.orderings or () if ORDERINGS.get(name).oracle]
-        if lossy or oracles:
-            raise ParameterError(f"the advisor names only lossless formats and orderings without the answer; got "
-                                 f"{', '.join(lossy + oracles)}", "advise", "leave lossy formats and evidence_first out")
+        if lossy:
+            raise ParameterError(f"the advisor names only lossless formats; got {', '.join(lossy)}", "advise",
+                                 "leave lossy formats out")
+        for name in self.orderings or ():
+            ORDERINGS.get(name)
+        if not any(not ORDERINGS.get(name).baseline for name in self.ordering_names()):
+            raise ParameterError(f"every ordering given ({', '.join(self.ordering_names())}) is a baseline (random or "
+                                 f"reading the answer), which the advisor never recommends", "advise",
+                                 "add an ordering such as hop_tiers")
         for name in self.tokenizers:
             TOKENIZERS.get(name)
         return self
@@ -81,7 +104,7 @@ class AdviceSettings:
         return list(self.formats or [name for name in FORMATS.names() if FORMATS.get(name).lossless])
 
     def ordering_names(self) -> list[str]:
-        return list(self.orderings or [name for name in ORDERINGS.names() if not ORDERINGS.get(name).oracle])
+        return list(self.orderings or ORDERINGS.names())
 
 
 @dataclass(frozen=True)
@@ -90,11 +113,17 @@ class Choice:
     ordering: str
     layout: str
     policy: str
-    traversal_accuracy: float  # mean over the questions (share answered exactly)
+    traversal_accuracy: float  # mean over the questions (share answered exactly) at the advised budget
     evidence_survival: float  # mean over the questions
-    budgeted_tokens: float  # mean over the questions
+    budgeted_tokens: float  # mean over the questions, at the advised budget
     evidence_budget: int | None = None  # one question, record policy: the budget from which all evidence is kept
     cost: QuestionCost | None = None
+    correct: int = 0  # questions answered exactly at the advised budget
+    questions: int = 0
+    interval: tuple[float, float] = (0.0, 1.0)  # 95% Wilson interval of the accuracy
+    reach_budget: int = 0  # the smallest budget swept at which it reaches its accuracy
+    reach_tokens: float = 0.0  # mean budgeted tokens at that budget
+    baseline: bool = False
 
     @property
     def name(self) -> str:
@@ -112,9 +141,14 @@ class Advice:
     token_margin: float | None  # runner-up - best
     reason: str
     warnings: tuple[str, ...]
-    ranking: pd.DataFrame = field(repr=False)  # every candidate at the budget, best first
-    picks: pd.DataFrame = field(repr=False)  # the pick at every (tokenizer, budget)
+    ranking: pd.DataFrame = field(repr=False)  # every candidate at the budget, the pick first, baselines last
+    picks: pd.DataFrame = field(repr=False)  # the pick at every (tokenizer, budget) given
     price_note: str = ""
+    tied: bool = False  # the pick and the runner-up cannot be told apart on this many questions
+    questions_to_separate: int | None = None
+    most_accurate: Choice | None = None  # differs from the pick when a cheaper one tied within noise was picked
+    baselines: tuple[Choice, ...] = ()  # the best candidate of each baseline ordering
+    layer: str = TRAVERSAL_LAYER  # which accuracy the ranking used
     room_note: str = ""  # what fits in the reader's window (core.analysis.context_windows), when one is known
 
 
@@ -128,16 +162,43 @@ def budget_warning(budget: int, room: RequestRoom) -> str | None:
 
 
 def candidate_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per (tokenizer, budget, candidate): the means over the questions, ranked best first within each budget."""
+    """Per (tokenizer, budget, candidate): the means over the questions and the questions answered exactly."""
     table = rows.groupby(["tokenizer", "budget", *CANDIDATE], sort=False).agg(
-        traversal_accuracy=("traversal_accuracy", "mean"), evidence_survival=("evidence_survival", "mean"),
+        traversal_accuracy=("traversal_accuracy", "mean"), correct=("traversal_accuracy", "sum"),
+        evidence_survival=("evidence_survival", "mean"),
         budgeted_tokens=("budgeted_tokens", "mean"), questions=("traversal_accuracy", "size")).reset_index()
-    table["_accuracy"], table["_survival"] = -table["traversal_accuracy"], -table["evidence_survival"]
-    table["_policy"] = table["policy"].map(POLICY_PREFERENCE)
-    table = table.sort_values(["tokenizer", "budget", "_accuracy", "_survival", "budgeted_tokens", "_policy",
-                               *CANDIDATE], kind="stable").drop(columns=["_accuracy", "_survival", "_policy"])
-    table["rank"] = table.groupby(["tokenizer", "budget"], sort=False).cumcount() + 1
-    return table.reset_index(drop=True)
+    table["correct"] = table["correct"].round().astype(int)
+    table["baseline"] = [ORDERINGS.get(name).baseline for name in table["ordering"]]
+    return table
+
+
+def ranked(table: pd.DataFrame, tokenizer: str, budget: int) -> tuple[Verdict, pd.DataFrame]:
+    """The verdict of `core.analysis.ranking` at (tokenizer, budget), and every candidate there in its order
+    (the pick first, baselines last) with the figures it was ranked by."""
+    here = table[table["tokenizer"] == tokenizer]
+    at = here[here["budget"] == budget]
+    if at.empty:
+        raise ParameterError(f"no candidate was measured at {budget} tokens with {tokenizer}", "advise",
+                             "give a budget and tokenizer the sweep covered")
+    below = here[here["budget"] <= budget]
+    history = {key: list(zip(group["budget"], group["traversal_accuracy"], group["budgeted_tokens"]))
+               for key, group in below.groupby(CANDIDATE, sort=False)}
+    standings, rows = [], {}
+    for row in at.itertuples():
+        key = (row.format, row.ordering, row.layout, row.policy)
+        figures = history[key]
+        reach = reach_budget(((b, accuracy) for b, accuracy, _ in figures), float(row.traversal_accuracy))
+        tokens = next(float(used) for b, _, used in figures if b == reach)
+        standing = Standing(_label(row), row.format, int(row.correct), int(row.questions), int(reach), tokens,
+                            bool(row.baseline), POLICIES.get(row.policy).preference)
+        standings.append(standing)
+        rows[standing.name] = {**row._asdict(), "reach_budget": int(reach), "reach_tokens": tokens,
+                               "interval_low": standing.interval[0], "interval_high": standing.interval[1]}
+    verdict = choose(standings)
+    order = [*verdict.order, *verdict.baselines]
+    ranking = pd.DataFrame([rows[standing.name] for standing in order]).drop(columns=["Index"])
+    ranking["rank"] = range(1, len(ranking) + 1)
+    return verdict, ranking.reset_index(drop=True)
 
 
 def sweep_rows(graph: Graph, queries: Sequence[Query], seeds: Sequence[str] | None, settings: AdviceSettings,
@@ -146,7 +207,7 @@ def sweep_rows(graph: Graph, queries: Sequence[Query], seeds: Sequence[str] | No
     (cuts done, cuts in all, what) across the tokenizers' sweeps."""
     frames = [sweep(SweepSpec.from_names(graph, list(queries), seeds=seeds, format_names=settings.format_names(),
                                          ordering_names=settings.ordering_names(), layouts=settings.layouts,
-                                         policy_names=settings.policies, budgets=settings.budgets,
+                                         policy_names=settings.policies, budgets=settings.swept_budgets,
                                          tokenizer_name=tokenizer),
                     progress=_share(progress, index, len(settings.tokenizers), tokenizer), cache=cache)
               for index, tokenizer in enumerate(settings.tokenizers)]
@@ -171,7 +232,7 @@ def suite_rows(graph: Graph, question_set, settings: AdviceSettings, *, workers:
     frames = []
     for index, tokenizer in enumerate(settings.tokenizers):
         suite = settings_for(settings.format_names(), settings.ordering_names(), layouts=settings.layouts,
-                             policies=settings.policies, budgets=settings.budgets, seedings=("text",),
+                             policies=settings.policies, budgets=settings.swept_budgets, seedings=("text",),
                              tokenizer=tokenizer)
         rows = run_suite(graph, question_set, suite, workers=workers,
                          progress=_share(progress, index, len(settings.tokenizers), tokenizer)
@@ -182,19 +243,18 @@ def suite_rows(graph: Graph, question_set, settings: AdviceSettings, *, workers:
 
 def _choice(row) -> Choice:
     return Choice(row.format, row.ordering, row.layout, row.policy, float(row.traversal_accuracy),
-                  float(row.evidence_survival), float(row.budgeted_tokens))
+                  float(row.evidence_survival), float(row.budgeted_tokens), correct=int(row.correct),
+                  questions=int(row.questions), interval=(float(row.interval_low), float(row.interval_high)),
+                  reach_budget=int(row.reach_budget), reach_tokens=float(row.reach_tokens), baseline=bool(row.baseline))
 
 
-def pick(table: pd.DataFrame, tokenizer: str, budget: int) -> tuple[Choice, Choice | None, pd.DataFrame]:
-    """The best candidate, the best one in another format, and the ranking at (tokenizer, budget)."""
-    ranking = table[(table["tokenizer"] == tokenizer) & (table["budget"] == budget)]
-    if ranking.empty:
-        raise ParameterError(f"no candidate was measured at {budget} tokens with {tokenizer}", "advise",
-                             "give a budget and tokenizer the sweep covered")
-    best = _choice(next(ranking.itertuples()))
-    others = ranking[ranking["format"] != best.format]
-    runner_up = _choice(next(others.itertuples())) if not others.empty else None
-    return best, runner_up, ranking
+def pick(table: pd.DataFrame, tokenizer: str, budget: int) -> tuple[Verdict, Choice, Choice | None, pd.DataFrame]:
+    """The verdict, the pick, the runner-up (best in another format) and the ranking at (tokenizer, budget)."""
+    verdict, ranking = ranked(table, tokenizer, budget)
+    by_name = {_label(row): row for row in ranking.itertuples()}
+    best = _choice(by_name[verdict.pick.name])
+    runner_up = None if verdict.runner_up is None else _choice(by_name[verdict.runner_up.name])
+    return verdict, best, runner_up, ranking
 
 
 def evidence_budget(graph: Graph, query: Query, seeds: Sequence[str], choice: Choice, tokenizer: str,
@@ -229,73 +289,134 @@ def _percent(value: float) -> str:
     return f"{value:.0%}"
 
 
-def reason(best: Choice, runner_up: Choice | None, budget: int, questions: int) -> str:
-    """One sentence from the figures: what the winner achieves at the budget, and what the runner-up does."""
+def _interval(choice: Choice) -> str:
+    low, high = choice.interval
+    return f"{low:.0%}-{high:.0%}"
+
+
+def _questions(count: int) -> str:
+    return "one question" if count == 1 else f"{count:,} questions"
+
+
+def reason(best: Choice, runner_up: Choice | None, budget: int, questions: int, *, tied: bool = False,
+           questions_to_separate: int | None = None, most_accurate: Choice | None = None,
+           baselines: Sequence[Choice] = ()) -> str:
+    """The sentences from the figures: what the pick achieves, the runner-up, whether they are tied within
+    noise (and on how many questions), and the baselines beside them."""
     asked = "the question" if questions == 1 else f"the {questions:,} questions"
-    if best.evidence_budget is not None and runner_up is not None and runner_up.evidence_budget is not None:
-        return (f"{best.format} keeps every unit {asked} needs at {best.evidence_budget:,} tokens; "
-                f"{runner_up.format} needs {runner_up.evidence_budget:,}.")
     text = (f"At {budget:,} tokens {best.format} answers {_percent(best.traversal_accuracy)} of {asked} "
-            f"with {_percent(best.evidence_survival)} of the evidence in {best.budgeted_tokens:,.0f} tokens")
+            f"(95% interval {_interval(best)}) and reaches that from {best.reach_budget:,} tokens")
     if runner_up is None:
-        return text + "; no other lossless format was compared."
-    return (text + f"; {runner_up.format} answers {_percent(runner_up.traversal_accuracy)} with "
-            f"{_percent(runner_up.evidence_survival)} of the evidence in {runner_up.budgeted_tokens:,.0f} tokens.")
+        text += "; no other lossless format was compared."
+    else:
+        text += (f"; {runner_up.format} answers {_percent(runner_up.traversal_accuracy)} "
+                 f"({_interval(runner_up)}) and reaches that from {runner_up.reach_budget:,} tokens.")
+    if best.evidence_budget is not None and runner_up is not None and runner_up.evidence_budget is not None:
+        text += (f" {best.format} keeps every unit {asked} needs at {best.evidence_budget:,} tokens; "
+                 f"{runner_up.format} needs {runner_up.evidence_budget:,}.")
+    if runner_up is not None:
+        if tied:
+            separate = ("no number of questions separates equal accuracies" if questions_to_separate is None
+                        else f"separating {_percent(best.traversal_accuracy)} from "
+                             f"{_percent(runner_up.traversal_accuracy)} takes {questions_to_separate:,}")
+            text += (f" Tied within noise: the advice rests on {_questions(questions)} ({separate}), "
+                     f"so it picks by cost: {best.reach_tokens:,.0f} tokens at {best.reach_budget:,} against "
+                     f"{runner_up.reach_tokens:,.0f} at {runner_up.reach_budget:,}.")
+        else:
+            text += f" Separated on {_questions(questions)}: their 95% intervals do not overlap."
+    if most_accurate is not None and most_accurate.traversal_accuracy > best.traversal_accuracy:
+        text += (f" The most accurate, {most_accurate.name} at {_percent(most_accurate.traversal_accuracy)}, is "
+                 f"within noise of the pick and reaches that only from {most_accurate.reach_budget:,} tokens.")
+    if baselines:
+        text += " Baselines, never picked: " + "; ".join(
+            f"{choice.ordering} ({choice.format}) answers {_percent(choice.traversal_accuracy)}"
+            for choice in baselines) + "."
+    return text
 
 
 def _label(row) -> str:
     return f"{row.format}/{row.ordering}/{row.layout}/{row.policy}"
 
 
-def _figures(row) -> tuple[float, float, float]:
-    return (float(row.traversal_accuracy), float(row.evidence_survival), -float(row.budgeted_tokens))
+def _key(choice: Choice) -> tuple[str, str, str, str]:
+    return (choice.format, choice.ordering, choice.layout, choice.policy)
 
 
 def _changed(table: pd.DataFrame, best: Choice, tokenizer: str, budget: int) -> str | None:
-    """The better pick at (tokenizer, budget) when the advised candidate is not among the best there."""
-    ranking = table[(table["tokenizer"] == tokenizer) & (table["budget"] == budget)]
-    if ranking.empty:
+    """The pick at (tokenizer, budget) when it is not the advised candidate (same ranking rule)."""
+    if table[(table["tokenizer"] == tokenizer) & (table["budget"] == budget)].empty:
         return None
-    top = next(ranking.itertuples())
-    mine = ranking[(ranking["format"] == best.format) & (ranking["ordering"] == best.ordering)
-                   & (ranking["layout"] == best.layout) & (ranking["policy"] == best.policy)]
-    if not mine.empty and _figures(next(mine.itertuples())) >= _figures(top):
-        return None  # still (tied) best there
-    return (f"{_label(top)} (accuracy {top.traversal_accuracy:.0%}, evidence survival {top.evidence_survival:.0%}, "
-            f"{top.budgeted_tokens:,.0f} tokens)")
+    ranking = ranked(table, tokenizer, budget)[1]
+    top = ranking.iloc[0]
+    if (top["format"], top["ordering"], top["layout"], top["policy"]) == _key(best):
+        return None
+    return (f"{_label(next(ranking.head(1).itertuples()))} (accuracy {top['traversal_accuracy']:.0%}, reached from "
+            f"{int(top['reach_budget']):,} tokens, {top['reach_tokens']:,.0f} tokens there)")
 
 
 def warnings_for(table: pd.DataFrame, settings: AdviceSettings, best: Choice) -> tuple[tuple[str, ...], pd.DataFrame]:
-    """Warnings where the advised candidate is no longer the best: at another budget (same tokenizer), or with
-    another tokenizer (same budget). Ties are not changes."""
-    picks = table[table["rank"] == 1][["tokenizer", "budget", *CANDIDATE, "traversal_accuracy",
-                                       "evidence_survival", "budgeted_tokens"]].reset_index(drop=True)
+    """Warnings where the advised candidate is not the pick: at another budget given (same tokenizer), or with
+    another tokenizer (same budget); and the pick at every (tokenizer, budget) given."""
+    picks = pd.concat([ranked(table, tokenizer, budget)[1].head(1) for tokenizer in settings.tokenizers
+                       for budget in settings.budgets
+                       if not table[(table["tokenizer"] == tokenizer) & (table["budget"] == budget)].empty],
+                      ignore_index=True)[["tokenizer", "budget", *CANDIDATE, "traversal_accuracy", "evidence_survival",
+                                          "budgeted_tokens", "reach_budget", "reach_tokens"]]
     tokenizer, chosen = settings.tokenizers[0], settings.chosen_budget
     found = []
     by_budget = [(budget, _changed(table, best, tokenizer, budget)) for budget in settings.budgets if budget != chosen]
-    changes = [f"at {budget:,} tokens {better} is better" for budget, better in by_budget if better]
+    changes = [f"at {budget:,} tokens {better} is picked" for budget, better in by_budget if better]
     if changes:
         found.append("The choice changes with the budget: " + "; ".join(changes) + ".")
     by_tokenizer = [(name, _changed(table, best, name, chosen)) for name in settings.tokenizers[1:]]
-    changes = [f"with {name} {better} is better" for name, better in by_tokenizer if better]
+    changes = [f"with {name} {better} is picked" for name, better in by_tokenizer if better]
     if changes:
         found.append(f"The choice changes with the tokenizer at {chosen:,} tokens: " + "; ".join(changes) + ".")
     return tuple(found), picks
 
 
-def advise_rows(rows: pd.DataFrame, settings: AdviceSettings) -> Advice:
-    """The advice from candidate rows (a sweep's or a suite's, with a `tokenizer` column)."""
+def _best_baselines(ranking: pd.DataFrame) -> tuple[Choice, ...]:
+    """The best-ranked candidate of each baseline ordering (the ranking lists baselines in rank order)."""
+    rows = ranking[ranking["baseline"]].drop_duplicates("ordering")
+    return tuple(_choice(row) for row in rows.itertuples())
+
+
+def advise_rows(rows: pd.DataFrame, settings: AdviceSettings, layer: str = TRAVERSAL_LAYER) -> Advice:
+    """The advice from candidate rows (a sweep's, a suite's or a stored run's, with a `tokenizer` column), ranked
+    by their `traversal_accuracy` column, which `layer` names."""
     settings = settings.checked()
-    rows = rows[rows["lossless"] & ~rows["oracle"]]
+    rows = rows[rows["lossless"]]
     table = candidate_table(rows)
     tokenizer, budget = settings.tokenizers[0], settings.chosen_budget
-    best, runner_up, ranking = pick(table, tokenizer, budget)
+    verdict, best, runner_up, ranking = pick(table, tokenizer, budget)
     warnings, picks = warnings_for(table, settings, best)
-    questions = int(ranking["questions"].iloc[0])
-    return Advice(budget, tokenizer, questions, best, runner_up,
-                  None if runner_up is None else best.traversal_accuracy - runner_up.traversal_accuracy,
-                  None if runner_up is None else runner_up.budgeted_tokens - best.budgeted_tokens,
-                  reason(best, runner_up, budget, questions), warnings, ranking.reset_index(drop=True), picks)
+    by_name = {_label(row): row for row in ranking.itertuples()}
+    most_accurate = _choice(by_name[verdict.most_accurate.name])
+    baselines = _best_baselines(ranking)
+    advice = Advice(budget, tokenizer, verdict.questions, best, runner_up,
+                    None if runner_up is None else best.traversal_accuracy - runner_up.traversal_accuracy,
+                    None if runner_up is None else runner_up.budgeted_tokens - best.budgeted_tokens,
+                    "", warnings, ranking, picks, tied=verdict.tied,
+                    questions_to_separate=verdict.questions_to_separate, most_accurate=most_accurate,
+                    baselines=baselines, layer=layer)
+    return _replace(advice, reason=advice_reason(advice))
+
+
+def advice_reason(advice: Advice) -> str:
+    return reason(advice.best, advice.runner_up, advice.budget, advice.questions, tied=advice.tied,
+                  questions_to_separate=advice.questions_to_separate, most_accurate=advice.most_accurate,
+                  baselines=advice.baselines) + f" Ranked by {advice.layer}."
+
+
+def advise_answers(results: list[dict], settings: AdviceSettings, run_id: str) -> Advice:
+    """The advice from a stored run's scored answers (`core.analysis.answer_advice`): the same rule, ranked by
+    the model's exact matches, over the budgets the run measured."""
+    rows = answer_rows(results)
+    budgets = tuple(sorted({int(budget) for budget in rows["budget"]}))
+    chosen = settings.budget if settings.budget in budgets else budgets[-1]
+    settings = _replace(settings, budgets=budgets, budget=chosen, ladder_steps=0,
+                        tokenizers=tuple(dict.fromkeys(rows["tokenizer"])))
+    return advise_rows(rows, settings, layer=f"the model's answers (exact match, run {run_id})")
 
 
 def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, seeds: Sequence[str] | None = None,
@@ -329,9 +450,8 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
                                                      advice.budget, model, settings.output_tokens, cache))
         best, runner_up = with_cost(best), None if runner_up is None else with_cost(runner_up)
         note = f"{model}: {price_source().describe()}"
-    return _replace(advice, best=best, runner_up=runner_up, reason=reason(best, runner_up, advice.budget,
-                                                                          advice.questions), price_note=note,
-                    warnings=warnings, room_note=room_note)
+    advice = _replace(advice, best=best, runner_up=runner_up, price_note=note, warnings=warnings, room_note=room_note)
+    return _replace(advice, reason=advice_reason(advice))
 
 
 def advise_set(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from core.analysis.sweep import Progress, sweep
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.memory.rendering_cache import RenderingCache
@@ -29,7 +29,7 @@ def effective_layout(format_name: str, layout: str) -> str:
 
 
 def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], orderings: Sequence[str],
-                 layout: str, policies: Sequence[str] = POLICIES, budgets: Sequence[int] = DEFAULT_BUDGET_LIST,
+                 layout: str, policies: Sequence[str] = DEFAULT_POLICIES, budgets: Sequence[int] = DEFAULT_BUDGET_LIST,
                  tokenizer: str = "o200k_base", progress: Progress | None = None, workers: int = 1,
                  cache: RenderingCache | None = None) -> pd.DataFrame:
     """The sweep behind the analysis pages: each format in its effective layout, one query, one row per cut.

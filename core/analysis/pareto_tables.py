@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from core.analysis.answer_front import reach_points
 from core.analysis.pareto import dominance_across_budgets, pareto_per_budget
 
 ACCURACIES = {"traversal accuracy": "traversal_accuracy", "evidence survival": "evidence_survival"}
@@ -14,6 +15,12 @@ def pareto_points(frame: pd.DataFrame, accuracy: str) -> pd.DataFrame:
     points = pareto_per_budget(frame, accuracy=ACCURACIES[accuracy])
     lossless = dict(zip(frame["format"], frame["lossless"]))
     return points.assign(lossless=[bool(lossless[name]) for name in points["format"]])
+
+
+def answer_points(frame: pd.DataFrame, accuracy: str) -> pd.DataFrame:
+    """The front over what answers (core.analysis.answer_front): each accuracy a format reaches against the
+    smallest swept budget reaching it, the non-dominated points marked."""
+    return reach_points(frame, ACCURACIES[accuracy])
 
 
 def dominated_formats(frame: pd.DataFrame, accuracy: str) -> pd.DataFrame:

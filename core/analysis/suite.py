@@ -24,7 +24,8 @@ import pandas as pd
 
 from core.analysis.engine import run_tasks
 from core.analysis.sweep import accounted_rendering, full_recall_budget, sweep
-from core.budget.policies import POLICIES, check_policy, grammar_tokens
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import check_policy, grammar_tokens
 from core.errors import ParameterError
 from core.formats import FORMATS
 from core.graph.model import Graph
@@ -53,7 +54,7 @@ class SuiteSettings:
     formats: tuple[str, ...]
     orderings: tuple[str, ...]
     layouts: tuple[str, ...] = LAYOUTS
-    policies: tuple[str, ...] = POLICIES
+    policies: tuple[str, ...] = DEFAULT_POLICIES
     budgets: tuple[int, ...] = DEFAULT_BUDGETS
     seedings: tuple[str, ...] = SEEDINGS
     tokenizer: str = "o200k_base"
@@ -98,7 +99,7 @@ class SuiteResult:
 
 
 def settings_for(formats: Sequence[str] | None = None, orderings: Sequence[str] | None = None, *,
-                 layouts: Sequence[str] = LAYOUTS, policies: Sequence[str] = POLICIES,
+                 layouts: Sequence[str] = LAYOUTS, policies: Sequence[str] = DEFAULT_POLICIES,
                  budgets: Sequence[int] = DEFAULT_BUDGETS, seedings: Sequence[str] = SEEDINGS,
                  tokenizer: str = "o200k_base", hops: int = 2, direction: str = "both", shuffle_seed: int = 0,
                  count_grammar: bool = True) -> SuiteSettings:

@@ -76,7 +76,9 @@ def accounted_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None
         seeded = region or seed_region(graph, inputs.seeds or (), inputs.direction)
         units = seeded.units if spec.radius is None else seeded.candidates(spec.radius)
         arranged = ordered if ordered is not None else order_units(graph, units, spec.ordering, spec.layout, inputs)
-        return prefix_tokens(spec.format.render(graph, arranged), spec.tokenizer, source=(graph, units))
+        # the ordering and its inputs too: the selecting policies weigh units by the scores it ranks by
+        return prefix_tokens(spec.format.render(graph, arranged), spec.tokenizer,
+                             source=(graph, units, spec.ordering, inputs))
 
     return cache.get_or_build(spec.key, build) if cache is not None else build()
 
@@ -364,7 +366,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
                     readings[identity] = reading
-            if policy == "sections":  # a re-rendered subset of the units, not a record prefix
+            if result.selection:  # a re-rendered subset of the units, not a record prefix
                 kept_set = frozenset(result.kept_keys)
                 nodes = sum(1 for key in kept_set if key.startswith("n:"))
                 counts = (nodes, len(kept_set) - nodes)
@@ -389,7 +391,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                             known = answers(query, gold, reading)
                         accurate[identity, name] = known
                     answered = known
-                evidence_kept = (sum(1 for key in gold.evidence if key in membership) if policy == "sections"
+                evidence_kept = (sum(1 for key in gold.evidence if key in membership) if result.selection
                                  else int(np.searchsorted(evidence_positions[name], kept)))
                 metrics = cut_metrics(result, reading, answered, evidence_kept, len(gold.evidence), candidates_kept,
                                       len(plan.candidates), counts)

@@ -19,6 +19,7 @@ from core.analysis.sweep import sweep
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.graph.units import graph_units
+from core.number_style import share
 from core.specs import SweepSpec
 from core.tokens import TOKENIZERS
 
@@ -79,7 +80,7 @@ def winner_sentence(table: pd.DataFrame) -> str:
         runner = min(others, key=lambda other: table.loc[other, tokenizer])
         saving = 1 - table.loc[name, tokenizer] / table.loc[runner, tokenizer] if table.loc[runner, tokenizer] else 0
         parts.append(f"{name} under {', '.join(tokenizers)} ({table.loc[name, tokenizer]:,} tokens under "
-                     f"{tokenizer}, {saving:.1%} fewer than {runner})")
+                     f"{tokenizer}, {share(saving)} fewer than {runner})")
     return "The cheapest lossless format changes with the tokenizer: " + "; ".join(parts) + "."
 
 

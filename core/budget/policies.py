@@ -1,4 +1,4 @@
-"""Budget policies: what of a rendering survives B tokens, as raw token slicing or whole records.
+"""Budget policies: what of a rendering survives B tokens, as raw token slicing, whole records or sections.
 
 - `raw`: encode the complete text, keep its first B tokens (fewer when the decoded text would
   re-encode to more than B), decode them with replacement. The cut can end inside a record (or a
@@ -8,8 +8,10 @@
 - `sections`: the node section and the edge section each get a share of B (LightRAG's proportions
   by default), each filled in order by the record rule, the kept units rendered again as one
   complete document (`core.budget.sections`). It needs the graph and the rendered units, and it re-renders
-  per cut, so sweeps run it only when asked for (`POLICIES` are the two prefix policies;
-  `ALL_POLICIES` adds it).
+  per cut, so sweeps run it only when asked for (`DEFAULT_POLICIES` are the two prefix policies).
+
+Each policy is a `BudgetPolicy` object in `POLICY_REGISTRY` (exported as `core.budget.POLICIES`, which
+also registers the selecting policies of `core.budget.selection`); `cut(...)` looks the name up there.
 
 The budget covers the document: preamble + records + closing, plus the optional truncation marker
 line (`[37 of 131 records shown]`, written on its own line after the document, so decoders read the
@@ -26,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Protocol
 
 import numpy as np
 
@@ -43,12 +45,12 @@ from core.formats.base import Format, Rendering
 from core.graph.derived import memo_of
 from core.graph.model import Graph
 from core.graph.units import Unit
+from core.registry import Registry
+from core.retrieval.ordering import Ordering, OrderingInputs
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.protocol import Tokenizer
 
-Policy = Literal["raw", "record", "sections"]
-POLICIES: tuple[Policy, ...] = ("raw", "record")  # the prefix policies: what a sweep cuts unless told otherwise
-ALL_POLICIES: tuple[Policy, ...] = (*POLICIES, "sections")
+DEFAULT_POLICIES: tuple[str, ...] = ("raw", "record")  # the prefix policies: what a sweep cuts unless told otherwise
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,9 @@ class Cut:
     sections: SectionChoice | None = field(default=None, repr=False, compare=False)
     dropped_keys: tuple[str, ...] = ()  # sections policy: the first unit not kept in each section
     kept_tokens: int | None = None  # raw policy: the complete text's tokens it keeps (where its text is cut)
+    # The document renders the units the policy chose (sections, density, knapsack, connected), not a prefix of
+    # the rendering: its `rendering` is of those units alone, and `dropped_keys` names the units not kept first.
+    selection: bool = False
 
     @property
     def kept_keys(self) -> tuple[str, ...]:
@@ -82,7 +87,7 @@ class Cut:
     @property
     def first_dropped_keys(self) -> tuple[str, ...]:
         """Unit keys of the first record not kept (the boundary); () when nothing was dropped."""
-        if self.sections is not None or self.policy == "sections":
+        if self.selection:
             return self.dropped_keys
         if self.rendering is None or self.records_kept >= self.records_total:
             return ()
@@ -104,9 +109,9 @@ class Cut:
 
     @property
     def first_dropped(self) -> int | None:
-        """Index (0-based) of the first record not kept, or None when every record is kept (or for sections,
-        which keeps no prefix)."""
-        if self.policy == "sections":
+        """Index (0-based) of the first record not kept, or None when every record is kept (or for a selecting
+        policy, which keeps no prefix)."""
+        if self.selection:
             return None
         return self.records_kept if self.records_kept < self.records_total else None
 
@@ -130,10 +135,55 @@ def token_marker(kept: int, total: int) -> str:
     return f"[{kept} of {total} tokens shown]"
 
 
-def check_policy(policy: str) -> Policy:
-    if policy not in ALL_POLICIES:
-        raise ParameterError(f"unknown budget policy {policy!r}", "policy", f"use one of: {', '.join(ALL_POLICIES)}")
+@dataclass(frozen=True)
+class CutRequest:
+    """Everything a policy cuts from: the accounted rendering, the budget left for the document, and (for the
+    policies that re-render what they choose) the graph and the units the rendering was made from."""
+
+    accounting: PrefixTokens
+    format_: Format
+    budget: int
+    allowed: int  # tokens the document may take: the budget less the grammar when it is counted
+    grammar: int
+    count_grammar: bool
+    marker: bool
+    graph: Graph | None = None
+    units: Sequence[Unit] | None = None
+    sections: Sections = DEFAULT_SECTIONS
+    ordering: Ordering | None = None  # the rendering's ordering and inputs, when known: their relevance scores
+    inputs: OrderingInputs | None = None
+
+
+class PolicyCut(Protocol):
+    def __call__(self, request: CutRequest) -> Cut: ...
+
+
+@dataclass(frozen=True)
+class BudgetPolicy:
+    """A named way to fit a rendering into a budget; registered in `core.budget.POLICIES`."""
+
+    name: str
+    description: str
+    apply: PolicyCut = field(repr=False)
+    prefix: bool  # keeps a prefix of the rendering's records (its cut text may end inside one: raw)
+    always_parses: bool  # every non-empty cut is a valid document
+    preference: int  # on equal figures the advisor prefers the lower: a policy whose cuts always parse
+    needs_source: bool = False  # re-renders what it keeps, so it needs the graph and the units
+
+    def cut(self, request: CutRequest) -> Cut:
+        return self.apply(request)
+
+
+def check_policy(policy: str) -> str:
+    """The policy's name when it is registered; a ParameterError listing the registered ones otherwise."""
+    if policy not in POLICY_REGISTRY:
+        raise ParameterError(f"unknown budget policy {policy!r}", "policy",
+                             f"use one of: {', '.join(POLICY_REGISTRY)}")
     return policy
+
+
+def policy_named(name: str) -> BudgetPolicy:
+    return POLICY_REGISTRY.get(check_policy(name))
 
 
 def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, count_grammar: bool = True,
@@ -141,33 +191,36 @@ def cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, *, 
         sections: Sections = DEFAULT_SECTIONS) -> Cut:
     """Apply one policy at one budget (in tokens) to an accounted rendering in `format_`.
 
-    The sections policy also needs the graph and the units the rendering was made from (any order):
-    given here, or recorded in the accounting (`prefix_tokens(..., source=(graph, units))`).
+    The policies that re-render what they keep (sections and the selecting ones) also need the graph and the
+    units the rendering was made from (any order): given here, or recorded in the accounting
+    (`prefix_tokens(..., source=(graph, units))`).
     """
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
         raise ParameterError(f"budget {budget!r} is not a whole number of tokens", "budget", "give 0 or more tokens")
+    chosen = policy_named(policy)
     grammar = grammar_tokens(format_, accounting.tokenizer)
     allowed = int(budget) - (grammar if count_grammar else 0)
-    if check_policy(policy) == "sections":
+    ordering = inputs = None
+    if chosen.needs_source:
         if (graph is None or units is None) and accounting.source is not None:
-            graph, units = accounting.source
+            graph, units = accounting.source[:2]
         if graph is None or units is None:
-            raise ParameterError("the sections policy needs the graph and its units", "cut",
+            raise ParameterError(f"the {policy} policy needs the graph and its units", "cut",
                                  "pass graph= and units= (the units the rendering was made from)")
-        return _sections_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker, graph, units,
-                             sections)
-    if policy == "record":
-        return _record_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker)
-    return _raw_cut(accounting, format_, int(budget), allowed, grammar, count_grammar, marker)
+        if accounting.source is not None and len(accounting.source) == 4 and accounting.source[0] is graph:
+            ordering, inputs = accounting.source[2:]
+    return chosen.cut(CutRequest(accounting, format_, int(budget), allowed, grammar, count_grammar, marker, graph,
+                                 units, sections, ordering, inputs))
 
 
-def _empty(accounting: PrefixTokens, format_: Format, policy: str, budget: int, grammar: int, count_grammar: bool,
-           needed: int, what: str) -> Cut:
+def empty_cut(accounting: PrefixTokens, format_: Format, policy: str, budget: int, grammar: int,
+              count_grammar: bool, needed: int, what: str, *, selection: bool = False) -> Cut:
+    """A cut that keeps nothing because even `what` (`needed` tokens) does not fit; it says so."""
     grammar_part = f" plus the format's grammar ({grammar:,} tokens)" if count_grammar else ""
     explanation = (f"nothing fits: a budget of {budget:,} tokens cannot hold {what} of {format_.name} "
                    f"({needed:,} tokens){grammar_part}")
     return Cut(format_.name, policy, budget, "", "", 0, grammar, count_grammar, 0, accounting.records, None,
-               explanation, accounting.rendering)
+               explanation, accounting.rendering, selection=selection)
 
 
 def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,
@@ -176,7 +229,7 @@ def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed:
     too_big = np.flatnonzero(counts > allowed)
     kept = accounting.records if too_big.size == 0 else int(too_big[0]) - 1
     if kept < 0:
-        return _empty(accounting, format_, "record", budget, grammar, count_grammar, int(counts[0]),
+        return empty_cut(accounting, format_, "record", budget, grammar, count_grammar, int(counts[0]),
                       "an empty document (preamble and closing)")
     total = accounting.records
     line = ""
@@ -185,7 +238,7 @@ def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed:
         while kept >= 0 and accounting.count(kept, "\n" + record_marker(kept, total)) > allowed:
             kept -= 1
         if kept < 0:
-            return _empty(accounting, format_, "record", budget, grammar, count_grammar,
+            return empty_cut(accounting, format_, "record", budget, grammar, count_grammar,
                           accounting.count(0, "\n" + record_marker(0, total)),
                           "an empty document with its truncation marker")
         line = record_marker(kept, total)
@@ -227,8 +280,8 @@ def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowe
                              _section_counts(accounting, format_, graph, units))
     if choice is None:
         empty = accounting.tokenizer.count(format_.render(graph, []).text)
-        return _empty(accounting, format_, "sections", budget, grammar, count_grammar, empty,
-                      "an empty document (preamble and closing)")
+        return empty_cut(accounting, format_, "sections", budget, grammar, count_grammar, empty,
+                         "an empty document (preamble and closing)", selection=True)
     rendering = format_.render(graph, choice.units)
     complete = choice.nodes_kept == choice.nodes_total and choice.edges_kept == choice.edges_total
     line = section_marker(choice) if marker and not complete else ""
@@ -245,14 +298,14 @@ def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowe
         f"node-section tokens) and {choice.edges_kept} of {choice.edges_total} edges ({choice.edge_tokens} of "
         f"{choice.edge_limit} edge-section tokens; {sections.describe()})")
     return Cut(format_.name, "sections", budget, text, line, tokens, grammar, count_grammar, len(rendering.records),
-               accounting.records, None, explanation, rendering, choice, dropped)
+               accounting.records, None, explanation, rendering, choice, dropped, selection=True)
 
 
 def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: int, grammar: int,
              count_grammar: bool, marker: bool) -> Cut:
     preamble = accounting.tokenizer.count(accounting.rendering.preamble)
     if allowed <= 0 or allowed < preamble:
-        return _empty(accounting, format_, "raw", budget, grammar, count_grammar, max(preamble, 1),
+        return empty_cut(accounting, format_, "raw", budget, grammar, count_grammar, max(preamble, 1),
                       "the preamble" if preamble else "one token")
     total = accounting.total
     kept_tokens = min(allowed, total)
@@ -265,7 +318,7 @@ def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: in
         # keep fewer tokens until everything fits.
         kept_tokens = max(kept_tokens - (tokens - allowed), 0)
     if tokens > allowed or not text or intact < int(accounting.record_ends[0]):
-        return _empty(accounting, format_, "raw", budget, grammar, count_grammar,
+        return empty_cut(accounting, format_, "raw", budget, grammar, count_grammar,
                       accounting.tokenizer.count(accounting.rendering.preamble + "\n" + token_marker(0, total))
                       if marker else preamble,
                       "the preamble with the truncation marker" if marker else "the preamble")
@@ -276,3 +329,32 @@ def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: in
         next_tokens = int(accounting.counts[kept + 1]) + (grammar if count_grammar else 0)
     return Cut(format_.name, "raw", budget, text, line, tokens, grammar, count_grammar, kept, accounting.records,
                next_tokens, explanation, accounting.rendering, kept_tokens=kept_tokens)
+
+
+def _record(request: CutRequest) -> Cut:
+    return _record_cut(request.accounting, request.format_, request.budget, request.allowed, request.grammar,
+                       request.count_grammar, request.marker)
+
+
+def _raw(request: CutRequest) -> Cut:
+    return _raw_cut(request.accounting, request.format_, request.budget, request.allowed, request.grammar,
+                    request.count_grammar, request.marker)
+
+
+def _sections(request: CutRequest) -> Cut:
+    assert request.graph is not None and request.units is not None  # cut() checks needs_source
+    return _sections_cut(request.accounting, request.format_, request.budget, request.allowed, request.grammar,
+                         request.count_grammar, request.marker, request.graph, request.units, request.sections)
+
+
+RAW = BudgetPolicy("raw", "the first B tokens of the complete text; the cut may end inside a record and not parse",
+                   _raw, prefix=True, always_parses=False, preference=5)
+RECORD = BudgetPolicy("record", "whole records in order while the next still fits; always a valid document",
+                      _record, prefix=True, always_parses=True, preference=0)
+SECTIONS = BudgetPolicy("sections", "the node and the edge section each get a share of B, each filled in order by "
+                        "the record rule, the kept units rendered again", _sections, prefix=False,
+                        always_parses=True, preference=1, needs_source=True)
+
+# Every budget policy by name; the package (core.budget) registers the selecting ones, one line each.
+POLICY_REGISTRY: Registry[BudgetPolicy] = Registry("budget policy", [(policy.name, policy) for policy in
+                                                                    (RAW, RECORD, SECTIONS)])

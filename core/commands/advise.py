@@ -6,35 +6,46 @@ import argparse
 import json
 from pathlib import Path
 
-from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
+from core.analysis.advisor import Advice, AdviceSettings, advise, advise_answers, advise_set
 from core.analysis.cost import DEFAULT_MODEL
-from core.budget.policies import ALL_POLICIES, POLICIES
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
 from core.commands.progress import CountBar
+from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
+from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.formats import FORMATS
+from core.number_style import money, share, signed_whole, whole
 from core.questions import generate, load_questions
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+
+
+def _figures(choice) -> str:
+    low, high = choice.interval
+    return (f"accuracy {share(choice.traversal_accuracy)} ({choice.correct:,} of {choice.questions:,}, 95% interval "
+            f"{share(low)}-{share(high)}), reached from {choice.reach_budget:,} tokens ({whole(choice.reach_tokens)} "
+            f"used there), evidence survival {share(choice.evidence_survival)}, {whole(choice.budgeted_tokens)} tokens")
 
 
 def advice_lines(advice: Advice) -> list[str]:
     best, runner = advice.best, advice.runner_up
     plural = "s" if advice.questions != 1 else ""
     lines = [(f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}):"),
-             (f"  best:      {best.name}: accuracy {best.traversal_accuracy:.0%}, evidence survival "
-              f"{best.evidence_survival:.0%}, {best.budgeted_tokens:,.0f} tokens")]
+             f"  best:      {best.name}: {_figures(best)}"]
     if runner is not None:
-        lines.append(f"  runner-up: {runner.name}: accuracy {runner.traversal_accuracy:.0%}, evidence survival "
-                     f"{runner.evidence_survival:.0%}, {runner.budgeted_tokens:,.0f} tokens")
-        lines.append(f"  margin:    {advice.accuracy_margin:+.0%} accuracy, {advice.token_margin:+,.0f} tokens")
+        lines.append(f"  runner-up: {runner.name}: {_figures(runner)}")
+        lines.append(f"  margin:    {signed_whole(100 * (advice.accuracy_margin or 0.0))} percentage points of "
+                     f"accuracy, {signed_whole(advice.token_margin or 0.0)} tokens"
+                     + ("; tied within noise" if advice.tied else ""))
+    lines.extend(f"  baseline:  {choice.name} (never picked): {_figures(choice)}" for choice in advice.baselines)
     lines.append(f"  why:       {advice.reason}")
     for choice in (best, runner):
         if choice is not None and choice.cost is not None:
-            lines.append(f"  cost of {choice.format}: ${choice.cost.dollars:.6f} per question, "
-                         f"${choice.cost.dollars_cached:.6f} with a warm prompt cache "
+            lines.append(f"  cost of {choice.format}: {money(choice.cost.dollars)} per question, "
+                         f"{money(choice.cost.dollars_cached)} with a warm prompt cache "
                          f"({choice.cost.input_tokens:,} input tokens, {choice.cost.cacheable_tokens:,} cacheable)")
     if advice.price_note:
         lines.append(f"  prices:    {advice.price_note}")
@@ -49,19 +60,27 @@ def advice_document(advice: Advice) -> dict:
         if value is None:
             return None
         figures = {key: getattr(value, key) for key in ("format", "ordering", "layout", "policy", "traversal_accuracy",
-                                                       "evidence_survival", "budgeted_tokens", "evidence_budget")}
+                                                       "correct", "questions", "reach_budget", "reach_tokens",
+                                                       "evidence_survival", "budgeted_tokens", "evidence_budget",
+                                                       "baseline")}
+        figures["interval"] = list(value.interval)
         if value.cost is not None:
             figures["cost"] = {"dollars": value.cost.dollars, "dollars_cached": value.cost.dollars_cached,
                                "input_tokens": value.cost.input_tokens, "cacheable_tokens": value.cost.cacheable_tokens}
         return figures
     return {"budget": advice.budget, "tokenizer": advice.tokenizer, "questions": advice.questions,
             "best": choice(advice.best), "runner_up": choice(advice.runner_up),
-            "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "reason": advice.reason,
-            "warnings": list(advice.warnings), "prices": advice.price_note, "request_room": advice.room_note,
+            "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "tied": advice.tied,
+            "questions_to_separate": advice.questions_to_separate,
+            "baselines": [choice(value) for value in advice.baselines], "reason": advice.reason,
+            "warnings": list(advice.warnings), "prices": advice.price_note, "layer": advice.layer,
+            "request_room": advice.room_note,
             "picks": json.loads(advice.picks.to_json(orient="records"))}
 
 
 def run(arguments: argparse.Namespace) -> int:
+    if arguments.from_run:
+        return advise_from_run(arguments)
     graph = graph_from_arguments(arguments)
     choice = chosen_tokenizers(arguments)
     settings = AdviceSettings(budgets=tuple(arguments.budgets), budget=arguments.budget,
@@ -75,9 +94,12 @@ def run(arguments: argparse.Namespace) -> int:
         if arguments.questions or arguments.generate:
             questions = load_questions(arguments.questions, graph) if arguments.questions else \
                 generate(graph, arguments.generate)
+            graph = filtered_graph(graph, arguments, [question.query for question in questions.questions], settings.formats,
+                                   settings.tokenizers[0])
             advice = advise_set(graph, questions, settings, progress=progress)
         else:
             seeds, queries = seeds_and_queries(graph, arguments)  # a sample's own defaults when none are given
+            graph = filtered_graph(graph, arguments, queries, settings.formats, settings.tokenizers[0])
             seed_ids = seeds.node_ids if seeds else ()
             if len(queries) > 1 and not seed_ids:
                 raise ParameterError("several queries need shared seeds", "--query",
@@ -94,13 +116,35 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def advise_from_run(arguments: argparse.Namespace) -> int:
+    """--from-run: the same ranking over a stored run's scored answers (the model's layer, not the traversal's)."""
+    check_store(arguments.store)
+    with RunStore(arguments.store) as store:
+        if store.run(arguments.from_run) is None:
+            raise ParameterError(f"no run {arguments.from_run!r} in {arguments.store}", "--from-run",
+                                 "name a run id the store holds (graph-context-lab evaluate prints it)")
+        results = store.results(arguments.from_run)
+    settings = AdviceSettings(budget=arguments.budget, formats=arguments.formats, orderings=arguments.orderings)
+    advice = advise_answers(results, settings, arguments.from_run)
+    print("\n".join(advice_lines(advice)))
+    if arguments.output:
+        arguments.output.write_text(json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n",
+                                    encoding="utf-8")
+        print(f"advice written to {arguments.output}")
+    return 0
+
+
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "advise", help="name the best lossless format, ordering and policy at a budget, with the runner-up and why",
-        description="Sweep every lossless format under every ordering that does not read the answer, rank them at "
-                    "the budget by traversal accuracy, then evidence survival, then tokens, and say why in one "
-                    "sentence built from the figures; warn when the choice changes with the budget or tokenizer.")
+        "advise", help="name the best lossless format, ordering and policy at a budget, with the runner-up, the "
+                       "baselines and why",
+        description="Sweep every lossless format under every ordering, rank them at the budget by traversal "
+                    "accuracy (with its 95%% interval), then the smallest budget at which that accuracy is reached, "
+                    "then tokens; random and oracle orderings are baselines, shown and never picked; say 'tied "
+                    "within noise' when the question set cannot separate the pick from the runner-up; warn when "
+                    "the choice changes with the budget or tokenizer.")
     add_graph_options(parser)
+    add_property_options(parser)
     add_seed_and_query_options(parser, "seeds and queries (one question)")
     questions = parser.add_argument_group("or a question set").add_mutually_exclusive_group()
     questions.add_argument("--questions", type=Path, metavar="FILE", help="a CKG query file or the project's JSONL/CSV")
@@ -111,17 +155,21 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--budget", type=int, help="the budget the advice is for (default: the smallest of --budgets)")
     cuts.add_argument("--formats", type=names("format", [n for n in FORMATS.names() if FORMATS.get(n).lossless]),
                       help="lossless formats (default: all)")
-    cuts.add_argument("--orderings", type=names("ordering", [n for n in ORDERINGS.names() + ORDERINGS.ends_names()
-                                                             if not ORDERINGS.get(n).oracle]),
-                      help="orderings without the oracle (default: all of them, without +ends)")
+    cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),
+                      help="orderings (default: all of them, without +ends); baselines (shuffled, evidence_first) "
+                           "are shown beside the pick, never picked")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS))
-    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
-                      help="raw, record and/or sections (default raw,record)")
+    cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
+                      help=f"budget policies: {', '.join(POLICIES.names())} (default raw,record)")
     add_tokenizer_options(parser)
     cost = parser.add_argument_group("cost")
     cost.add_argument("--price-model", metavar="NAME", help=f"price per question from the bundled dated table "
                                                             f"(tokencost), e.g. {DEFAULT_MODEL}")
     cost.add_argument("--output-tokens", type=int, default=0, help="answer tokens to price (default 0: input only)")
+    stored = parser.add_argument_group("or a stored run's answers")
+    stored.add_argument("--from-run", metavar="RUN_ID", help="rank by the model's scored answers of this run "
+                                                              "(graph-context-lab evaluate) instead of traversal")
+    stored.add_argument("--store", type=Path, default=DEFAULT_PATH, help=f"SQLite run store (default {DEFAULT_PATH})")
     parser.add_argument("--output", type=Path, help="write the advice as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(run=run)

@@ -20,6 +20,7 @@ from core.commands.graph_source import (
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
 from core.formats import FORMATS
+from core.number_style import share
 from core.prompt.answers import schema_for
 from core.reports.benchmark import FormatFigures, benchmark_report
 from core.tokens import TOKENIZERS
@@ -37,7 +38,7 @@ def format_table(figures: list[FormatFigures], approximate: bool = False) -> str
         "tokens": [approximate_count(item.tokens, approximate) for item in figures],
         "grammar": [approximate_count(item.grammar_tokens, approximate) for item in figures],
         "round trip": ["ok" if item.round_trip_equal else "FAILS" for item in figures],
-        "traversal": [f"{item.traversal_accuracy:.2f}" for item in figures]})
+        "traversal": [share(item.traversal_accuracy) for item in figures]})
 
 
 def stability_table(stability: dict, approximate: bool = False) -> str:

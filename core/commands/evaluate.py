@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -34,6 +34,7 @@ from core.errors import ParameterError
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
+from core.number_style import money, share, whole
 from core.prompt.answers import ANSWER_FORMATS
 from core.prompt.pricing import PriceTable, parse_price
 from core.questions import SEEDINGS, generate, load_questions
@@ -69,9 +70,9 @@ def price_argument(text: str) -> PriceTable:
 
 def progress_note(progress: Progress, currency: str) -> str:
     """What the progress bar shows beside the count: cached and failed requests, and the cost so far."""
-    cost = f"{progress.cost:.4f} {currency}" + (f" (+{progress.cost_unknown} without usage)"
+    cost = money(progress.cost, currency) + (f" (+{progress.cost_unknown:,} without usage)"
                                                  if progress.cost_unknown else "")
-    return f"{progress.cached} cached · {progress.failed} failed · cost {cost}"
+    return f"{progress.cached:,} cached · {progress.failed:,} failed · cost {cost}"
 
 
 def summary_table(table) -> str:
@@ -82,14 +83,14 @@ def summary_table(table) -> str:
         "layout": [row.layout for row in rows],
         "policy": [row.policy for row in rows],
         "budget": [f"{row.budget_tokens:,}" for row in rows],
-        "answers": [str(row.answered) for row in rows],
-        "failed": [str(row.failed) for row in rows],
+        "answers": [f"{row.answered:,}" for row in rows],
+        "failed": [f"{row.failed:,}" for row in rows],
         "exact match [95% CI]": ["—" if row.answered == 0 else
-                                 f"{row.exact_match:.2f} [{row.exact_match_low:.2f}–{row.exact_match_high:.2f}]"
+                                 f"{share(row.exact_match)} [{share(row.exact_match_low)}–{share(row.exact_match_high)}]"
                                  for row in rows],
-        "traversal": ["—" if row.traversal_accuracy is None else f"{row.traversal_accuracy:.2f}" for row in rows],
-        "tokens": [f"{row.measured_tokens:,.0f}" for row in rows],
-        "cost": [f"{row.cost:.4f}" for row in rows],
+        "traversal": ["—" if row.traversal_accuracy is None else share(row.traversal_accuracy) for row in rows],
+        "tokens": [whole(row.measured_tokens) for row in rows],
+        "cost": [money(row.cost, "").strip() for row in rows],
         "latency ms": ["—" if row.latency_ms_median is None else f"{row.latency_ms_median:,.0f}" for row in rows]},
         left=("format", "ordering", "layout", "policy"))
 
@@ -237,7 +238,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                       help="orderings (default canonical; evidence_first is an oracle)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=["nodes_then_edges"],
                       help="nodes_then_edges and/or interleaved (default nodes_then_edges)")
-    cuts.add_argument("--policies", type=names("policy", POLICIES), default=["record"],
+    cuts.add_argument("--policies", type=names("policy", DEFAULT_POLICIES), default=["record"],
                       help="raw and/or record (default record)")
     cuts.add_argument("--budgets", type=budgets, default=budgets(DEFAULT_BUDGETS), metavar="B,B,...",
                       help=f"token budgets (default {DEFAULT_BUDGETS}, the seed's list)")

@@ -92,6 +92,12 @@ def add_loader_options(parser: argparse.ArgumentParser) -> None:
                        help="node records with one id that disagree: refuse, or merge (first type wins)")
     group.add_argument("--missing-endpoints", choices=("reject", "create"), default="reject",
                        help="edges to undeclared nodes: refuse, or create the nodes")
+    for end, default in (("source", "source"), ("target", "target"), ("relation", "relation")):
+        group.add_argument(f"--{end}-column", default=default, metavar="NAME",
+                           help=f"CSV edge list: the column holding each edge's {end} (default {default})")
+    for end in ("source", "target"):
+        group.add_argument(f"--{end}-type-column", metavar="NAME",
+                           help=f"CSV edge list without a nodes table: the column holding the {end} node's type")
     database = parser.add_argument_group("reading a FalkorDB graph (--graph falkordb://HOST:PORT/GRAPH; the password, "
                                          f"if any, in the environment variable {PASSWORD_VARIABLE})")
     database.add_argument("--cypher", metavar="QUERY",
@@ -113,7 +119,10 @@ def load_options(arguments: argparse.Namespace) -> LoadOptions:
     return LoadOptions(node_type_attribute=arguments.node_type_attribute,
                        relation_attribute=arguments.relation_attribute,
                        default_node_type=arguments.default_node_type, default_relation=arguments.default_relation,
-                       duplicates=arguments.duplicates, missing_endpoints=arguments.missing_endpoints)
+                       duplicates=arguments.duplicates, missing_endpoints=arguments.missing_endpoints,
+                       source_column=arguments.source_column, target_column=arguments.target_column,
+                       relation_column=arguments.relation_column, source_type_column=arguments.source_type_column,
+                       target_type_column=arguments.target_type_column)
 
 
 def load_limits(arguments: argparse.Namespace) -> Limits:

@@ -17,7 +17,7 @@ from core.analysis.engine import ENGINES
 from core.analysis.ray_address import check_ray_address
 from core.analysis.suite import SuiteResult, run_suite, settings_for, unseeded_questions
 from core.analysis.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
-from core.budget.policies import POLICIES
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -209,7 +209,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--formats", type=names("format", FORMATS.names()), help="formats (default: all registered)")
     cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names()), help="orderings (default: all)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS), help="default both")
-    cuts.add_argument("--policies", type=names("policy", POLICIES), default=list(POLICIES), help="default both")
+    cuts.add_argument("--policies", type=names("policy", POLICIES.names()), default=list(DEFAULT_POLICIES),
+                      help=f"budget policies: {', '.join(POLICIES.names())} (default raw,record)")
     cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--seedings", type=names("seeding", SEEDINGS), default=list(SEEDINGS),

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
+from core.analysis.answer_front import front_lines, reach_points
+from core.analysis.cut_reports import sweep_cut_reports
 from core.analysis.pareto import dominance_across_budgets
 from core.analysis.session_defaults import graph_defaults
 from core.analysis.sweep import rendering_summary
 from core.analysis.tokenizer_comparison import pareto_per_tokenizer
 from core.analysis.workers import default_workers
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.budget_list import parse_budgets
-from core.budget.policies import ALL_POLICIES, POLICIES
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.commands.graph_source import (
     add_graph_options,
@@ -25,6 +28,7 @@ from core.commands.graph_source import (
     non_negative,
 )
 from core.commands.progress import CountBar
+from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
@@ -32,6 +36,7 @@ from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph
 from core.io.spreadsheet import spreadsheet_csv
+from core.number_style import share
 from core.queries import QUERIES, Query, QueryTemplate, query_from_seeds
 from core.reports.exports import plain_value
 from core.retrieval import ORDERINGS
@@ -139,10 +144,17 @@ def choose_seeds(graph: Graph, arguments: argparse.Namespace) -> Seeds | None:
     return None
 
 
+def answer_front(frame: pd.DataFrame) -> pd.DataFrame:
+    """The front over what answers (core.analysis.answer_front), per tokenizer when several were swept."""
+    groups = [key for key in ("tokenizer", "ordering", "layout", "policy") if key in frame.columns]
+    return reach_points(frame, groups=groups)
+
+
 def write_results(path: Path, frame: pd.DataFrame, summary: pd.DataFrame, verdicts: pd.DataFrame) -> None:
     if path.suffix.lower() == ".json":
         document = {"parameters": frame.attrs.get("parameters", {}), "summary": _records(summary),
-                    "pareto_across_budgets": _records(verdicts), "rows": _records(frame)}
+                    "pareto_across_budgets": _records(verdicts),
+                    "front_over_what_answers": _records(answer_front(frame)), "rows": _records(frame)}
         path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     else:  # a CSV for spreadsheets: formula-like cells are neutralised
         rows = (["" if value is None else value for value in map(plain_value, row)]
@@ -163,7 +175,7 @@ def summary_table(summary: pd.DataFrame) -> str:
         "tokens": [f"{row.tokens:,}" for row in rows],
         "grammar": [f"{row.grammar_tokens:,}" for row in rows],
         "round trip": ["ok" if row.round_trip else "FAILS" for row in rows],
-        "traversal": [f"{row.traversal_accuracy:.2f}" for row in rows]})
+        "traversal": [share(row.traversal_accuracy) for row in rows]})
 
 
 def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
@@ -200,10 +212,13 @@ def run(arguments: argparse.Namespace) -> int:
         raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
                              "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
     check_writable(arguments.output, "--output")  # before the sweep, not after it
+    if arguments.cut_report is not None:
+        check_writable(arguments.cut_report, "--cut-report")
     graph = graph_from_arguments(arguments)
     seeds, queries = seeds_and_queries(graph, arguments)
-    progress = None if arguments.no_progress else CountBar("sweep", "cut")
     choice = chosen_tokenizers(arguments)
+    graph = filtered_graph(graph, arguments, queries, arguments.formats, choice.names[0])
+    progress = None if arguments.no_progress else CountBar("sweep", "cut")
     spec = SweepSpec.from_names(graph, queries, seeds=seeds, format_names=arguments.formats,
                                 ordering_names=arguments.orderings, layouts=arguments.layouts,
                                 policy_names=arguments.policies, budgets=arguments.budgets,
@@ -236,10 +251,31 @@ def run(arguments: argparse.Namespace) -> int:
         if len(choice.names) > 1:
             print(f"tokenizer {name}:")
         print(summary_table(part))
+    print("Front over what answers (each traversal accuracy above 0% a format reaches, from the smallest swept "
+          "budget reaching it; the same rule as the dashboard's Pareto page):")
+    front = answer_front(frame)
+    print("\n".join(front_lines(front, [key for key in ("tokenizer", "ordering", "layout", "policy")
+                                         if key in front.columns])))
     print("Pareto across budgets (a format is dominated if another is never worse and once better):")
     print("\n".join(verdict_lines(verdicts)))
     print(f"{len(frame)} cuts written to {arguments.output}")
+    if arguments.cut_report is not None:
+        write_cut_reports(arguments, graph, queries, frame.attrs["parameters"]["seeds"], list(choice.names))
     return 0
+
+
+def write_cut_reports(arguments: argparse.Namespace, graph, queries, seeds: Sequence[str],
+                      tokenizers: Sequence[str]) -> None:
+    """--cut-report: every cut's kept and cut unit keys, evidence lost and what did not fit next, as JSON."""
+    cuts = [dict(report, tokenizer=name) for name in tokenizers for report in sweep_cut_reports(
+        graph, queries, seeds=seeds, formats=arguments.formats, orderings=arguments.orderings,
+        layouts=arguments.layouts, policies=arguments.policies, budgets=arguments.budgets, tokenizer=name,
+        direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
+        count_grammar=not arguments.no_grammar, marker=arguments.marker, sections=arguments.sections)]
+    document = {"graph_hash": graph.sha256, "queries": {query.label: query.question_on(graph) for query in queries},
+                "cuts": cuts}
+    arguments.cut_report.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(cuts)} cut reports written to {arguments.cut_report}")
 
 
 def add_seed_and_query_options(parser: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
@@ -262,6 +298,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     "record policies, and measure every cut: exact tokens, parse, evidence survival, traversal "
                     "accuracy, candidate recall within k hops and D_k(S).")
     add_graph_options(parser)
+    add_property_options(parser)
     anchor = add_seed_and_query_options(parser, "seeds and queries")
     anchor.add_argument("--hops", type=non_negative, default=2, help="k for candidate recall and D_k(S) (default 2)")
     anchor.add_argument("--direction", choices=DIRECTIONS, default="both",
@@ -275,9 +312,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                            "e.g. question_bm25+ends, puts its best units at both ends)")
     cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
                       help="nodes_then_edges and/or interleaved (default both, where a format allows)")
-    cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
-                      help="raw, record and/or sections (node and edge sections with LightRAG's shares of the "
-                           "budget; default raw,record)")
+    cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
+                      help=f"budget policies: {', '.join(POLICIES.names())} (sections: node and edge sections with "
+                           f"LightRAG's shares of the budget; density, knapsack, connected select units by relevance; "
+                           f"default raw,record)")
     cuts.add_argument("--budgets", type=budgets, default=list(DEFAULT_BUDGETS), metavar="B,B,...",
                       help="token budgets (default 512,1024,...,65536)")
     cuts.add_argument("--shuffle-seed", type=int, default=0, help="seed of the shuffled ordering (default 0)")
@@ -287,6 +325,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                            "6,000 and 8,000 of 30,000, the default) or whole token counts (e.g. 6000,8000)")
     cuts.add_argument("--marker", action="store_true", help='add a "[37 of 131 records shown]" line, counted')
     add_tokenizer_options(parser)
+    parser.add_argument("--cut-report", type=Path, metavar="FILE",
+                        help="also write every cut's report as JSON: kept and cut unit keys, evidence units lost, "
+                             "the next unit that did not fit (and the budget it needs, for a prefix policy)")
     parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
                         help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

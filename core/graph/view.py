@@ -76,6 +76,20 @@ def layout_positions(view: GraphView, seed: int = 7, size: float = 1000.0) -> di
     return {node_id: (round(float(x), 1), round(float(y), 1)) for node_id, (x, y) in positions.items()}
 
 
+def graph_positions(graph: Graph, seed: int = 7, size: float = 1000.0) -> dict[str, tuple[float, float]]:
+    """Positions of every node of a graph small enough to draw whole, from a seeded force layout of the whole
+    graph: the same graph always gets the same picture, whatever the seeds, budget or format, so a change of
+    budget only recolours it."""
+    picture = nx.Graph()
+    picture.add_nodes_from(node.id for node in graph.nodes)
+    picture.add_edges_from((edge.source, edge.target) for edge in graph.edges if edge.source != edge.target)
+    if not picture:
+        return {}
+    # Twice networkx's default spacing (k = 1/sqrt(n)): labels under the nodes need room between them.
+    positions = nx.spring_layout(picture, seed=seed, scale=size / 2, iterations=100, k=2 / math.sqrt(len(picture)))
+    return {node_id: (round(float(x), 1), round(float(y), 1)) for node_id, (x, y) in positions.items()}
+
+
 def ring_positions(view: GraphView, size: float = 1000.0) -> dict[str, tuple[float, float]]:
     """The seeds in the centre, each hop tier on its own ring, evenly spaced out to `size` across (nodes the
     seeds do not reach on the outermost): the near rings hold few nodes, so the seeds' neighbourhood stays

@@ -30,26 +30,51 @@ def parse_edge_list(data: bytes, *, nodes: bytes | None = None, source: str = "e
     """The graph of an edges table and, if given, a nodes table."""
     edges = _edges(data, source, options, limits)
     if nodes is None:
-        return build_graph([], [edge for edge, _ in edges], source, replace(options, missing_endpoints="create"),
+        typed = (_typed_ends(data, source, options, limits)
+                 if options.source_type_column or options.target_type_column else [])
+        return build_graph(typed, [edge for edge, _ in edges], source, replace(options, missing_endpoints="create"),
                            limits=limits)
     node_list = _nodes(nodes, nodes_source, options, limits)
     check_endpoints(edges, {node.id for node in node_list}, source, options)
     return build_graph(node_list, [edge for edge, _ in edges], source, options, limits=limits)
 
 
+def mapped_columns(options: LoadOptions) -> tuple[str, ...]:
+    """The columns the options read as edge structure: source, target, relation and the ends' types."""
+    return tuple(name for name in (options.source_column, options.target_column, options.relation_column,
+                                   options.source_type_column, options.target_type_column) if name)
+
+
 def _edges(data: bytes, source: str, options: LoadOptions, limits: Limits) -> list[tuple[Edge, str]]:
-    _, rows = read_table(data, source, EDGE_COLUMNS, limits=limits)
+    required = (options.source_column, options.target_column,
+                *(name for name in (options.source_type_column, options.target_type_column) if name))
+    _, rows = read_table(data, source, required, limits=limits)
+    structure = set(mapped_columns(options))
     edges = []
     for line, row in rows:
         where = f"line {line}"
-        ends = [row["source"].strip(), row["target"].strip()]
+        ends = [row[options.source_column].strip(), row[options.target_column].strip()]
         if not all(ends):
             raise LoadError("the row has an empty source or target", f"{source}, {where}",
                             "give every edge a source and a target id")
-        relation = row.get("relation", "").strip() or options.default_relation
-        properties = {name: value for name, value in row.items() if name not in ("source", "relation", "target") and value}
+        relation = row.get(options.relation_column, "").strip() or options.default_relation
+        properties = {name: value for name, value in row.items() if name not in structure and value}
         edges.append((Edge(ends[0], relation, ends[1], frozen_properties(properties, source, where)), where))
     return edges
+
+
+def _typed_ends(data: bytes, source: str, options: LoadOptions, limits: Limits) -> list[Node]:
+    """The nodes the type columns name: each end with the type its row gives (a node named with two types is
+    a duplicate that disagrees, left to the duplicates policy)."""
+    _, rows = read_table(data, source, (options.source_column, options.target_column), limits=limits)
+    found: dict[tuple[str, str], Node] = {}
+    for _line, row in rows:
+        for id_column, type_column in ((options.source_column, options.source_type_column),
+                                       (options.target_column, options.target_type_column)):
+            node_id = row[id_column].strip()
+            node_type = (row.get(type_column, "") if type_column else "").strip() or options.default_node_type
+            found.setdefault((node_id, node_type), Node(node_id, node_type))
+    return list(found.values())
 
 
 def _nodes(data: bytes, source: str, options: LoadOptions, limits: Limits) -> list[Node]:

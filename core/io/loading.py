@@ -170,7 +170,7 @@ _PAJEK_START = re.compile(r"(?:%[^\n]*+\n\s*+)*+\*(?:network|vertices|arcs|edges
 _GML_START = re.compile(r"(?:#[^\n]*+\n\s*+)*+(?:graph|Creator|Version)\s*+[\[\"]")
 
 
-def _exclusive_format(data: bytes, head: str, name: str) -> str | None:
+def _exclusive_format(data: bytes, head: str, name: str, options: LoadOptions = DEFAULT_OPTIONS) -> str | None:
     """The one importer a file's start (or extension) leaves, if any."""
     extension = Path(name).suffix.lower()
     first_line = _first_line(head)
@@ -185,7 +185,7 @@ def _exclusive_format(data: bytes, head: str, name: str) -> str | None:
     if "ConceptID" in first_line and "TaxonomyID" in first_line:
         return "learning-graph"
     columns = {column.strip().strip('"') for column in first_line.split(",")}
-    if {"source", "target"} <= columns:
+    if {options.source_column, options.target_column} <= columns:  # the mapped columns, "source,target" by default
         return "edge-list"
     return None
 
@@ -210,7 +210,7 @@ def _is_json(text: str) -> bool:
 
 def _detected(data: bytes, name: str, options: LoadOptions, limits: Limits) -> Loaded:
     head = data[:4096].decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-    exclusive = _exclusive_format(data, head, name)
+    exclusive = _exclusive_format(data, head, name, options)
     if exclusive is not None:
         return Loaded(_parse_as(exclusive, data, name, options, limits), exclusive)
     decode_utf8(data, name, allow_nul=True)  # every remaining reader needs UTF-8: say so once, plainly
@@ -290,13 +290,17 @@ def _unreadable(refused: dict[str, LoadError], name: str, head: str) -> LoadErro
     if not preferred and _line_reached(refused[furthest]) > 1:
         preferred = [furthest]
     if not preferred:
-        return LoadError("the file's format is not recognised: it is not GraphML, GEXF, GML, Pajek, a CSV edge "
-                         f"list or learning graph, node-link JSON, or any of {', '.join(refused)} "
-                         f"({_tried(refused, '', shown=3)})", name, fix)
+        found = LoadError("the file's format is not recognised: it is not GraphML, GEXF, GML, Pajek, a CSV edge "
+                          f"list or learning graph, node-link JSON, or any of {', '.join(refused)} "
+                          f"({_tried(refused, '', shown=3)})", name, fix)
+        found.primary = LoadError("the file's format is not recognised by any reader of this lab", name, fix)
+        return found
     primary = preferred[0]
     error = refused[primary]
-    return LoadError(f"{error.what} (read as {primary}; {_tried(refused, primary)})", error.where,
-                     f"{error.fix}; or {fix}")
+    found = LoadError(f"{error.what} (read as {primary}; {_tried(refused, primary)})", error.where,
+                      f"{error.fix}; or {fix}")
+    found.primary = LoadError(f"{error.what} (read as {primary})", error.where, f"{error.fix}; or {fix}")
+    return found
 
 
 def _tried(refused: dict[str, LoadError], primary: str, shown: int = 4) -> str:

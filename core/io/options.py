@@ -20,6 +20,9 @@ class LoadOptions:
     relation; None picks the first of NODE_TYPE_ATTRIBUTES / RELATION_ATTRIBUTES the file uses.
     A node or edge without it gets default_node_type / default_relation.
     duplicates and missing_endpoints are the policies of `Graph.build`.
+    source_column / target_column / relation_column: the CSV edge list's columns holding each edge's ends and
+    relation (a header `from,to` maps with source_column="from", target_column="to");
+    source_type_column / target_type_column: columns holding the type of each end, when there is no nodes table.
     """
 
     node_type_attribute: str | None = None
@@ -28,8 +31,18 @@ class LoadOptions:
     default_relation: str = "related_to"
     duplicates: DuplicatePolicy = "reject"
     missing_endpoints: MissingEndpointPolicy = "reject"
+    source_column: str = "source"
+    target_column: str = "target"
+    relation_column: str = "relation"
+    source_type_column: str | None = None
+    target_type_column: str | None = None
 
     def __post_init__(self) -> None:
+        mapped = [name for name in (self.source_column, self.target_column, self.relation_column,
+                                    self.source_type_column, self.target_type_column) if name]
+        if len(set(mapped)) < len(mapped):
+            raise ParameterError(f"one CSV column is mapped twice among {', '.join(mapped)}", "CSV column mapping",
+                                 "map each of source, target, relation and types to its own column")
         if self.duplicates not in ("reject", "merge"):
             raise ParameterError(f"unknown duplicates policy {self.duplicates!r}", "duplicates",
                                  "use 'reject' or 'merge'")

@@ -61,7 +61,7 @@ def kept_cut(cut: Cut, format_: Format, positions: UnitPositions | None,
         return DecodedCut(None, cut.explanation or "the cut is empty")
     if not format_.lossless or cut.rendering is None or positions is None:  # positions: of a lossless rendering
         return None
-    if cut.policy == "sections":  # a complete rendering of the kept units alone
+    if cut.selection:  # a complete rendering of the kept units alone
         return DecodedCut(UnitPositions(positions.graph, dict.fromkeys(cut.kept_keys, 0)).kept(1))
     if cut.policy == "raw" and cut.document != (prefix_text or cut.rendering.prefix_text)(cut.records_kept):
         return None

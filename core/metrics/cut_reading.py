@@ -36,8 +36,8 @@ def document_identity(result: Cut, accounting: PrefixTokens) -> tuple | None:
         return None
     if result.policy == "record":
         return ("prefix", result.records_kept)
-    if result.policy == "sections":  # its own rendering of the kept units: the text says which
-        return ("sections", result.document)
+    if result.selection:  # its own rendering of the kept units: the text says which
+        return ("selection", result.document)
     if result.document == accounting.prefix_text(result.records_kept):
         return ("prefix", result.records_kept)
     return ("raw", result.document)
@@ -47,7 +47,7 @@ def image_cut(result: Cut, positions: UnitPositions | None, accounting: PrefixTo
     """`kept_cut` for a lossy format with a known image: a record prefix reads as the image of its units."""
     if result.empty:
         return DecodedCut(None, result.explanation or "the cut is empty")
-    if positions is None or result.policy == "sections":
+    if positions is None or result.selection:
         return None
     if result.policy == "raw" and result.document != accounting.prefix_text(result.records_kept):
         return None

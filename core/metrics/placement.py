@@ -141,7 +141,7 @@ def placement(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str] | set
     """Dangling edges, kept-evidence positions and marker tokens of one cut of this accounted rendering."""
     if cut.empty:
         return Placement(0, (), math.nan, math.nan, math.nan, math.nan, 0, 0)
-    if cut.policy == "sections" and cut.rendering is not None:  # its own rendering of the kept units, all kept
+    if cut.selection and cut.rendering is not None:  # its own rendering of the kept units, all kept
         accounting = prefix_tokens(cut.rendering, accounting.tokenizer)
         kept = accounting.records
     else:
@@ -191,13 +191,13 @@ def evidence_strip(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str])
     layout = _layout(accounting)
     position = accounting.record_of_key
     # A prefix cut keeps a key when its record is before the cut: no set of every kept key (100,000s on a large graph).
-    kept = frozenset(cut.kept_keys) if cut.policy == "sections" else KeptKeys(position, cut.records_kept)
+    kept = frozenset(cut.kept_keys) if cut.selection else KeptKeys(position, cut.records_kept)
     ticks = tuple(sorted((EvidenceTick(key, int(layout.record_starts[position[key]]), key in kept)
                           for key in evidence if key in position), key=lambda tick: (tick.offset, tick.key)))
     cut_at = None
     if cut.kept_tokens is not None:  # raw: its text ends inside a record, where the panel's cut line is drawn
         cut_at = cut.kept_tokens if cut.kept_tokens < accounting.total else None
-    elif cut.policy != "sections" and cut.records_kept < accounting.records:
+    elif not cut.selection and cut.records_kept < accounting.records:
         cut_at = int(layout.record_starts[cut.records_kept])
     return EvidenceStrip(accounting.total, ticks, cut_at)
 
@@ -221,7 +221,7 @@ def cut_offset(full: Rendering, result: Cut, text: str | None = None) -> int:
     if result.empty:
         return 0
     ends = _character_ends(full)
-    if result.policy == "sections":
+    if result.selection:
         return int(ends[-1]) + len(full.closing)
     if result.policy == "record":
         return int(ends[result.records_kept])

@@ -52,6 +52,7 @@ from core.graph.model import Graph
 from core.graph.units import Unit
 from core.queries.model import label_of
 from core.retrieval.relevance import bm25_scores, centrality, personalized_pagerank
+from core.retrieval.unit_scores import bm25_unit_scores, centrality_scores, hop_scores, pagerank_scores
 
 Layout = Literal["nodes_then_edges", "interleaved"]
 LAYOUTS: tuple[Layout, ...] = ("nodes_then_edges", "interleaved")
@@ -82,6 +83,13 @@ class Ordering:
     uses_shuffle_seed: bool = False
     uses_question: bool = False
     ranked: bool = False  # a ranking by relevance, best first: it has a `+ends` variant
+    # A baseline is measured beside the others but never recommended: a random order (a win is luck) or an
+    # oracle (it reads the answer). The advisor shows baselines next to its pick.
+    baseline: bool = False
+    # The scores it ranks by, as numbers (core.retrieval.unit_scores), for the policies that weigh relevance per
+    # token; None for an ordering without scores (they fall back to its reciprocal rank).
+    relevance: Callable[[Graph, Sequence[Unit], OrderingInputs], dict[str, float]] | None = field(default=None,
+                                                                                                    repr=False)
 
     @property
     def per_query(self) -> bool:
@@ -189,6 +197,23 @@ def _question_bm25(graph: Graph, units: Sequence[Unit], inputs: OrderingInputs) 
     return sorted(canonical, key=lambda unit: (-round(scores[unit.key], 6), _kind(unit), unit.key))
 
 
+def _pagerank_relevance(graph: Graph, units: Sequence[Unit], inputs: OrderingInputs) -> dict[str, float]:
+    return pagerank_scores(graph, units, inputs.seeds, inputs.direction)
+
+
+def _centrality_relevance(graph: Graph, units: Sequence[Unit], inputs: OrderingInputs) -> dict[str, float]:
+    return centrality_scores(graph, units)
+
+
+def _bm25_relevance(graph: Graph, units: Sequence[Unit], inputs: OrderingInputs) -> dict[str, float]:
+    question = inputs.question.strip() or " ".join(f"{seed} {label_of(graph, seed)}" for seed in inputs.seeds)
+    return bm25_unit_scores(graph, units, question)
+
+
+def _hop_relevance(graph: Graph, units: Sequence[Unit], inputs: OrderingInputs) -> dict[str, float]:
+    return hop_scores(units)
+
+
 def ends_arranged(ranked: Sequence[Unit]) -> list[Unit]:
     """LongContextReorder: ranks 1, 3, 5, ... from the front, then ..., 6, 4, 2: the best at both ends."""
     return list(ranked[0::2]) + list(ranked[1::2])[::-1]
@@ -215,30 +240,31 @@ ENDS = "+ends"
 
 CANONICAL = Ordering("canonical", "Canonical", "nodes by key, then edges by key", _canonical)
 SHUFFLED = Ordering("shuffled", "Shuffled", "a random permutation drawn with the recorded shuffle seed",
-                    _shuffled, uses_shuffle_seed=True)
+                    _shuffled, uses_shuffle_seed=True, baseline=True)
 EVIDENCE_FIRST = Ordering("evidence_first", "Evidence first (oracle)",
                           "the query's evidence units first, then the rest canonically; an oracle upper "
                           "bound, since it is built from the answer", _evidence_first, oracle=True,
-                          uses_evidence=True, ranked=True)
+                          uses_evidence=True, ranked=True, baseline=True)
 BFS_FROM_SEEDS = Ordering("bfs_from_seeds", "Breadth-first from the seeds",
                           "nodes in breadth-first discovery order from the seeds, each edge with its "
                           "later-discovered endpoint; unreached nodes last, by key", _bfs_from_seeds,
                           uses_seeds=True, ranked=True)
 HOP_TIERS = Ordering("hop_tiers", "Hop tiers",
                      "by hop level from the seeds, nodes before edges within a tier, then by key "
-                     "(seed-anchored rendering)", _hop_tiers, uses_seeds=True, ranked=True)
+                     "(seed-anchored rendering)", _hop_tiers, uses_seeds=True, ranked=True,
+                     relevance=_hop_relevance)
 PERSONALIZED_PAGERANK = Ordering(
     "personalized_pagerank", "Personalized PageRank from the seeds",
     "by PageRank with restarts at the seeds (HippoRAG-style retrieval), best first; each edge with its weaker "
-    "endpoint", _personalized_pagerank, uses_seeds=True, ranked=True)
+    "endpoint", _personalized_pagerank, uses_seeds=True, ranked=True, relevance=_pagerank_relevance)
 CENTRALITY = Ordering(
     "centrality", "Centrality (k-core, then degree)",
     "by k-core number, then degree, most central first, without looking at the question; each edge with its "
-    "weaker endpoint", _centrality, ranked=True)
+    "weaker endpoint", _centrality, ranked=True, relevance=_centrality_relevance)
 QUESTION_BM25 = Ordering(
     "question_bm25", "BM25 against the question",
     "by BM25 of each unit's ids, labels, types and relation against the question text, best first",
-    _question_bm25, uses_question=True, ranked=True)
+    _question_bm25, uses_question=True, ranked=True, relevance=_bm25_relevance)
 
 ORDERING_LIST: tuple[Ordering, ...] = (CANONICAL, SHUFFLED, EVIDENCE_FIRST, BFS_FROM_SEEDS, HOP_TIERS,
                                        PERSONALIZED_PAGERANK, CENTRALITY, QUESTION_BM25)

@@ -145,7 +145,9 @@ class PrefixTokens:
 def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | None = None) -> PrefixTokens:
     """Encode the rendering once and derive the exact count of every record prefix.
 
-    `source`, (graph, units) the rendering was made from, lets the sections policy render a subset.
+    `source`, (graph, units) the rendering was made from, lets the sections policy render a subset; a
+    rendering made by a sweep also carries its ordering and the ordering's inputs: (graph, units, ordering,
+    inputs), whose relevance scores the selecting policies weigh.
     """
     parts = [rendering.preamble] + [record.text for record in rendering.records]
     closing = rendering.closing

@@ -1,5 +1,7 @@
-"""Advisor page: the lossless format, ordering (no oracle) and policy to use at the sidebar's budget, the
-runner-up, the margin, one sentence why, warnings, and the cost per question with its dated price source."""
+"""Advisor page: the lossless format, ordering and policy to use at the sidebar's budget (ranked by
+`core.analysis.ranking`), the runner-up, whether they are tied within noise, the baselines beside them (random
+and oracle orderings, never picked), one sentence why, warnings, and the cost per question with its dated price
+source."""
 
 from __future__ import annotations
 
@@ -8,15 +10,18 @@ import streamlit as st
 
 from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL, priced_models
-from core.budget.policies import ALL_POLICIES, POLICIES
+from core.analysis.what_answers import answering_in_picks, what_answers
+from core.budget import DEFAULT_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
+from core.number_style import share, whole
 from core.questions import load_questions
 from core.retrieval import ORDERINGS
 from dashboard.analysis_cache import with_progress
 from dashboard.analysis_controls import budget_list, show_error, tokenizers_to_show
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 SCOPES = ("this question", "the sample's question set")
 
@@ -37,14 +42,13 @@ def cached_advice(key: tuple, selection: Selection, settings: AdviceSettings, sc
 
 def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
     lossless = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
-    realistic = [name for name in ORDERINGS.names() + ORDERINGS.ends_names() if not ORDERINGS.get(name).oracle]
+    every = ORDERINGS.names() + ORDERINGS.ends_names()
     columns = st.columns([3, 3, 2])
     formats = columns[0].multiselect("Lossless formats", lossless, default=lossless, format_func=format_label,
                                      key="advisor_formats", bind="query-params")
-    orderings = columns[1].multiselect("Orderings (no oracle)", realistic,
-                                       default=[name for name in ORDERINGS.names() if name in realistic],
-                                       key="advisor_orderings", bind="query-params")
-    policies = columns[2].multiselect("Policies", list(ALL_POLICIES), default=list(POLICIES), key="advisor_policies",
+    orderings = columns[1].multiselect("Orderings (baselines shown, never picked)", every,
+                                       default=ORDERINGS.names(), key="advisor_orderings", bind="query-params")
+    policies = columns[2].multiselect("Policies", POLICIES.names(), default=list(DEFAULT_POLICIES), key="advisor_policies",
                                       bind="query-params")
     columns = st.columns([2, 1, 2])
     models = priced_models()
@@ -59,7 +63,7 @@ def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
     budgets = tuple(sorted({*budget_list(), selection.budget}))
     return AdviceSettings(budgets=budgets, budget=selection.budget, tokenizers=tokenizers,
                           formats=tuple(formats) or None, orderings=tuple(orderings) or None,
-                          policies=tuple(policies) or POLICIES, model=model if scope == SCOPES[0] else None,
+                          policies=tuple(policies) or DEFAULT_POLICIES, model=model if scope == SCOPES[0] else None,
                           output_tokens=output_tokens), scope
 
 
@@ -78,37 +82,71 @@ def show() -> None:
     draw_advice(advice)
 
 
+def accuracy_words(margin: float) -> str:
+    """The accuracy margin over the runner-up in plain words: "12 points above the runner-up"."""
+    points = round(100 * margin)
+    if points == 0:
+        return "as accurate as the runner-up"
+    return f"{abs(points):,} point{'s' if abs(points) != 1 else ''} {'above' if points > 0 else 'below'} the runner-up"
+
+
+def token_words(margin: float) -> str:
+    """The token margin (runner-up minus pick) in plain words: "52 fewer tokens than the runner-up"."""
+    tokens = round(margin)
+    if tokens == 0:
+        return "as many tokens as the runner-up"
+    noun = "token" if abs(tokens) == 1 else "tokens"
+    return f"{abs(tokens):,} {'fewer' if tokens > 0 else 'more'} {noun} than the runner-up"
+
+
 def draw_advice(advice: Advice) -> None:
     best, runner = advice.best, advice.runner_up
-    st.success(f"**Use {escape_markdown(best.name)}** at {advice.budget:,} tokens ({advice.tokenizer}, "
-               f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
+    if best.traversal_accuracy == 0:  # "Use X" at accuracy 0% would recommend a choice that answers nothing
+        larger = advice.picks[(advice.picks["tokenizer"] == advice.tokenizer) & (advice.picks["budget"] > advice.budget)]
+        st.warning(escape_markdown(what_answers(advice.budget, answering_in_picks(larger), "the budgets for sweeps"))
+                   + f" The best at {advice.budget:,} tokens is shown below for comparison.", icon="⚠️")
+    else:
+        st.success(f"**Use {escape_markdown(best.name)}** at {advice.budget:,} tokens ({advice.tokenizer}, "
+                   f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
     st.markdown(f"**Why:** {escape_markdown(advice.reason)}")
     first, second, third = st.columns(3)
-    first.metric("Traversal accuracy", f"{best.traversal_accuracy:.0%}",
-                 delta=None if advice.accuracy_margin is None else f"{advice.accuracy_margin:+.0%} vs runner-up")
-    second.metric("Evidence survival", f"{best.evidence_survival:.0%}")
-    third.metric("Budgeted tokens", f"{best.budgeted_tokens:,.0f}",
-                 delta=None if advice.token_margin is None else f"{advice.token_margin:+,.0f} fewer than runner-up",
-                 delta_color="off")
+    low, high = best.interval
+    first.metric("Traversal accuracy", share(best.traversal_accuracy),
+                 delta=None if advice.accuracy_margin is None else accuracy_words(advice.accuracy_margin),
+                 delta_color="normal" if advice.accuracy_margin else "off",
+                 delta_arrow="auto" if advice.accuracy_margin else "off",
+                 help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
+    second.metric("Reached from", f"{best.reach_budget:,} tokens",
+                  help="the smallest budget swept at which this accuracy is reached")
+    third.metric("Budgeted tokens", whole(best.budgeted_tokens),
+                 delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off",
+                 delta_arrow="off")
+    if advice.tied:
+        plural = "s" if advice.questions != 1 else ""
+        st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")
     if runner is not None:
         st.markdown(f"**Runner-up** (best in another format): {escape_markdown(runner.name)} — accuracy "
-                    f"{runner.traversal_accuracy:.0%}, evidence survival {runner.evidence_survival:.0%}, "
-                    f"{runner.budgeted_tokens:,.0f} tokens.")
+                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])}), "
+                    f"reached from {runner.reach_budget:,} tokens, evidence survival "
+                    f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
+    if advice.baselines:
+        st.markdown("**Baselines** (random or reading the answer; never picked): " + "; ".join(
+            f"{escape_markdown(choice.name)} — accuracy {share(choice.traversal_accuracy)}, reached from "
+            f"{choice.reach_budget:,} tokens" for choice in advice.baselines) + ".")
     for warning in advice.warnings:
         st.warning(escape_markdown(warning), icon="⚠️")
     costs = [choice for choice in (best, runner) if choice is not None and choice.cost is not None]
     if costs:
         st.subheader("Cost per question")
-        st.dataframe(pd.DataFrame([{
+        show_table(pd.DataFrame([{
             "format": choice.format, "input tokens": choice.cost.input_tokens,
             "of which cacheable": choice.cost.cacheable_tokens, "cached": choice.cost.cached,
             "dollars": choice.cost.dollars, "dollars with a warm cache": choice.cost.dollars_cached}
-            for choice in costs]), width="stretch", key="advisor_costs", hide_index=True)
+            for choice in costs]), "advisor_costs", hide_index=True)
         st.caption(escape_markdown(advice.price_note) + ". Input: frame, question, grammar and context; the stable "
                    "prefix (frame, grammar, preamble) at the cached-read price when it is 1,024 tokens or more.")
     st.subheader("Every candidate at this budget")
-    st.dataframe(advice.ranking.drop(columns=["tokenizer", "budget"]).head(50), width="stretch",
-                 key="advisor_ranking", hide_index=True)
+    show_table(advice.ranking.drop(columns=["tokenizer", "budget"]).head(50), "advisor_ranking", hide_index=True)
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

@@ -4,27 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.what_answers import answering_in_sweep, what_answers
 from core.errors import GraphContextError
 from dashboard.analysis_cache import selection_markers, survival_chart, survival_sweep
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current, format_label
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 TABLE_COLUMNS = ["format", "policy", "budget", "budgeted_tokens", "records_kept", "records_total", "parse_ok",
                  "evidence_survival", "traversal_accuracy", "coverage_tokens", "first_dropped_keys"]
 
 
-COLUMN_WORDS = {  # the table's headers in words, counts with thousands separators
-    "budget": st.column_config.NumberColumn("budget", format="localized"),
-    "budgeted_tokens": st.column_config.NumberColumn("tokens used", format="localized"),
-    "records_kept": st.column_config.NumberColumn("records kept", format="localized"),
-    "records_total": st.column_config.NumberColumn("records in all", format="localized"),
-    "parse_ok": st.column_config.CheckboxColumn("parses"),
-    "evidence_survival": st.column_config.NumberColumn("evidence survival", format="percent"),
-    "traversal_accuracy": st.column_config.NumberColumn("traversal accuracy", format="%.0f"),
-    "coverage_tokens": st.column_config.NumberColumn("D_k(S) tokens", format="localized"),
-    "first_dropped_keys": st.column_config.TextColumn("first units dropped"),
-}
 
 
 def show() -> None:
@@ -41,19 +32,27 @@ def show() -> None:
         show_error(error)
         return
     st.markdown("Dashed vertical lines: each format's **D_k(S)**, the budget that holds every unit within "
-                f"{int(frame['hops'].iloc[0])} hops of the seeds; dotted: its **complete text** (grammar included). "
+                f"{int(frame['hops'].iloc[0]):,} hops of the seeds; dotted: its **complete text** (grammar included); "
+                f"solid black: the **inspected budget** ({selection.budget:,} tokens, the sidebar's). "
                 "Hover a point for the exact figures and the first record the cut drops.")
     figure = survival_chart(selection, budgets, frame, markers, f"Survival against the budget ({', '.join(selection.formats)})"
-                             + (" · ≈ approximate token counts" if selection.approximate else ""))
+                             + (" · ≈ approximate token counts" if selection.approximate else ""),
+                             inspected=selection.budget)
     st.plotly_chart(figure, width="stretch", key="survival_chart")
+    answering = answering_in_sweep(frame[frame["policy"] == selection.policy])
+    if not answering or min(item.budget for item in answering) > selection.budget:
+        st.warning(escape_markdown(what_answers(selection.budget, answering, "the swept budgets")).replace(
+            "Nothing answers", f"Under the {selection.policy} policy nothing shown answers", 1)
+            + " (A budget between two swept ones is not measured here: Contexts shows it exactly.)", icon="⚠️")
+    else:
+        st.markdown(f"**What answers** (traversal accuracy 100%, {selection.policy} policy): " + "; ".join(
+            f"{escape_markdown(item.choice)} from {item.budget:,} tokens" for item in answering) + " (the smallest "
+            "swept budget each answers at).")
     st.subheader("Markers")
-    st.dataframe(markers.assign(format=[format_label(name) for name in markers["format"]]), hide_index=True,
-                 width="stretch", key="survival_markers", column_config={
-                     "coverage_tokens": st.column_config.NumberColumn("D_k(S) tokens"),
-                     "full_tokens": st.column_config.NumberColumn("complete text tokens")})
+    show_table(markers.assign(format=[format_label(name) for name in markers["format"]]), "survival_markers",
+               hide_index=True)
     st.subheader("Every cut")
-    st.dataframe(frame[TABLE_COLUMNS], hide_index=True, width="stretch", key="survival_table",
-                 column_config=COLUMN_WORDS)
+    show_table(frame[TABLE_COLUMNS], "survival_table", hide_index=True)
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

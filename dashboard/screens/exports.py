@@ -8,8 +8,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.analysis.pareto_tables import efficiency_table, pareto_points
-from core.budget.policies import POLICIES, Cut, cut
+from core.analysis.pareto_tables import answer_points, efficiency_table
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import Cut, cut
 from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.reports.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
@@ -38,20 +39,19 @@ def sweep_results(selection: Selection, budgets: tuple[int, ...]) -> pd.DataFram
 def current_cuts(selection: Selection) -> list[Cut]:
     """Every context the current settings render: each chosen format at the budget, under both policies."""
     return [cut(accounting_for(selection, name), FORMATS.get(name), policy, selection.budget)
-            for name in selection.formats for policy in POLICIES]
+            for name in selection.formats for policy in DEFAULT_POLICIES]
 
 
 def charts(selection: Selection, budgets: tuple[int, ...]) -> dict[str, go.Figure]:
     """The analysis pages' charts for the current settings, drawn by the same view functions as the pages."""
     frame = sweep_results(selection, budgets)
     markers = selection_markers(selection)
-    budget = budgets[len(budgets) // 2]
-    points = pareto_points(pareto_sweep(selection, budgets), REPORT_ACCURACY)
+    points = answer_points(pareto_sweep(selection, budgets), REPORT_ACCURACY)
     first = selection.formats[0]
     return {
         "budget survival": survival_figure(frame, markers, "Survival against the budget"),
         "orderings": orderings_figure(orderings_sweep(selection, first, budgets), first, selection.policy),
-        "pareto": pareto_figure(points[points["budget"] == budget], REPORT_ACCURACY, budget),
+        "pareto": pareto_figure(points, REPORT_ACCURACY, selection.approximate),
         "token anatomy": anatomy_chart(anatomy_frame(selection, selection.tokenizer, SCOPES[0], False),
                                        selection.tokenizer)}
 

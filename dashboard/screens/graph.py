@@ -47,9 +47,10 @@ def at_budget(selection: Selection, format_name: str) -> None:
                   f"every node within {int(view.full_radius)} hop(s) of the seeds")
         st.info(f"The graph has {view.total_nodes:,} nodes; showing {len(view.node_ids):,} nearest the seeds "
                 f"({radius}, then the nearest others by id) and the {len(view.edges):,} edges among them.")
-    if positions is not None:
-        st.caption(f"Positions are computed in Python (physics is off above 150 nodes). The seeds and the "
-                   f"{LABELLED_NODES} nodes nearest them are labelled; point at any node for its label and id.")
+    st.caption("Positions are computed once per graph (a seeded layout, kept), so a budget change only recolours: "
+               "watch which border or edge turns red."
+               + (f" The seeds and the {LABELLED_NODES:,} reached nodes nearest them are labelled; point at any node "
+                  "for its label and id." if len(view.node_ids) > LABELLED_NODES else ""))
     evidence = selection.evidence
     page = graph_page_html(graph, view, {node: float(hop) for node, hop in hops.items()},
                            edge_survival(selection, format_name), evidence, positions, HEIGHT)

@@ -19,14 +19,15 @@ from core.analysis.answer_summary import (
     sufficiency,
     summarise,
 )
+from core.budget import POLICIES
 from core.budget.budget_list import parse_budgets
-from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
 from core.evaluate.run import Progress, RunSettings, evaluate
-from core.evaluate.store import DEFAULT_PATH, RunStore, run_model, sent_prompt, stored_json
+from core.evaluate.store import RunStore, run_model, sent_prompt, stored_json
 from core.formats import FORMATS
 from core.graph.model import Graph
+from core.number_style import SHARE_D3, TOKENS_D3
 from core.prompt.answers import ANSWER_FORMATS
 from core.prompt.context import Context
 from core.prompt.pricing import PriceTable
@@ -35,7 +36,10 @@ from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from dashboard.bundled_model import BUNDLED_MAX_TOKENS, bundled_endpoint, bundled_model, reference_readers
 from dashboard.sidebar import Selection, current, format_label
+from dashboard.state.run_stores import store_choices, store_path
+from dashboard.views.charts import budget_axis
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 READERS = {"bundled": "The bundled local model (SmolLM2-135M-Instruct, run on this machine's CPU)",
            "oracle": "Oracle reader (built in: decodes the context, runs the query)",
@@ -125,7 +129,7 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     orderings = columns[1].multiselect("Orderings", ORDERINGS.names(), default=[selection.ordering],
                                        key="answers_orderings")
     layouts = columns[2].multiselect("Layouts", list(LAYOUTS), default=[selection.layout], key="answers_layouts")
-    policies = columns[3].multiselect("Policies", list(ALL_POLICIES), default=[selection.policy],
+    policies = columns[3].multiselect("Policies", POLICIES.names(), default=[selection.policy],
                                       key="answers_policies")
     columns = st.columns(4)
     budget_text = columns[0].text_input("Budgets (tokens)", DEFAULT_BUDGETS, key="answers_budgets",
@@ -140,7 +144,12 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     columns = st.columns(3)
     input_price = columns[0].number_input("Input price per million tokens", 0.0, 1000.0, 0.0, key="answers_input")
     output_price = columns[1].number_input("Output price per million tokens", 0.0, 1000.0, 0.0, key="answers_output")
-    store_path = columns[2].text_input("Run store (SQLite file)", str(DEFAULT_PATH), key="answers_store")
+    # Picked from the server's own folder, never typed: a typed path would let anyone reaching the page make the
+    # server write a file anywhere it may (dashboard.state.run_stores).
+    folder = Path.cwd()
+    store_name = columns[2].selectbox("Run store (SQLite file in the server's folder)", store_choices(folder),
+                                      key="answers_store", help=f"Stores found in {folder}; the first is created by "
+                                      "the first run if it does not exist yet.")
     if not (formats and orderings and layouts and policies):
         st.info("Pick at least one format, ordering, layout and policy.")
         return None
@@ -152,7 +161,7 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     options = SweepOptions(tuple(formats), tuple(orderings), tuple(layouts), tuple(policies), tuple(budgets),
                            selection.tokenizer, marker=marker)
     prices = PriceTable(float(input_price), float(output_price), note="typed on the Model answers page")
-    return options, int(trials), int(concurrency), question_names, prices, Path(store_path)
+    return options, int(trials), int(concurrency), question_names, prices, store_path(folder, store_name)
 
 
 def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed_key: str | None,
@@ -248,7 +257,7 @@ def results_area(store_path: Path) -> None:
         st.caption("This run has no result rows.")
         return
     charts(table, rows, prices)
-    st.dataframe(table, width="stretch", hide_index=True, key="answers_table")
+    show_table(table, "answers_table", hide_index=True)
     what_the_reader_adds(rows, prices)
     exchanges(rows)
 
@@ -267,25 +276,36 @@ def charts(table: pd.DataFrame, rows: list[dict], prices: PriceTable) -> None:
         figure = px.line(scored, x="budget_tokens", y="exact_match", color="format", facet_col=facet, markers=True,
                          error_y=scored["exact_match_high"] - scored["exact_match"],
                          error_y_minus=scored["exact_match"] - scored["exact_match_low"], log_x=True,
-                         title="Exact match with 95 % intervals vs budget", range_y=[-0.05, 1.05])
+                         title="Exact match with 95 % intervals vs budget", range_y=[-0.05, 1.05],
+                         labels={"budget_tokens": "budget (tokens)", "exact_match": "exact match"})
+        budget_axis(figure, scored["budget_tokens"], title=None)
+        figure.update_yaxes(tickformat=SHARE_D3)
         st.plotly_chart(figure, width="stretch", key="answers_by_budget")
         front = _labelled(pareto_by_budget(table))
         front["point"] = front["pareto_optimal"].map({True: "on the front", False: "dominated"})
         figure = px.scatter(front, x="measured_tokens", y="exact_match", color="format", symbol="point",
                             facet_col="budget_tokens", hover_data=["variant", "dominated_by"],
-                            title="Tokens (grammar + context) vs exact match, per budget: the Pareto front")
+                            title="Tokens (grammar + context) vs exact match, per budget: the Pareto front",
+                            labels={"measured_tokens": "tokens", "exact_match": "exact match",
+                                    "dominated_by": "dominated by"})
+        # Facet titles as "budget 1,000", plain tick numbers (plotly's SI ticks read "51000²" under a facet title).
+        figure.for_each_annotation(lambda note: note.update(text=f"budget {int(float(note.text.split('=')[-1])):,}"))
+        figure.update_xaxes(tickformat=TOKENS_D3)
+        figure.update_yaxes(tickformat=SHARE_D3)
         st.plotly_chart(figure, width="stretch", key="answers_pareto")
     costs = per_format(rows, prices)
     costs["format"] = costs["format"].map(format_label)
     left, right = st.columns(2)
     if prices.input_per_million or prices.output_per_million:
-        left.plotly_chart(px.bar(costs, x="format", y="cost", title=f"Cost per format ({prices.currency})"),
+        left.plotly_chart(px.bar(costs, x="format", y="cost", title=f"Cost per format ({prices.currency})",
+                                 labels={"cost": f"cost ({prices.currency})", "format": "format"}),
                           width="stretch", key="answers_cost")
     else:
         left.info("This run has no prices (0 per million tokens), so no cost. Token usage is stored as reported; "
                   "set prices before a run to see its cost.")
     right.plotly_chart(px.bar(costs, x="format", y="latency_ms_median", error_y=costs["latency_ms_p95"] -
-                              costs["latency_ms_median"], title="Latency per format (median, bar to p95), ms"),
+                              costs["latency_ms_median"], title="Latency per format (median, bar to p95), ms",
+                              labels={"latency_ms_median": "median latency (ms)", "format": "format"}),
                        width="stretch", key="answers_latency")
 
 
@@ -298,7 +318,7 @@ def what_the_reader_adds(rows: list[dict], prices: PriceTable) -> None:
                    "A wrong answer on a cut without the evidence is a hallucination; abstained means no JSON "
                    "answer, or every field empty.")
         shown = enough.assign(format=enough["format"].map(format_label))
-        st.dataframe(shown, width="stretch", hide_index=True, key="answers_sufficiency")
+        show_table(shown, "answers_sufficiency", hide_index=True)
     rot = context_rot(rows)
     if not rot.empty:
         rot = rot.assign(format=rot["format"].map(format_label))
@@ -307,8 +327,10 @@ def what_the_reader_adds(rows: list[dict], prices: PriceTable) -> None:
                          error_y_minus=rot["exact_match"] - rot["exact_match_low"], range_y=[-0.05, 1.05],
                          hover_data=["answers", "evidence_complete"],
                          title="Exact match with 95 % intervals vs prompt length (counted tokens, binned)")
+        figure.update_xaxes(tickformat=TOKENS_D3)
+        figure.update_yaxes(tickformat=SHARE_D3)
         st.plotly_chart(figure, width="stretch", key="answers_by_length")
-    st.dataframe(output_and_latency(rows, prices), width="stretch", hide_index=True, key="answers_output")
+    show_table(output_and_latency(rows, prices), "answers_output", hide_index=True)
 
 
 def exchanges(rows: list[dict]) -> None:

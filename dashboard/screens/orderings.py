@@ -10,13 +10,15 @@ import streamlit as st
 from core.analysis.retriever_gap import retriever_gap
 from core.errors import GraphContextError
 from core.formats import FORMATS
+from core.reports.column_words import words
 from core.retrieval import ORDERINGS
 from dashboard.analysis_cache import orderings_sweep
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current, format_label
 from dashboard.state.teaching import orderings_sentence
-from dashboard.views.charts import orderings_figure
+from dashboard.views.charts import budget_axis, orderings_figure, share_axis
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 
 def show() -> None:
@@ -38,17 +40,21 @@ def show() -> None:
                 "strategy.")
     st.plotly_chart(orderings_figure(frame, format_name, selection.policy), width="stretch", key="orderings_chart")
     table = frame.pivot_table(index="budget", columns="ordering", values="evidence_survival", sort=False)
-    st.dataframe(table[[name for name in ORDERINGS.names() if name in table.columns]], width="stretch",
-                 key="orderings_table")
+    show_table(table[[name for name in ORDERINGS.names() if name in table.columns]], "orderings_table",
+               share_columns=True, rename=False)
     show_retriever_gap(frame, format_name, selection.policy)
 
 
 def gap_figure(gap: pd.DataFrame, format_name: str, policy: str):
-    figure = px.line(gap, x="budget", y="evidence_gap", color="ordering", markers=True, log_x=True,
-                     hover_data=["evidence_survival", "oracle_evidence_survival", "accuracy_gap"],
+    figure = px.line(gap, x="budget", y="evidence_gap", color="ordering", markers=True,
+                     custom_data=["evidence_survival", "oracle_evidence_survival", "accuracy_gap"],
                      title=f"Retriever gap of {format_name} ({policy} policy): evidence_first's evidence survival "
                            "minus each ordering's")
-    figure.update_yaxes(range=[-0.05, 1.05], title="evidence survival below the oracle")
+    figure.update_traces(hovertemplate="%{fullData.name} at %{x:,} tokens: %{y:.0%} below the oracle<br>evidence "
+                                       "survival %{customdata[0]:.0%} (oracle %{customdata[1]:.0%}); traversal "
+                                       "accuracy below the oracle %{customdata[2]:.0%}<extra></extra>")
+    budget_axis(figure, gap["budget"])
+    share_axis(figure, "evidence survival below the oracle")
     figure.update_layout(legend_title=None)
     return figure
 
@@ -61,7 +67,8 @@ def show_retriever_gap(frame: pd.DataFrame, format_name: str, policy: str) -> No
     gap = retriever_gap(frame)
     st.plotly_chart(gap_figure(gap, format_name, policy), width="stretch", key="orderings_gap_chart")
     table = gap.pivot_table(index="budget", columns="ordering", values=["evidence_gap", "accuracy_gap"], sort=False)
-    st.dataframe(table, width="stretch", key="orderings_gap_table")
+    table.columns = [f"{words(value)}: {ordering}" for value, ordering in table.columns]
+    show_table(table, "orderings_gap_table", share_columns=True)
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

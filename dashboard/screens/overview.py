@@ -16,6 +16,7 @@ from core.analysis.sweep import cheapest_lossless, rendering_summary
 from core.analysis.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from core.formats import FORMATS
 from core.formats.base import forget_memos
+from core.number_style import TOKENS_D3
 from core.reports.graph_size import GraphFigures, graph_figures
 from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import approximate_count
@@ -24,9 +25,7 @@ from dashboard.large_graph import large, large_graph_units
 from dashboard.measure_on_request import measured
 from dashboard.sidebar import current
 from dashboard.views.markdown_text import escape_markdown
-
-HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
-COUNTED = ("bytes", "characters", "tokens", "grammar tokens", "total tokens", "records")  # whole numbers
+from dashboard.views.tables import show_table
 
 # Cost stability (core.analysis.cost_stability), shown on graphs below the large-graph threshold: max/min tokens
 STABILITY_COLUMNS = {
@@ -42,7 +41,7 @@ LAYERS = {
                    "come back exactly? Lossy formats fail here by design."),
     "traversal accuracy": ("Traversal fidelity",
                            "Run the selected query on the decoded text and compare with the answer on the "
-                           "original graph: 1.0 means the structure a query needs survived."),
+                           "original graph: 100% means the structure a query needs survived."),
     "answer quality": ("Answer quality",
                        "Whether a model reading the text answers correctly. That needs a model, so it is "
                        "measured by the optional evaluation, not here; the two layers above bound it."),
@@ -114,12 +113,10 @@ def graph_figures_section(figures: GraphFigures) -> None:
                          ("Largest in-degree", figures.largest_in_degree)):
         row.metric(label, f"{value:,}", width="content")
     types, relations = st.columns(2)
-    types.dataframe(pd.DataFrame(figures.node_types, columns=["node type", "nodes"]), hide_index=True,
-                    width="stretch", key="node_type_table",
-                    column_config={"nodes": st.column_config.NumberColumn(format="localized")})
-    relations.dataframe(pd.DataFrame(figures.relations, columns=["relation", "edges"]), hide_index=True,
-                        width="stretch", key="relation_table",
-                        column_config={"edges": st.column_config.NumberColumn(format="localized")})
+    show_table(pd.DataFrame(figures.node_types, columns=["node type", "nodes"]), "node_type_table", hide_index=True,
+               container=types)
+    show_table(pd.DataFrame(figures.relations, columns=["relation", "edges"]), "relation_table", hide_index=True,
+               container=relations)
 
 
 def format_section(selection, summary: pd.DataFrame) -> None:
@@ -130,27 +127,30 @@ def format_section(selection, summary: pd.DataFrame) -> None:
         tokens = approximate_count(int(table.loc[best, "tokens"]), selection.approximate)
         st.markdown(f"Cheapest lossless format: **{best}**, {tokens} tokens for the whole graph "
                     f"(highlighted). Query for traversal accuracy: *{escape_markdown(selection.question_shown)}*")
-    counts = [column for column in COUNTED if column in table.columns]
-    styled = (table.style.apply(lambda row: [HIGHLIGHT if row.name == best else ""] * len(row), axis=1)
-              .format("{:,}", subset=counts))  # 3,539,920, not 3539920
-    st.dataframe(styled, width="stretch", key="format_table", column_config={
-        "round trip": st.column_config.CheckboxColumn("round trip", help=LAYERS["round trip"][1]),
-        "traversal accuracy": st.column_config.NumberColumn("traversal accuracy", format="%.2f",
-                                                            help=LAYERS["traversal accuracy"][1]),
-        "lossless": st.column_config.CheckboxColumn("lossless", help="False: the format drops information by design"),
-        "grammar tokens": st.column_config.NumberColumn(help="Tokens of the instructions a model needs to read it"),
-        **{name: st.column_config.NumberColumn(name, format="%.3f", help=text) for name, text in STABILITY_COLUMNS.items()},
-    })
+    # Every row in view (a table's own scroll hid the highlighted row on some graphs): 35 px a row and the header.
+    show_table(table, "format_table", highlighted=lambda row: row.name == best, height=35 * (len(table) + 1) + 3,
+               column_config={
+                   "round trip": st.column_config.CheckboxColumn("round trip", help=LAYERS["round trip"][1]),
+                   "traversal accuracy": st.column_config.NumberColumn("traversal accuracy",
+                                                                       help=LAYERS["traversal accuracy"][1]),
+                   "lossless": st.column_config.CheckboxColumn("lossless",
+                                                               help="False: the format drops information by design"),
+                   "grammar tokens": st.column_config.NumberColumn(
+                       help="Tokens of the instructions a model needs to read it"),
+                   **{name: st.column_config.NumberColumn(name, help=text) for name, text in STABILITY_COLUMNS.items()},
+               })
     for column, (title, text) in zip(st.columns(3), LAYERS.values()):
         column.markdown(f"**{title}**")
         column.caption(text)
     chart = table.reset_index().assign(kind=lambda frame: [
         "cheapest lossless" if name == best else ("lossless" if lossless else "lossy")
         for name, lossless in zip(frame["format"], frame["lossless"])])
-    figure = px.bar(chart, x="format", y="tokens", color="kind", text="tokens",
+    figure = px.bar(chart, x="format", y="tokens", color="kind", text_auto=TOKENS_D3,
                     color_discrete_map={"cheapest lossless": "#16a34a", "lossless": "#2563eb", "lossy": "#9ca3af"},
                     title=f"Tokens per format ({selection.tokenizer}{', approximate' if selection.approximate else ''}), "
                           "whole graph")
+    figure.update_traces(hovertemplate="%{x}: %{y:,} tokens<extra></extra>")
+    figure.update_yaxes(tickformat=TOKENS_D3, title="tokens")
     figure.update_layout(xaxis_title=None, legend_title=None)
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
 
@@ -166,13 +166,17 @@ def tokenizer_section(table: pd.DataFrame) -> None:
     stand_ins = ", ".join(f"{model.title} → {model.tokenizer}" for model in map(MODELS.get, MODELS) if model.approximate)
     st.caption(f"Exact counts from each vendor's tokenizer, loaded offline. No public tokenizer, so a stand-in "
                f"counts (approximate, ≈): {stand_ins}.")
-    st.dataframe(table, width="stretch", key="tokenizer_table")
+    show_table(table, "tokenizer_table", rename=False)
     ranks = format_ranks(table)
+    # 22 px a row, so every format's name is written (plotly otherwise labels every other row).
     figure = px.imshow(ranks, text_auto=True, aspect="auto", color_continuous_scale="RdYlGn_r",
                        labels={"x": "tokenizer", "y": "format", "color": "rank"},
-                       title="Format ranking per tokenizer (1 = fewest tokens)")
+                       title="Format ranking per tokenizer (1 = fewest tokens)", height=140 + 22 * len(ranks))
+    figure.update_yaxes(tickmode="array", tickvals=list(ranks.index), ticktext=list(ranks.index))
+    figure.update_xaxes(tickmode="array", tickvals=list(ranks.columns), ticktext=list(ranks.columns))
+    figure.update_traces(hovertemplate="%{y} under %{x}: rank %{z}<extra></extra>")
     st.plotly_chart(figure, width="stretch", key="tokenizer_ranks")
-    st.dataframe(ranks, width="stretch", key="tokenizer_rank_table")
+    show_table(ranks, "tokenizer_rank_table", rename=False)
 
 if __name__ == "__main__":  # run as a page by st.navigation
     show()

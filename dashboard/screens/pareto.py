@@ -1,4 +1,5 @@
-"""Pareto page: tokens against accuracy per budget, the non-dominated front, dominated formats and efficiency."""
+"""Pareto page: the front over what answers (accuracy against the smallest budget reaching it), formats dominated
+across budgets, and efficiency."""
 
 from __future__ import annotations
 
@@ -8,35 +9,33 @@ from core.analysis.pareto_tables import ACCURACIES, best_lossless
 from core.errors import GraphContextError
 from dashboard.analysis_cache import pareto_sweep, pareto_tables
 from dashboard.analysis_controls import budget_list, show_error
+from dashboard.detour import keep_selection
 from dashboard.sidebar import current
 from dashboard.url_state import unbound_query_params
 from dashboard.views.charts import pareto_figure
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
-HIGHLIGHT = "background-color: #dcfce7; font-weight: 600"
 OPEN_REQUEST = "pareto_open_contexts"
-TABLE_COLUMNS = {  # words instead of snake_case, figures rounded, thousands separated
-    "format": st.column_config.TextColumn("format"),
-    "lossless": st.column_config.CheckboxColumn("lossless"),
-    "tokens": st.column_config.NumberColumn("tokens used", format="localized"),
-    "accuracy": st.column_config.NumberColumn("accuracy", format="%.2f"),
-    "pareto_optimal": st.column_config.CheckboxColumn("on the front"),
-    "dominated_by": st.column_config.TextColumn("dominated by", help="formats using no more tokens that are at "
-                                                "least as accurate, and better in one"),
-    "efficiency": st.column_config.NumberColumn("accuracy per 1,000 tokens", format="%.3f"),
+TABLE_COLUMNS = {  # words instead of snake_case; the figures in the number style (dashboard.views.tables)
+    "reach_budget": st.column_config.NumberColumn("smallest budget reaching it"),
+    "tokens": st.column_config.NumberColumn("tokens used there"),
+    "dominated_by": st.column_config.TextColumn("dominated by", help="formats that reach at least this accuracy "
+                                                "from no larger a budget, and do better in one"),
     "budgets": st.column_config.NumberColumn("budgets compared"),
-    "mean_tokens": st.column_config.NumberColumn("mean tokens", format="localized"),
-    "mean_accuracy": st.column_config.NumberColumn("mean accuracy", format="%.2f"),
 }
 
 
-def open_on_contexts(budget: int, limit: int) -> None:
-    """Chart click: show the clicked format's cut at this budget on the Contexts page (runs before the rerun)."""
+def open_on_contexts(limit: int) -> None:
+    """Chart click: show the clicked format's cut at the budget that reaches its accuracy on the Contexts page
+    (runs before the rerun); the user's selection is kept for the way back (dashboard.detour)."""
     chosen = st.session_state.get("pareto_chart")
     points = chosen.selection.points if chosen else []
     if points and points[0].get("customdata"):
-        st.session_state["formats"] = [str(points[0]["customdata"][0])]
-        st.session_state["budget"] = min(budget, limit)
+        format_name, _dominated_by, budget, *_rest = points[0]["customdata"]
+        keep_selection("screens/pareto.py", "Pareto")
+        st.session_state["formats"] = [str(format_name)]
+        st.session_state["budget"] = min(int(budget), limit)
         st.session_state[OPEN_REQUEST] = True
 
 
@@ -49,39 +48,43 @@ def show() -> None:
     st.caption(f"{escape_markdown(selection.loaded.label)} · ordering {selection.ordering} · policy "
                f"{selection.policy} · layout {selection.layout} · {selection.tokenizer_label}. Query: "
                f"*{escape_markdown(selection.question_shown)}*")
-    controls = st.columns(2)
-    accuracy = controls[0].selectbox("Accuracy", list(ACCURACIES), key="pareto_accuracy", bind="query-params")
-    budget = controls[1].selectbox("Budget", budgets, index=len(budgets) // 2, format_func="{:,} tokens".format,
-                                   key="pareto_budget", bind="query-params")
+    accuracy = st.selectbox("Accuracy", list(ACCURACIES), key="pareto_accuracy", bind="query-params")
     try:
         frame = pareto_sweep(selection, budgets)
     except GraphContextError as error:
         show_error(error)
         return
     points, dominated, table = pareto_tables(selection, budgets, frame, accuracy)
-    shown = points[points["budget"] == budget][["format", "lossless", "tokens", "accuracy", "pareto_optimal",
-                                                 "dominated_by", "efficiency"]].reset_index(drop=True)
-    st.plotly_chart(pareto_figure(shown, accuracy, budget, selection.approximate), width="stretch", key="pareto_chart", on_select=lambda:
-                    open_on_contexts(budget, selection.budget_limit), selection_mode="points")
-    st.caption("Click a point to open that format's cut at this budget on the Contexts page. Crosses are lossy "
-               "formats (they drop information by design).")
-    st.dataframe(shown.sort_values(["tokens", "format"]).reset_index(drop=True), hide_index=True, width="stretch", key="pareto_points",
-                 column_config=TABLE_COLUMNS)
+    st.markdown("Each format's point is an accuracy it reaches and **the smallest swept budget that reaches it** "
+                f"(budgets {', '.join(f'{budget:,}' for budget in budgets)}): what it costs to be that good. The "
+                "front holds the points no other format beats on both. At one fixed budget every format fills "
+                "about the budget, which would put a format that keeps the least on the front.")
+    if points.empty:
+        st.warning(f"**Nothing answers at any swept budget** (up to {max(budgets):,} tokens): no format reaches an "
+                   f"{accuracy} above 0%. Add larger budgets under *Budgets for sweeps* in the sidebar.", icon="⚠️")
+    else:
+        st.plotly_chart(pareto_figure(points, accuracy, selection.approximate), width="stretch", key="pareto_chart",
+                        on_select=lambda: open_on_contexts(selection.budget_limit), selection_mode="points")
+        st.caption("Click a point to open that format's cut at the budget that reaches it on the Contexts page (a "
+                   "banner there brings your own selection back). Green points are named; point at a grey one for its "
+                   "formats (every point is in the table). Crosses are lossy formats (they drop information by "
+                   "design).")
+        show_table(points[["format", "lossless", "accuracy", "reach_budget", "tokens", "pareto_optimal",
+                           "dominated_by"]], "pareto_points", hide_index=True, column_config=TABLE_COLUMNS)
     st.subheader("Dominated across budgets")
     st.caption("A format is dominated when another uses no more tokens and is at least as accurate at every "
                "tested budget, and is strictly better at one of them at least.")
-    st.dataframe(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]]
-                 .sort_values(["mean_tokens", "format"]).reset_index(drop=True), hide_index=True, width="stretch", key="pareto_dominated",
-                 column_config=TABLE_COLUMNS)
+    show_table(dominated[["format", "dominated_by", "budgets", "mean_tokens", "mean_accuracy"]]
+               .sort_values(["mean_tokens", "format"]).reset_index(drop=True), "pareto_dominated", hide_index=True,
+               column_config={"budgets": TABLE_COLUMNS["budgets"]})
     st.subheader("Efficiency")
     best = best_lossless(table)
     if best is not None:
         st.markdown(f"Most efficient lossless format: **{best}** (highlighted). RDS, after the CKG benchmark's "
                     "Reasoning Density Score: mean accuracy divided by mean tokens.")
-    styled = table.style.apply(lambda row: [HIGHLIGHT if row["format"] == best else ""] * len(row), axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch", key="pareto_efficiency", column_config={
-        **TABLE_COLUMNS, "rds": st.column_config.NumberColumn("RDS", format="%.3e",
-                                                              help="mean accuracy / mean tokens (CKG benchmark)")})
+    show_table(table, "pareto_efficiency", highlighted=lambda row: row["format"] == best, hide_index=True,
+               column_config={**TABLE_COLUMNS, "rds": st.column_config.NumberColumn(
+                   "RDS", help="mean accuracy / mean tokens (CKG benchmark), per 1,000 tokens")})
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

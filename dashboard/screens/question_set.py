@@ -21,6 +21,7 @@ from core.analysis.suite_aggregates import (
 )
 from core.errors import GraphContextError
 from core.formats import FORMATS
+from core.number_style import SHARE_D3
 from core.questions import (
     SEEDINGS,
     Question,
@@ -30,14 +31,18 @@ from core.questions import (
     parse_question_file,
     questions_jsonl,
 )
+from core.reports.axis_ticks import log_ticks
 from core.retrieval import ORDERINGS
 from dashboard import question_set_answers
 from dashboard.analysis_controls import budget_list
+from dashboard.detour import keep_selection
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.url_state import unbound_query_params
+from dashboard.views.charts import BUDGET_TITLE, budget_axis
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 SOURCES = ("bundled", "upload", "generate")
 METRICS = {"traversal accuracy": ("traversal_accuracy", "accuracy_low", "accuracy_high"),
@@ -118,12 +123,19 @@ def banded_figure(table: pd.DataFrame, facet: str, metric: str, title: str) -> g
             figure.add_scatter(x=curve["budget"], y=curve[value], mode="lines+markers", name=name,
                                line={"color": colour}, legendgroup=name, showlegend=column == 1,
                                customdata=curve[["questions", low, high]].values,
-                               hovertemplate=name + ": %{y:.2f} [%{customdata[1]:.2f}, %{customdata[2]:.2f}] of "
-                                             "%{customdata[0]} questions at %{x:,} tokens<extra></extra>",
+                               hovertemplate=name + ": %{y:.0%} [%{customdata[1]:.0%}, %{customdata[2]:.0%}] of "
+                                             "%{customdata[0]:,} questions at %{x:,} tokens<extra></extra>",
                                row=1, col=column)
-    figure.update_xaxes(type="log")
-    figure.update_yaxes(range=[-0.05, 1.05])
-    figure.update_layout(title=title, height=380, legend_title=None, margin={"t": 70})
+    # Narrow panels: few 1-2-5 ticks each (first and last from three panels on, with the middle for two), upright.
+    ticks, _texts = log_ticks(table["budget"])
+    kept = (sorted({0, len(ticks) - 1}) if len(facets) > 2 else sorted({0, len(ticks) // 2, len(ticks) - 1})
+            if len(facets) > 1 else range(len(ticks)))
+    budget_axis(figure, table["budget"], title=None, exact=[ticks[index] for index in kept])
+    figure.update_xaxes(tickangle=0, tickfont={"size": 10})
+    figure.update_annotations(font={"size": 12})  # the panels' titles
+    figure.update_yaxes(range=[-0.05, 1.05], tickformat=SHARE_D3)
+    figure.add_annotation(text=BUDGET_TITLE, x=0.5, y=0, xref="paper", yref="paper", yshift=-45, showarrow=False)
+    figure.update_layout(title=title, height=400, legend_title=None, margin={"t": 70, "b": 70})
     return figure
 
 
@@ -148,6 +160,7 @@ def request_contexts(questions: QuestionSet, failing: pd.DataFrame, seeding: str
     if not picked:
         return
     row = failing.iloc[picked[0]]
+    keep_selection("screens/question_set.py", "Question set")
     seeds = [seed for seed in str(row[f"{seeding}_seeds"] or "").split(", ") if seed]
     st.session_state.update(contexts_choices(questions.by_id(row["question_id"]), seeds, format_name, ordering,
                                              budget, limit))
@@ -191,15 +204,14 @@ def show() -> None:
                                           f"{metric}, seeds from {seeding}"), width="stretch", key=f"qs_chart_{seeding}")
     st.caption("Bands: Wilson 95% intervals over the questions of each panel. Budgets on a log scale.")
     st.subheader("Aggregate per budget")
-    st.dataframe(table, hide_index=True, width="stretch", key="qs_aggregate")
-    st.dataframe(smallest_budgets(table)[["seeding", "format", "budget_90", "budget_100"]], hide_index=True,
-                 width="stretch", key="qs_smallest")
+    show_table(table, "qs_aggregate", hide_index=True)
+    show_table(smallest_budgets(table)[["seeding", "format", "budget_90", "budget_100"]], "qs_smallest", hide_index=True)
     st.subheader("Dominated across budgets")
     st.caption("On the aggregate: a format is dominated when another uses no more tokens on average and answers "
                "at least as many questions at every budget, and is strictly better at one of them at least.")
-    st.dataframe(pareto_across_budgets(result.rows), hide_index=True, width="stretch", key="qs_pareto")
+    show_table(pareto_across_budgets(result.rows), "qs_pareto", hide_index=True)
     st.subheader(f"By {facet_name}")
-    st.dataframe(by_facet, hide_index=True, width="stretch", key="qs_breakdown")
+    show_table(by_facet, "qs_breakdown", hide_index=True)
     draw_failing(result, questions, formats, ordering, budgets, selection)
     question_set_answers.draw(selection, questions, result, formats, ordering, budgets)
 
@@ -210,13 +222,13 @@ def draw_summary(result: SuiteResult, questions: QuestionSet) -> None:
                 "against our solver: " + ", ".join(f"{count} {status}" for status, count in counts.items()) + ".")
     differing = result.questions[result.questions["ground_truth"].isin(["tie", "differs"])]
     if len(differing):
-        st.dataframe(differing[["question_id", "question", "ground_truth", "ground_truth_detail"]], hide_index=True,
-                     width="stretch", key="qs_ground_truth")
+        show_table(differing[["question_id", "question", "ground_truth", "ground_truth_detail"]], "qs_ground_truth",
+                   hide_index=True)
     for seeding in SEEDINGS:
         unseeded = unseeded_questions(result.questions, seeding)
         if len(unseeded):
             with st.expander(f"{len(unseeded)} question(s) with no seeds from the {seeding}"):
-                st.dataframe(unseeded, hide_index=True, width="stretch", key=f"qs_unseeded_{seeding}")
+                show_table(unseeded, f"qs_unseeded_{seeding}", hide_index=True)
 
 
 def draw_failing(result: SuiteResult, questions: QuestionSet, formats: tuple[str, ...], ordering: str, budgets: tuple[int, ...],
@@ -231,7 +243,7 @@ def draw_failing(result: SuiteResult, questions: QuestionSet, formats: tuple[str
                                 ordering=ordering, layout=selection.layout, policy=selection.policy, budget=budget)
     st.caption(f"{len(failing)} of {result.questions.shape[0]} questions are not answered by {format_name} at "
                f"{budget:,} tokens. Click a row to open Contexts on its seeds and query.")
-    st.dataframe(failing, hide_index=True, width="stretch", key="qs_failing", on_select=lambda: request_contexts(
+    show_table(failing, "qs_failing", hide_index=True, on_select=lambda: request_contexts(
         questions, failing, seeding, format_name, ordering, budget, selection.budget_limit), selection_mode="single-row")
 
 

@@ -16,6 +16,7 @@ from dashboard.analysis_controls import tokenizers_to_show
 from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.charts import anatomy_chart
 from dashboard.views.markdown_text import escape_markdown
+from dashboard.views.tables import show_table
 
 RULE = ("Each character is given a category from the renderer's atom spans (property keys, punctuation and "
         "whitespace are structure). A token that straddles two categories is counted once, in the category "
@@ -88,9 +89,9 @@ def at_budget(selection: Selection, scope: str, marker: bool, tokenizers: tuple[
             table = anatomy_frame(selection, tokenizer, scope, marker and scope == SCOPES[1])
             label = f"{tokenizer}, approximate" if selection.approximate and tokenizer == selection.tokenizer else tokenizer
             st.plotly_chart(anatomy_chart(table, label), width="stretch", key=f"anatomy_chart_{tokenizer}")
-            st.dataframe(table, width="stretch", key=f"anatomy_table_{tokenizer}", column_config={
-                "syntax tax": st.column_config.NumberColumn(format="percent", help="Share of tokens that carry no "
-                                                            "graph value: structure, preamble and grammar, marker")})
+            show_table(table, f"anatomy_table_{tokenizer}", column_config={
+                "syntax tax": st.column_config.NumberColumn(help="Share of tokens that carry no graph value: "
+                                                            "structure, preamble and grammar, marker")})
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

@@ -38,7 +38,7 @@ def inspected_metrics(result: Cut, format_: Format, accounting: PrefixTokens, gr
                       gold: Solution) -> CutMetrics:
     """`measure_cut` of `result` (a cut of `accounting`, a rendering of `graph`) for `query` and its gold
     answer on the graph, the document read from its kept units where the format allows."""
-    if result.policy == "sections":
+    if result.selection:
         kept: Collection[str] = frozenset(result.kept_keys)
         nodes = sum(1 for key in kept if key.startswith("n:"))
         counts = (nodes, len(kept) - nodes)

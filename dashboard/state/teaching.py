@@ -10,6 +10,7 @@ from core.formats import FORMATS
 from core.graph.model import Graph
 from core.graph.units import graph_units
 from core.metrics.coverage import coverage_curve, seed_region
+from core.number_style import share
 from core.queries import Query
 from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
@@ -40,7 +41,7 @@ def orderings_sentence(frame: pd.DataFrame, metric: str = "evidence_survival") -
             trailers = ", ".join(name for name in real if abs(row[name] - worst) <= 1e-12)
             verb = "keeps" if len(leading) == 1 else "keep"
             return (f"At {int(budget):,} tokens, the first budget of the list where they differ, {leaders} {verb} "
-                    f"the most ({word} {best:.0%}) and {trailers} the least ({worst:.0%}).")
+                    f"the most ({word} {share(best)}) and {trailers} the least ({share(worst)}).")
     return f"Every real ordering gives the same {word} at every budget of the list."
 
 
@@ -51,7 +52,7 @@ def comparison_sentence(frame: pd.DataFrame, first: str, second: str, metric: st
     parts = []
     for budget, row in table.iterrows():
         relation = "ahead of" if row[first] > row[second] else "behind" if row[first] < row[second] else "level with"
-        parts.append(f"at {int(budget):,} tokens {first} is {relation} {second} ({row[first]:.0%} vs {row[second]:.0%})")
+        parts.append(f"at {int(budget):,} tokens {first} is {relation} {second} ({share(row[first])} vs {share(row[second])})")
     return f"{word.capitalize()}: " + "; ".join(parts) + "."
 
 
@@ -119,17 +120,57 @@ def step_sentences(plan: WalkthroughPlan, format_title: str) -> tuple[str, str, 
     first = (f"At {budget}, the raw cut of the {format_title} text stops wherever the budget runs out: it "
              f"{'still parses' if raw.parse_ok else 'does not parse'}, so a decoder (or a model expecting valid "
              f"syntax) gets {'a valid' if raw.parse_ok else 'a broken'} document (evidence survival "
-             f"{raw.evidence_survival:.0%}, traversal accuracy {raw.traversal_accuracy:.0f}).")
+             f"{share(raw.evidence_survival)}, traversal accuracy {share(raw.traversal_accuracy)}).")
     second = (f"At the same {budget}, the record policy keeps whole records ({canonical.records_kept:,} of "
               f"{canonical.records_total:,}) and closes the document, so it "
               f"{'parses' if canonical.parse_ok else 'does not parse'}; in canonical order (by id, nodes before "
-              f"edges) it keeps {canonical.evidence_survival:.0%} of the evidence, and the answer on what is kept "
+              f"edges) it keeps {share(canonical.evidence_survival)} of the evidence, and the answer on what is kept "
               f"is {'right' if canonical.traversal_accuracy >= 1 else 'wrong'} (traversal accuracy "
-              f"{canonical.traversal_accuracy:.0f}).")
+              f"{share(canonical.traversal_accuracy)}).")
     relation = ("more than" if tiers.evidence_survival > canonical.evidence_survival else
                 "less than" if tiers.evidence_survival < canonical.evidence_survival else "as much as")
     third = (f"Hop tiers write the seeds first, then each ring of units one hop further. {budget} is D_{plan.hops}(S), "
              f"the tokens of every unit within {plan.hops} hop(s), so that whole ring is kept: evidence survival "
-             f"{tiers.evidence_survival:.0%} ({relation} canonical's {canonical.evidence_survival:.0%}), traversal "
-             f"accuracy {tiers.traversal_accuracy:.0f}.")
+             f"{share(tiers.evidence_survival)} ({relation} canonical's {share(canonical.evidence_survival)}), traversal "
+             f"accuracy {share(tiers.traversal_accuracy)}.")
     return first, second, third
+
+
+@dataclass(frozen=True)
+class LessonSettings:
+    """What a walkthrough step's figures depend on, as the sidebar holds it."""
+
+    sample: str
+    seeds: tuple[str, ...]
+    query_name: str
+    query_arguments: tuple[tuple[str, object], ...]
+    format_name: str
+    layout: str
+    ordering: str
+    policy: str
+    budget: int
+
+
+def lesson_step(plan: WalkthroughPlan, wanted: LessonSettings, shown: LessonSettings) -> int | None:
+    """The step (0, 1, 2) the sidebar shows, when every setting the lesson depends on is the walkthrough's
+    (`wanted` carries its sample, seeds, query, format, layout and budget); None for any other state."""
+    same = (shown.sample, shown.seeds, shown.query_name, dict(shown.query_arguments), shown.format_name,
+            shown.layout, shown.budget) == (wanted.sample, wanted.seeds, wanted.query_name,
+                                            dict(wanted.query_arguments), wanted.format_name, wanted.layout,
+                                            plan.budget)
+    if not same:
+        return None
+    for index, step in enumerate(plan.steps):
+        if (step.ordering, step.policy) == (shown.ordering, shown.policy):
+            return index
+    return None
+
+
+def figures_disagree(step: StepFigures, parse_ok: bool, evidence_survival: float, traversal_accuracy: float,
+                     records_kept: int, records_total: int) -> list[str]:
+    """Which of the step's stated figures the drawn cut does not have, in words (empty when all agree)."""
+    pairs = (("parses", step.parse_ok, parse_ok), ("evidence survival", step.evidence_survival, evidence_survival),
+             ("traversal accuracy", step.traversal_accuracy, traversal_accuracy),
+             ("records kept", step.records_kept, records_kept), ("records in all", step.records_total, records_total))
+    return [f"{name}: the text says {stated}, the panel has {drawn}" for name, stated, drawn in pairs
+            if stated != drawn]

@@ -37,6 +37,7 @@ EDGE_STYLES: dict[Survival, tuple[str, bool]] = {  # colour, dashed
     "cut": ("#dc2626", True),
     "absent": ("#9ca3af", False),
 }
+SURVIVAL_WORDS: dict[Survival, str] = {"kept": "kept", "cut": "cut", "absent": "not in the context"}
 LABEL_LIMIT = 32
 TITLE_FIELD_LIMIT = 120
 
@@ -62,7 +63,8 @@ def safe_title(lines: list[str]) -> str:
     return _HREF.sub("h-ref", escaped)
 
 
-SEED_SIZE = 32
+SEED_SIZE = 26
+NODE_SIZE = 14
 # In a fixed layout (hundreds of nodes in rings) every label would overprint its neighbours: only the nodes
 # nearest the seeds (the view lists them first) are labelled; every node shows its label and id on hover.
 LABELLED_NODES = 60
@@ -86,23 +88,42 @@ def type_shapes(graph: Graph) -> dict[str, str]:
     return {node_type: SHAPES[index % len(SHAPES)] for index, node_type in enumerate(types)}
 
 
+def labelled_nodes(view: GraphView, hops: Mapping[str, float]) -> set[str]:
+    """The nodes whose label is written: all of a small view; else the seeds and the reached nodes nearest them
+    (the view lists them first) up to LABELLED_NODES. An unreached node's label would overprint its neighbours:
+    it shows on hover."""
+    if len(view.node_ids) <= LABELLED_NODES:
+        return set(view.node_ids)
+    reached = [node_id for node_id in view.node_ids if not math.isinf(hops.get(node_id, math.inf))]
+    return set(reached[:LABELLED_NODES]) | {node_id for node_id in reached
+                                                                  if hops.get(node_id) == 0}
+
+
 def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
                     survival: Mapping[str, Survival], evidence: frozenset[str] | set[str],
                     positions: Mapping[str, tuple[float, float]] | None = None, height: int = 620) -> str:
-    """The complete HTML page for the view; `positions` fixes the layout and turns physics off."""
+    """The complete HTML page for the view; `positions` fixes the layout and turns physics off.
+
+    Nodes and edges carry what the cut did to them in the same style: kept (green, solid), cut (red, dashed),
+    not in the context (grey, faded); the fill is the hop tier, the shape the node type."""
     shapes = type_shapes(graph)
+    labelled = labelled_nodes(view, hops)
     nodes = []
-    for index, node_id in enumerate(view.node_ids):
+    for node_id in view.node_ids:
         node = graph.node_by_id[node_id]
         hop = hops.get(node_id, math.inf)
         key = f"n:{node_id}"
-        labelled = positions is None or index < LABELLED_NODES or hop == 0
-        options = dict(id=node_id, label=clean_label(node_caption(node)) if labelled else "",
-                       title=safe_title(_node_lines(node, hop)),
-                       color=tier_colour(hop), shape=shapes[node.type], borderWidth=3 if key in evidence else 1)
-        if hop == 0:  # the seeds stand out: larger, outlined, bold label
-            options.update(size=SEED_SIZE, borderWidth=4, font={"size": 18, "bold": True},
-                           color={"background": tier_colour(hop), "border": "#111827"})
+        state = survival.get(key, "absent")
+        border, dashed = EDGE_STYLES[state]
+        options = dict(id=node_id, label=clean_label(node_caption(node)) if node_id in labelled else "",
+                       title=safe_title([*_node_lines(node, hop), f"at this budget: {SURVIVAL_WORDS[state]}"]),
+                       color={"background": tier_colour(hop), "border": border}, shape=shapes[node.type],
+                       borderWidth=4 if key in evidence else 2, shapeProperties={"borderDashes": dashed and [4, 3]},
+                       opacity=0.35 if state == "absent" else 1.0, size=NODE_SIZE,
+                       font={"size": 14, "strokeWidth": 3, "strokeColor": "#ffffff"})
+        if hop == 0:  # the seeds stand out: larger, bold label
+            options.update(size=SEED_SIZE, borderWidth=5, font={"size": 18, "bold": True, "strokeWidth": 3,
+                                                                "strokeColor": "#ffffff"})
         if positions is not None:
             x, y = positions[node_id]
             options.update(x=x, y=y, physics=False)
@@ -111,16 +132,20 @@ def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
     for key, edge in view.edges:
         state = survival.get(key, "absent")
         colour, dashed = EDGE_STYLES[state]
-        edges.append({"from": edge.source, "to": edge.target, "arrows": "to", "color": colour, "dashes": dashed,
+        edges.append({"from": edge.source, "to": edge.target, "arrows": "to",
+                      "color": {"color": colour, "opacity": 0.35 if state == "absent" else 1.0}, "dashes": dashed,
                       "width": 3 if key in evidence else 1,
-                      "title": safe_title([f"{edge.source} -[{edge.relation}]-> {edge.target}", state])})
+                      "title": safe_title([f"{edge.source} -[{edge.relation}]-> {edge.target}",
+                                           f"at this budget: {SURVIVAL_WORDS[state]}"])})
     return network_page(nodes, edges, physics=positions is None, height=height)
 
 
 # vis-network options: the defaults pyvis used, physics only while the layout is not fixed.
 def network_options(physics: bool) -> dict:
     return {"configure": {"enabled": False},
-            "edges": {"color": {"inherit": True}, "smooth": {"enabled": True, "type": "dynamic"}},
+            # Dynamic smoothing hangs invisible support nodes on physics; a fixed picture uses plain curves.
+            "edges": {"color": {"inherit": True}, "smooth": {"enabled": True,
+                                                             "type": "dynamic" if physics else "continuous"}},
             "interaction": {"dragNodes": True, "hideEdgesOnDrag": False, "hideNodesOnDrag": False},
             "physics": {"enabled": physics, "stabilization": {"enabled": True, "fit": True, "iterations": 1000,
                                                               "onlyDynamicEdges": False, "updateInterval": 50}}}
@@ -192,7 +217,8 @@ def legend_html(graph: Graph) -> str:
     return ('<div style="font-size:0.85em;line-height:1.8">'
             f'<div><b>Hop tier</b>{"".join(chips)}</div>'
             f'<div><b>Shape by type</b> {" · ".join(shapes)}</div>'
-            f'<div><b>Edges at this budget</b> {" &nbsp; ".join(edges)}; thick = evidence of the query</div>'
+            f'<div><b>Nodes (border) and edges at this budget</b> {" &nbsp; ".join(edges)}; faded = not in the '
+            'context; thick = evidence of the query</div>'
             "</div>")
 
 

@@ -14,13 +14,15 @@ from streamlit.testing.v1 import AppTest
 from core.analysis.budget_sweep import budget_sweep, effective_layout
 from core.analysis.format_anatomies import format_anatomies
 from core.analysis.format_markers import format_markers
-from core.analysis.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
+from core.analysis.pareto_tables import answer_points, best_lossless, dominated_formats, efficiency_table
 from core.analysis.session_defaults import complete_tokens, sweep_budgets
 from core.analysis.sweep import accounted_rendering
 from core.analysis.token_anatomy import CATEGORIES, anatomy_table
-from core.budget.policies import POLICIES, cut
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample, sample_names
+from core.reports.column_words import words
 from core.reports.exports import SEED_FIELDS, context_name
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
@@ -107,16 +109,17 @@ def test_the_orderings_table_equals_core_for_every_ordering():
     expected = budget_sweep(load_sample(SAMPLE.name), SAMPLE.default_query(), Seeds(tuple(SAMPLE.seeds)),
                             formats=["csv"], orderings=ORDERINGS.names(), layout=chosen["layout"],
                             policies=["record"], budgets=(256, 1024))
-    shown = app.dataframe[0].value
-    assert list(shown.columns) == ORDERINGS.names()
+    shown = app.dataframe[0].value  # the budgets as a column (a styled index would be drawn "1024")
+    assert list(shown.columns) == ["budget", *ORDERINGS.names()] and shown["budget"].tolist() == [256, 1024]
     for ordering in ORDERINGS.names():
         assert shown[ordering].tolist() == expected[expected["ordering"] == ordering]["evidence_survival"].tolist()
     gap = app.dataframe[1].value  # the retriever gap: the oracle's survival minus each realistic ordering's
     oracle = expected[expected["ordering"] == "evidence_first"]["evidence_survival"].to_numpy()
+    below = words("evidence_gap")  # the columns in words: "evidence survival below the oracle: centrality"
     for ordering in ("personalized_pagerank", "centrality", "question_bm25"):
         ours = expected[expected["ordering"] == ordering]["evidence_survival"].to_numpy()
-        assert gap[("evidence_gap", ordering)].tolist() == (oracle - ours).tolist()
-    assert ("evidence_gap", "question_bm25+ends") in gap.columns and ("evidence_gap", "evidence_first") not in gap
+        assert gap[f"{below}: {ordering}"].tolist() == (oracle - ours).tolist()
+    assert f"{below}: question_bm25+ends" in gap.columns and f"{below}: evidence_first" not in gap
 
 
 def core_pareto_sweep(chosen: dict, policy: str, budgets):
@@ -127,19 +130,19 @@ def core_pareto_sweep(chosen: dict, policy: str, budgets):
 
 @pytest.mark.parametrize("accuracy", ["traversal accuracy", "evidence survival"])
 def test_the_pareto_tables_equal_core(accuracy):
-    app = on_page(started(budgets="512,2048,8192", pareto_budget="2048", pareto_accuracy=accuracy, policy="record",
-                          ordering="hop_tiers"), "pareto")
+    app = on_page(started(budgets="512,2048,8192", pareto_accuracy=accuracy, policy="record", ordering="hop_tiers"),
+                  "pareto")
     frame = core_pareto_sweep(sidebar_choices(app), "record", (512, 2048, 8192))
     points, dominated, efficiency = (item.value for item in app.dataframe)
-    expected = pareto_points(frame, accuracy)
-    expected = expected[expected["budget"] == 2048][points.columns].sort_values(["tokens", "format"])
-    pd.testing.assert_frame_equal(points, expected.reset_index(drop=True), check_dtype=False)  # sorted by tokens
+    expected = answer_points(frame, accuracy)[points.columns]
+    pd.testing.assert_frame_equal(points, expected.reset_index(drop=True), check_dtype=False)
     expected_dominated = dominated_formats(frame, accuracy)[dominated.columns].sort_values(["mean_tokens", "format"])
     pd.testing.assert_frame_equal(dominated, expected_dominated.reset_index(drop=True), check_dtype=False)
     pd.testing.assert_frame_equal(efficiency, efficiency_table(frame, accuracy), check_dtype=False)
     best = best_lossless(efficiency_table(frame, accuracy))
     assert any(best in item.value and "Most efficient lossless" in item.value for item in app.markdown)
     assert points["pareto_optimal"].any() and not dominated["dominated_by"].eq("").any()
+    assert (points["accuracy"] > 0).all()  # over what answers: a format answering nothing is never a point
 
 
 def test_a_clicked_point_opens_its_cut_on_the_contexts_page():
@@ -183,10 +186,10 @@ def test_exports_parse_back_and_equal_core():
         accounting = accounted_rendering(RenderingSpec(graph, format_, hop_tiers, arranged,
                                                        inputs_for(hop_tiers, SAMPLE.seeds),
                                                        TOKENIZERS.get("o200k_base")))
-        for policy in POLICIES:
+        for policy in DEFAULT_POLICIES:
             result = cut(accounting, format_, policy, 700)
             assert archive.read(context_name(result)).decode("utf-8") == result.text
-    assert len(archive.namelist()) == 2 * len(POLICIES)
+    assert len(archive.namelist()) == 2 * len(DEFAULT_POLICIES)
     page = exports.report(selection, (400, 3000), "http://localhost:8501/exports?budget=700")
     assert "http://localhost:8501/exports?budget=700" in page and graph.sha256 in page
     assert page.count("<table") == 3 and page.count("plotly-graph-div") == 4

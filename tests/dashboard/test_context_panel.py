@@ -40,7 +40,7 @@ def test_a_sections_cut_runs_behind_a_spinner_that_says_what_it_does(monkeypatch
 
     monkeypatch.setattr(streamlit, "spinner", recorded)
     on_page(started(sample="nvidia-jetson", formats=["pretty_json"], policy="sections", budget="600"), "contexts")
-    assert "Choosing pretty_json's sections: each try renders and counts a document…" in shown
+    assert "Choosing pretty_json's units (sections): each try renders and counts a document…" in shown
     shown.clear()
     on_page(started(sample="nvidia-jetson", formats=["pretty_json"], policy="record", budget="600"), "contexts")
     assert not any("sections" in text for text in shown)  # a record cut is a lookup: no spinner

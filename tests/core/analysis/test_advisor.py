@@ -7,7 +7,9 @@ import re
 import pytest
 
 from core.analysis.advisor import AdviceSettings, advise, advise_set
+from core.analysis.ranking import wilson_interval
 from core.analysis.sweep import accounted_rendering, sweep
+from core.budget import POLICIES
 from core.budget.policies import cut
 from core.errors import ParameterError
 from core.formats import FORMATS
@@ -37,24 +39,40 @@ def advice():
 def measured():
     return sweep(SweepSpec.from_names(GRAPH, [QUERY], seeds=SEEDS, format_names=FORMAT_NAMES,
                                       ordering_names=SETTINGS.orderings, policy_names=("record",),
-                                      budgets=SETTINGS.budgets))
+                                      budgets=SETTINGS.swept_budgets))
+
+
+def ranked_by_hand(frame, budget):
+    """One question: highest accuracy, then the smallest budget swept (up to `budget`) reaching it, then the tokens
+    there, then the policy that parses, then by name; baseline orderings left out. Over the sweep's own rows."""
+    rows = [row for row in frame.itertuples() if not ORDERINGS.get(row.ordering).baseline]
+
+    def key(row):
+        same = [other for other in rows if (other.format, other.ordering, other.layout, other.policy) ==
+                (row.format, row.ordering, row.layout, row.policy) and other.budget <= budget]
+        reach = min(other.budget for other in same if other.traversal_accuracy >= row.traversal_accuracy)
+        tokens = next(other.budgeted_tokens for other in same if other.budget == reach)
+        return (-row.traversal_accuracy, reach, tokens, POLICIES.get(row.policy).preference,
+                f"{row.format}/{row.ordering}/{row.layout}/{row.policy}"), reach, tokens
+
+    return sorted(((key(row), row) for row in rows if row.budget == budget), key=lambda item: item[0][0])
 
 
 def best_by_hand(frame, budget):
-    """Highest accuracy, then survival, then fewest tokens, then by name — over the sweep's own rows."""
-    rows = [row for row in frame.itertuples() if row.budget == budget]
-    return min(rows, key=lambda row: (-row.traversal_accuracy, -row.evidence_survival, row.budgeted_tokens,
-                                      row.format, row.ordering, row.layout, row.policy))
+    return ranked_by_hand(frame, budget)[0][1]
 
 
 def test_the_pick_and_the_runner_up_are_core_figures(advice, measured):
-    best = best_by_hand(measured, 512)
+    ranking = ranked_by_hand(measured, 512)
+    (_, reach, tokens), best = ranking[0]
     assert (advice.best.format, advice.best.ordering, advice.best.layout, advice.best.policy) == \
         (best.format, best.ordering, best.layout, best.policy)
     assert advice.best.traversal_accuracy == best.traversal_accuracy
     assert advice.best.budgeted_tokens == best.budgeted_tokens
-    runner = best_by_hand(measured[measured["format"] != best.format], 512)
+    assert (advice.best.reach_budget, advice.best.reach_tokens) == (reach, tokens)
+    (_, reach, tokens), runner = next(item for item in ranking if item[1].format != best.format)
     assert advice.runner_up.format == runner.format and advice.runner_up.ordering == runner.ordering
+    assert (advice.runner_up.reach_budget, advice.runner_up.reach_tokens) == (reach, tokens)
     assert advice.accuracy_margin == best.traversal_accuracy - runner.traversal_accuracy
     assert advice.token_margin == runner.budgeted_tokens - best.budgeted_tokens
 
@@ -69,27 +87,38 @@ def evidence_kept_at(choice, budget) -> bool:
     return evidence <= set(cut(accounting, format_, "record", budget).kept_keys)
 
 
-def test_every_figure_in_the_sentence_is_the_budget_from_which_all_evidence_survives(advice):
-    figures = [int(text.replace(",", "")) for text in re.findall(r"\d[\d,]*", advice.reason)]
-    assert advice.reason == (f"{advice.best.format} keeps every unit the question needs at {figures[0]:,} tokens; "
-                             f"{advice.runner_up.format} needs {figures[1]:,}.")
+def test_every_figure_in_the_sentence_is_a_core_figure(advice):
+    best, runner = advice.best, advice.runner_up
+    low, high = best.interval
+    expected = (f"At 512 tokens {best.format} answers {best.traversal_accuracy:.0%} of the question (95% interval "
+                f"{low:.0%}-{high:.0%}) and reaches that from {best.reach_budget:,} tokens; {runner.format} answers "
+                f"{runner.traversal_accuracy:.0%} ({runner.interval[0]:.0%}-{runner.interval[1]:.0%}) and reaches that "
+                f"from {runner.reach_budget:,} tokens. {best.format} keeps every unit the question needs at "
+                f"{best.evidence_budget:,} tokens; {runner.format} needs {runner.evidence_budget:,}.")
+    assert advice.reason.startswith(expected)
+    assert best.interval == wilson_interval(best.correct, 1) and best.correct == round(best.traversal_accuracy)
+    # one question never separates two candidates, and the advice says what it rests on
+    assert advice.tied and "Tied within noise: the advice rests on one question" in advice.reason
+    assert (f"picks by cost: {best.reach_tokens:,.0f} tokens at {best.reach_budget:,} against "
+            f"{runner.reach_tokens:,.0f} at {runner.reach_budget:,}.") in advice.reason
+
+
+def test_the_evidence_budgets_in_the_sentence_are_where_all_evidence_survives(advice):
+    found = re.search(r"needs at ([\d,]+) tokens; \S+ needs ([\d,]+)\.", advice.reason)
+    figures = [int(text.replace(",", "")) for text in found.groups()]
     for choice, needed in ((advice.best, figures[0]), (advice.runner_up, figures[1])):
         assert choice.evidence_budget == needed
         assert evidence_kept_at(choice, needed) and not evidence_kept_at(choice, needed - 1)
 
 
-def test_the_budget_warning_names_exactly_the_budgets_where_the_pick_is_beaten(advice, measured):
+def test_the_budget_warning_names_exactly_the_budgets_where_the_pick_changes(advice, measured):
     chosen = advice.best
+    text = " ".join(advice.warnings)
     for budget in (256, 2048):
         top = best_by_hand(measured, budget)
-        mine = next(row for row in measured.itertuples() if row.budget == budget and
-                    (row.format, row.ordering, row.layout, row.policy) ==
-                    (chosen.format, chosen.ordering, chosen.layout, chosen.policy))
-        beaten = ((mine.traversal_accuracy, mine.evidence_survival, -mine.budgeted_tokens)
-                  < (top.traversal_accuracy, top.evidence_survival, -top.budgeted_tokens))
-        text = " ".join(advice.warnings)
-        assert (f"at {budget:,} tokens {top.format}/{top.ordering}/{top.layout}/{top.policy}" in text) == beaten
-    assert any("with the budget" in warning for warning in advice.warnings)
+        changed = (top.format, top.ordering, top.layout, top.policy) != \
+            (chosen.format, chosen.ordering, chosen.layout, chosen.policy)
+        assert (f"at {budget:,} tokens {top.format}/{top.ordering}/{top.layout}/{top.policy}" in text) == changed
     assert list(advice.picks[advice.picks["tokenizer"] == "o200k_base"]["format"]) == \
         [best_by_hand(measured, budget).format for budget in SETTINGS.budgets]
 
@@ -99,13 +128,26 @@ def test_the_cost_is_shown_with_its_dated_source(advice):
     assert "tokencost" in advice.price_note and re.search(r"\d{4}-\d{2}-\d{2}", advice.price_note)
 
 
-def test_oracles_and_lossy_formats_cannot_be_advised():
-    with pytest.raises(ParameterError, match="evidence_first"):
-        AdviceSettings(orderings=("evidence_first",)).checked()
+def test_lossy_formats_and_baselines_alone_cannot_be_advised():
+    with pytest.raises(ParameterError, match="baseline"):
+        AdviceSettings(orderings=("evidence_first", "shuffled")).checked()
     with pytest.raises(ParameterError, match="untyped_pairs"):
         AdviceSettings(formats=("untyped_pairs",)).checked()
     with pytest.raises(ParameterError, match="not among"):
         AdviceSettings(budgets=(512,), budget=1024).checked()
+
+
+def test_random_and_oracle_orderings_are_shown_as_baselines_never_picked():
+    settings = AdviceSettings(budgets=(512,), formats=("csv", "semantic_text"),
+                              orderings=("shuffled", "evidence_first", "canonical", "hop_tiers"), policies=("record",),
+                              layouts=("nodes_then_edges",))
+    advice = advise(GRAPH, [QUERY], settings, seeds=SEEDS)
+    assert ORDERINGS.get("shuffled").baseline and ORDERINGS.get("evidence_first").baseline
+    assert not advice.best.baseline and advice.best.ordering in ("canonical", "hop_tiers")
+    assert {choice.ordering for choice in advice.baselines} == {"shuffled", "evidence_first"}
+    assert list(advice.ranking["baseline"]) == sorted(advice.ranking["baseline"])  # baselines after every candidate
+    for choice in advice.baselines:
+        assert f"{choice.ordering} ({choice.format}) answers {choice.traversal_accuracy:.0%}" in advice.reason
 
 
 def test_a_question_set_is_advised_on_the_mean_over_its_questions():
@@ -123,6 +165,8 @@ def test_a_question_set_is_advised_on_the_mean_over_its_questions():
     assert (top["format"], top["ordering"]) == (advice.best.format, advice.best.ordering)
     assert advice.reason.startswith(f"At 512 tokens {advice.best.format} answers "
                                     f"{advice.best.traversal_accuracy:.0%} of the 2 questions")
+    assert advice.best.correct == round(advice.best.traversal_accuracy * 2) and advice.best.questions == 2
+    assert "rests on 2 questions" in advice.reason or "Separated on 2 questions" in advice.reason
 
 
 def test_progress_runs_across_both_tokenizers_sweeps_to_the_end():

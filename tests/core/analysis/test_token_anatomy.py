@@ -20,7 +20,8 @@ from core.analysis.token_anatomy import (
     rendering_spans,
     text_anatomy,
 )
-from core.budget.policies import POLICIES, cut, grammar_tokens
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import cut, grammar_tokens
 from core.formats import FORMATS
 from core.formats.base import Atom, Record, Rendering
 from core.graph.units import graph_units
@@ -57,7 +58,7 @@ def test_categories_of_every_cut_sum_to_its_budgeted_tokens(name, graph, data):
     format_ = FORMATS.get(name)
     accounting = prefix_tokens(rendered(name, graph), O200K)
     budget = data.draw(st.integers(min_value=0, max_value=accounting.total + 200))
-    policy = data.draw(st.sampled_from(POLICIES))
+    policy = data.draw(st.sampled_from(DEFAULT_POLICIES))
     marker = data.draw(st.booleans())
     result = cut(accounting, format_, policy, budget, marker=marker)
     anatomy = cut_anatomy(result, format_, O200K)

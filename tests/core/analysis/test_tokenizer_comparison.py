@@ -47,7 +47,7 @@ def test_the_sentence_says_where_the_cheapest_lossless_format_changes():
     table.loc["compact_json", "o200k_base"] = 1000
     assert winner_sentence(table) == (
         "The cheapest lossless format changes with the tokenizer: compact_json under o200k_base (1,000 tokens under "
-        "o200k_base, 1.0% fewer than csv); csv under tekken (1,320 tokens under tekken, 12.5% fewer than compact_json).")
+        "o200k_base, 1% fewer than csv); csv under tekken (1,320 tokens under tekken, 12% fewer than compact_json).")
 
 
 def test_a_sweep_over_tokenizers_stacks_one_sweep_per_tokenizer():

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.budget.policies import POLICIES, cut, unit_survival
+from core.budget import DEFAULT_POLICIES
+from core.budget.policies import cut, unit_survival
 from core.errors import FormatError, ParameterError
 from core.formats import FORMATS
 from core.graph.units import graph_units
@@ -58,7 +59,7 @@ def test_a_budget_below_the_empty_document_gives_an_empty_cut_that_says_why():
     format_ = FORMATS.get("pretty_json")
     accounting = accounted("pretty_json")
     grammar = O200K.count(format_.grammar)
-    for policy in POLICIES:
+    for policy in DEFAULT_POLICIES:
         result = cut(accounting, format_, policy, grammar + 3)
         assert result.empty and result.text == "" and result.tokens == 0 and result.records_kept == 0
         assert "nothing fits" in result.explanation and "grammar" in result.explanation
@@ -76,7 +77,7 @@ def test_the_grammar_counts_toward_the_budget_unless_switched_off():
     assert free.budgeted_tokens == free.tokens <= 500 and free.records_kept > counted.records_kept
 
 
-@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("policy", DEFAULT_POLICIES)
 def test_the_marker_line_is_counted_and_decoders_read_the_document_alone(policy):
     format_ = FORMATS.get("compact_json")
     accounting = accounted("compact_json")
@@ -122,7 +123,7 @@ def test_every_cut_reports_the_exact_tokens_of_its_text_and_stays_within_budget(
     tokenizer = TOKENIZERS.get(data.draw(st.sampled_from(TOKENIZERS.names())))
     accounting = accounted(name, graph, tokenizer)
     budget = data.draw(st.integers(0, accounting.total + tokenizer.count(format_.grammar) + 5))
-    result = cut(accounting, format_, data.draw(st.sampled_from(POLICIES)), budget, marker=data.draw(st.booleans()),
+    result = cut(accounting, format_, data.draw(st.sampled_from(DEFAULT_POLICIES)), budget, marker=data.draw(st.booleans()),
                  count_grammar=data.draw(st.booleans()))
     assert result.tokens == tokenizer.count(result.text)
     assert result.empty or result.budgeted_tokens <= budget

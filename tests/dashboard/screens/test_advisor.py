@@ -4,25 +4,55 @@ from __future__ import annotations
 
 from core.analysis.advisor import AdviceSettings, advise
 from core.io.samples import default_sample, load_sample
+from core.number_style import share, whole
 from tests.dashboard.conftest import app_test, on_page, unescaped
 
 
 def test_the_page_shows_the_advice_core_computes():
-    app = app_test(**{"budget": "1024", "budgets": "512,1024", "advisor_formats": ["csv", "jsonl"],
+    app = app_test(**{"budget": "4096", "budgets": "1024,4096", "advisor_formats": ["csv", "jsonl"],
                              "advisor_orderings": ["hop_tiers", "question_bm25", "question_bm25+ends"],
                       "advisor_policies": ["record"]})
     on_page(app.run(), "advisor")
     sample = default_sample()
     expected = advise(load_sample(sample.name), [sample.default_query()],
-                      AdviceSettings(budgets=(512, 1024), budget=1024, formats=("csv", "jsonl"),
+                      AdviceSettings(budgets=(1024, 4096), budget=4096, formats=("csv", "jsonl"),
                                      orderings=("hop_tiers", "question_bm25", "question_bm25+ends"),
                                      policies=("record",), model="gpt-4o-mini"), seeds=sample.seeds)
+    assert expected.best.traversal_accuracy > 0
     assert f"**Use {expected.best.name}**" in unescaped(app.success[0].value)
     assert expected.reason in unescaped(" ".join(item.value for item in app.markdown))
     shown = {item.label: item.value for item in app.metric}
-    assert shown["Traversal accuracy"] == f"{expected.best.traversal_accuracy:.0%}"
-    assert shown["Budgeted tokens"] == f"{expected.best.budgeted_tokens:,.0f}"
+    assert shown["Traversal accuracy"] == share(expected.best.traversal_accuracy)
+    assert shown["Budgeted tokens"] == whole(expected.best.budgeted_tokens)
+    assert shown["Reached from"] == f"{expected.best.reach_budget:,} tokens"
+    assert bool(app.info) == expected.tied
     costs = app.dataframe[0].value
     assert costs["dollars"].tolist()[0] == expected.best.cost.dollars
     assert any("tokencost" in item.value and "2025" in item.value for item in app.caption)
     assert [unescaped(item.value) for item in app.warning] == list(expected.warnings)
+
+
+def test_baselines_are_listed_beside_the_pick_never_as_it():
+    app = app_test(**{"budget": "4096", "budgets": "4096", "advisor_formats": ["csv"],
+                      "advisor_orderings": ["shuffled", "evidence_first", "hop_tiers"], "advisor_policies": ["record"]})
+    on_page(app.run(), "advisor")
+    assert "(hop_tiers," in unescaped(app.success[0].value)
+    baselines = next(unescaped(item.value) for item in app.markdown if item.value.startswith("**Baselines**"))
+    assert "csv (shuffled," in baselines and "csv (evidence_first," in baselines
+
+
+def test_a_budget_that_answers_nothing_names_the_smallest_that_does_instead_of_a_pick():
+    app = app_test(**{"budget": "512", "budgets": "512,1024,4096,8192", "advisor_formats": ["csv", "jsonl"],
+                      "advisor_orderings": ["hop_tiers", "canonical"], "advisor_policies": ["record"]})
+    on_page(app.run(), "advisor")
+    assert not app.success  # no "Use ..." at accuracy 0%
+    warning = unescaped(app.warning[0].value)
+    assert warning.startswith("Nothing answers the query at 512 tokens. The smallest budget that does is ")
+    assert "tokens, with csv (" in warning or "tokens, with jsonl (" in warning
+
+
+def test_the_margins_read_in_plain_words():
+    from dashboard.screens.advisor import accuracy_words, token_words
+
+    assert accuracy_words(0.12) == "12 points above the runner-up" and accuracy_words(0) == "as accurate as the runner-up"
+    assert token_words(52) == "52 fewer tokens than the runner-up" and token_words(-1) == "1 more token than the runner-up"

@@ -11,19 +11,25 @@ from streamlit.testing.v1 import AppTest
 
 from core.analysis.answer_summary import summarise
 from core.evaluate.reader_server import ReaderServer
-from core.evaluate.store import RunStore
+from core.evaluate.store import DEFAULT_PATH, RunStore
 from core.io.samples import sample_names
 from core.prompt.pricing import PriceTable
 from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
 from tests.dashboard.conftest import on_page, started
 
 KEY = "sk-page-test-9d2e-never-stored"
+STORE = DEFAULT_PATH.name  # the page offers the stores in the server's folder: the test's folder, below
+
+
+@pytest.fixture(autouse=True)
+def in_a_folder_of_its_own(tmp_path, monkeypatch):
+    """The server's folder (where the page finds run stores) is the test's temporary folder."""
+    monkeypatch.chdir(tmp_path)
 
 
 def page(tmp_path: Path, budgets: str = "300, 900, 5000") -> AppTest:
     app = on_page(started(), "model_answers")
     app.radio(key="answers_reader").set_value("oracle")
-    app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite"))
     app.text_input(key="answers_budgets").set_value(budgets).run()
     assert not app.exception, [item.value for item in app.exception]
     return app
@@ -46,7 +52,7 @@ def test_without_an_endpoint_the_page_explains_how_to_start_one(tmp_path):
 def test_the_oracle_run_stores_rows_and_shows_cores_figures(tmp_path):
     app = run(page(tmp_path))
     assert app.success and "0 failed" in app.success[0].value
-    with RunStore(tmp_path / "runs.sqlite") as store:
+    with RunStore(tmp_path / STORE) as store:
         [stored_run] = store.runs()
         rows = store.results(stored_run["run_id"])
     assert rows and all(row["exact_match"] == row["traversal_accuracy"] for row in rows)
@@ -98,7 +104,6 @@ def test_bad_settings_show_a_clear_error_and_no_run_button(tmp_path, widget, val
 @pytest.mark.parametrize("sample", sample_names())
 def test_the_page_plans_a_run_on_every_sample(sample, tmp_path):
     app = on_page(started(sample=sample), "model_answers")
-    app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite")).run()
     planned = [item.value for item in app.markdown if "trial(s)** for the question" in item.value]
     assert len(planned) == 1 and not app.error
 
@@ -107,7 +112,7 @@ def test_the_marker_line_is_on_by_default_and_counted_in_the_prompts(tmp_path):
     app = page(tmp_path, budgets="300")
     assert app.toggle(key="answers_marker").value is True
     run(app)
-    with RunStore(tmp_path / "runs.sqlite") as store:
+    with RunStore(tmp_path / STORE) as store:
         [stored_run] = store.runs()
         rows = store.results(stored_run["run_id"])
     assert rows and all(row["exact_match"] == row["traversal_accuracy"] for row in rows)
@@ -117,12 +122,11 @@ def test_the_marker_line_is_on_by_default_and_counted_in_the_prompts(tmp_path):
 def test_the_bundled_model_is_offered_first_and_answers_with_every_prompt_and_reply_shown(tmp_path):
     app = on_page(started(), "model_answers")
     assert app.radio(key="answers_reader").value == "bundled"
-    app.text_input(key="answers_store").set_value(str(tmp_path / "runs.sqlite"))
     app.multiselect(key="answers_formats").set_value(["csv"])
     app.text_input(key="answers_budgets").set_value("200").run()
     run(app)
     assert app.success and "0 failed" in app.success[0].value
-    with RunStore(tmp_path / "runs.sqlite") as store:
+    with RunStore(tmp_path / STORE) as store:
         [stored_run] = store.runs()
         rows = store.results(stored_run["run_id"])
     assert [row["model"] for row in rows] == ["smollm2-135m-instruct"]
@@ -133,3 +137,10 @@ def test_the_bundled_model_is_offered_first_and_answers_with_every_prompt_and_re
     columns = [set(frame.value.columns) for frame in app.dataframe]
     assert any({"sufficiency", "correct", "wrong", "abstained"} <= found for found in columns)
     assert any({"output_tokens", "latency_ms_median", "cached_share"} <= found for found in columns)
+
+
+def test_the_run_store_is_picked_from_the_servers_folder_never_typed(tmp_path):
+    (tmp_path / "older.sqlite").write_bytes(b"")
+    app = on_page(started(), "model_answers")
+    assert not [item for item in app.text_input if item.key == "answers_store"]
+    assert app.selectbox(key="answers_store").options == [STORE, "older.sqlite"]

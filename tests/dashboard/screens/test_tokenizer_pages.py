@@ -65,9 +65,9 @@ def test_a_stand_in_count_is_marked_approximate_on_contexts_and_in_the_charts():
     exact.switch_page("screens/contexts.py").run()
     assert not any(metric.value.startswith("≈") for metric in exact.metric if metric.label == "Tokens used / budget")
     points = pd.DataFrame({"format": ["csv"], "lossless": [True], "tokens": [10], "accuracy": [1.0],
-                           "pareto_optimal": [True], "dominated_by": [""]})
-    assert "approximate" in pareto_figure(points, "traversal accuracy", 512, approximate=True).layout.xaxis.title.text
-    assert "approximate" not in pareto_figure(points, "traversal accuracy", 512).layout.xaxis.title.text
+                           "reach_budget": [512], "pareto_optimal": [True], "dominated_by": [""]})
+    assert "approximate" in pareto_figure(points, "traversal accuracy", approximate=True).layout.xaxis.title.text
+    assert "approximate" not in pareto_figure(points, "traversal accuracy").layout.xaxis.title.text
 
 
 @pytest.mark.parametrize("page", ["contexts", "budget_survival", "orderings", "pareto", "advisor", "question_set"])

@@ -12,6 +12,7 @@ from core.graph.model import Edge, Graph, Node
 from core.graph.view import layout_positions, select_view
 from dashboard.views.graph_html import (
     LABELLED_NODES,
+    SEED_SIZE,
     clean_label,
     graph_page_html,
     legend_html,
@@ -90,8 +91,9 @@ def test_edges_are_styled_by_survival_and_evidence_is_thick():
     page = graph_page_html(graph, view, {"a": 0, "b": 1, "c": 2},
                            {"e:a|r|b": "kept", "e:b|r|c": "cut"}, frozenset({"e:b|r|c"}))
     data = data_section(page)
-    assert re.search(r'"color": "#16a34a", "dashes": false, "from": "a"', data)
-    assert re.search(r'"color": "#dc2626", "dashes": true, "from": "b"[^}]*"width": 3', data)
+    assert re.search(r'"color": \{"color": "#16a34a", "opacity": 1.0\}, "dashes": false, "from": "a"', data)
+    assert re.search(r'"color": \{"color": "#dc2626", "opacity": 1.0\}, "dashes": true, "from": "b"[^}]*"width": 3',
+                     data)
 
 
 def test_the_legend_escapes_type_names():
@@ -105,7 +107,7 @@ def test_labels_stand_beside_ids_and_the_seeds_stand_out():
     data = data_section(page)
     assert '"label": "Tensorrt \\u00b7 12"' in data or '"label": "Tensorrt · 12"' in data
     assert '"label": "4"' in data
-    assert data.count('"size": 32') == 1  # only the seed is drawn larger
+    assert data.count(f'"size": {SEED_SIZE}') == 1  # only the seed is drawn larger
 
 
 def test_a_fixed_layout_labels_the_seeds_and_the_nearest_nodes_only():
@@ -136,3 +138,18 @@ def test_the_page_inlines_the_vis_network_files_pyvis_ships():
     page = benign_page()
     assert library in page and stylesheet in page
     assert page.count("new vis.Network(") == 1 and page.count("new vis.DataSet(") == 2
+
+
+def test_unreached_nodes_of_a_large_view_are_never_labelled_and_a_small_view_labels_all():
+    leaves = [f"leaf-{number:03d}" for number in range(LABELLED_NODES)]
+    strays = [f"stray-{number:03d}" for number in range(10)]
+    graph = Graph.build([Node("hub", "t"), *(Node(name, "t") for name in leaves + strays)],
+                        [Edge("hub", "r", leaf) for leaf in leaves])
+    hops = {"hub": 0, **dict.fromkeys(leaves, 1)}
+    view = select_view(graph, hops)
+    page = data_section(graph_page_html(graph, view, hops, {}, frozenset(), layout_positions(view)))
+    assert all(f'"label": "{stray}"' not in page for stray in strays)
+    small = Graph.build([Node("a", "t"), Node("b", "t")], [])
+    small_page = data_section(graph_page_html(small, select_view(small, {"a": 0}), {"a": 0}, {}, frozenset(),
+                                              layout_positions(select_view(small, {"a": 0}))))
+    assert '"label": "b"' in small_page  # unreached, but a small view has room for every label

@@ -1,0 +1,58 @@
+"""What answers: when a budget answers nothing, the smallest budget that does, and with what, in one sentence.
+
+Three sources, one wording: a sweep's frame (the smallest swept budget at which a format's cut answers,
+`core.analysis.ranking.reach_budget`), an advice's picks per budget, and an accounted rendering (the budget at
+which a prefix cut holds every evidence unit: `core.analysis.sweep.full_recall_budget`, checked by the caller).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from core.analysis.ranking import reach_budget
+
+
+@dataclass(frozen=True)
+class Answering:
+    """`choice` (a format, or a format with its ordering and policy) answers from `budget` tokens."""
+
+    choice: str
+    budget: int
+
+
+def answering_in_sweep(frame: pd.DataFrame, accuracy: str = "traversal_accuracy",
+                       full: float = 1.0) -> list[Answering]:
+    """Per format of a sweep's frame (one ordering, layout and policy per format, as a page sweeps): the
+    smallest swept budget at which its mean accuracy is `full`; cheapest first, formats that never do left out."""
+    found = []
+    for name, curve in frame.groupby("format", sort=False):
+        means = curve.groupby("budget")[accuracy].mean()
+        ladder = [(int(budget), float(value)) for budget, value in means.items()]
+        if any(value >= full - 1e-12 for _, value in ladder):
+            found.append(Answering(str(name), reach_budget(ladder, full)))
+    return sorted(found, key=lambda item: (item.budget, item.choice))
+
+
+def answering_in_picks(picks: pd.DataFrame, label_columns: Iterable[str] = ("format", "ordering", "layout", "policy"),
+                       full: float = 1.0) -> list[Answering]:
+    """From an advice's picks (the pick at each budget given): each budget whose pick answers fully."""
+    columns = list(label_columns)
+    rows = picks[picks["traversal_accuracy"] >= full - 1e-12].sort_values("budget")
+    return [Answering(f"{row[columns[0]]} ({', '.join(str(row[name]) for name in columns[1:])})", int(row["budget"]))
+            for _, row in rows.iterrows()]
+
+
+def what_answers(budget: int, answering: list[Answering], where: str = "the swept budgets") -> str:
+    """The sentence for a budget that answers nothing: the smallest budget that does, with what (the cheapest
+    first, up to three), or that none of `where` does."""
+    if not answering:
+        return (f"Nothing answers the query at {budget:,} tokens, nor at any of {where}: add larger budgets, or "
+                "another format, ordering or policy.")
+    first, *others = sorted(answering, key=lambda item: (item.budget, item.choice))
+    also = [item for item in others if item.choice != first.choice][:2]
+    rest = "" if not also else " (then " + "; ".join(f"{item.choice} from {item.budget:,}" for item in also) + ")"
+    return (f"Nothing answers the query at {budget:,} tokens. The smallest budget that does is {first.budget:,} "
+            f"tokens, with {first.choice}{rest}.")

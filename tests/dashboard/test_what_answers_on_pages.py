@@ -1,0 +1,34 @@
+"""Where a budget is chosen, a budget that answers nothing says the smallest budget that does, and with what."""
+
+from __future__ import annotations
+
+from core.analysis.sweep import full_recall_budget
+from core.budget.policies import grammar_tokens
+from core.formats import FORMATS
+from tests.dashboard.conftest import on_page, started, unescaped
+
+
+def test_contexts_names_the_smallest_budget_keeping_the_evidence_when_no_panel_answers():
+    app = on_page(started(budget="300", formats=["csv", "local_ids"]), "contexts")
+    assert [item.value for item in app.metric if item.label == "Traversal accuracy"] == ["0%", "0%"]
+    warning = unescaped(next(item.value for item in app.warning if "Nothing answers" in item.value))
+    from dashboard.renderings import accounting_for
+
+    selection = app.session_state["selection"]  # the Selection the sidebar made (dashboard.sidebar.store)
+    budgets = {name: full_recall_budget(accounting_for(selection, name), selection.evidence,
+                                        grammar_tokens(FORMATS.get(name), accounting_for(selection, name).tokenizer))
+               for name in ("csv", "local_ids")}
+    cheapest = min(budgets, key=lambda name: (budgets[name], name))
+    assert warning.startswith(f"Nothing answers the query at 300 tokens. The smallest budget that does is "
+                              f"{budgets[cheapest]:,} tokens, with {cheapest} (record policy)")
+
+
+def test_contexts_says_nothing_more_when_a_panel_answers():
+    app = on_page(started(budget="5000", formats=["csv"]), "contexts")
+    assert not [item for item in app.warning if "Nothing answers" in item.value]
+
+
+def test_budget_survival_names_what_answers_from_the_sweep():
+    app = on_page(started(budgets="300,1200,5000", budget="300", formats=["csv", "local_ids"]), "budget_survival")
+    text = " ".join(unescaped(item.value) for item in [*app.warning, *app.markdown])
+    assert "The smallest budget that does is 1,200 tokens" in text or "The smallest budget that does is 5,000" in text
