@@ -18,8 +18,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # mkdocs loads this file by path; the reference imports the project's `core`
-    sys.path.insert(0, str(ROOT))
 
 MARKER = re.compile(r"<!-- reference: ([a-z_]+) -->")
 EXAMPLE_TOKENIZER = "o200k_base"
@@ -245,8 +243,16 @@ GENERATORS: dict[str, Callable[[], str]] = {
 }
 
 
+def project_on_path() -> None:
+    """Put this checkout first on sys.path, so `core` is its code (mkdocs restores sys.path after loading a hook,
+    so this runs when a page is built, not when the hook is loaded)."""
+    if sys.path[:1] != [str(ROOT)]:
+        sys.path.insert(0, str(ROOT))
+
+
 def expand(markdown: str) -> str:
     """The page with each reference marker replaced by its generated Markdown; an unknown marker is an error."""
+    project_on_path()
     def replace(match: re.Match[str]) -> str:
         if match.group(1) not in GENERATORS:
             raise ValueError(f"unknown reference marker {match.group(0)}; known: {', '.join(GENERATORS)}")
