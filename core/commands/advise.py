@@ -110,7 +110,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--orderings", type=names("ordering", [n for n in ORDERINGS.names() + ORDERINGS.ends_names()
                                                              if not ORDERINGS.get(n).oracle]),
                       help="orderings without the oracle (default: all of them, without +ends)")
-    cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS))
+    cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
+                      help="nodes_then_edges and/or interleaved (default both, where a format allows)")
     cuts.add_argument("--policies", type=names("policy", ALL_POLICIES), default=list(POLICIES),
                       help="raw, record and/or sections (default raw,record)")
     add_tokenizer_options(parser)

@@ -84,7 +84,7 @@ def formats() -> str:
         text = format_.render(graph, graph_units(graph)).text
         sections.append(f"## `{name}`\n\n{format_.title}. "
                         + ("Lossless: decoding the text gives back the graph." if format_.lossless
-                           else f"**Lossy**: {format_.lost}.")
+                           else f"**LOSSY**: {format_.lost}.")
                         + f" {tokenizer.count(text):,} tokens ({EXAMPLE_TOKENIZER}), {len(text.encode()):,} bytes."
                         + f"\n\n{_fence(text)}\n\nGrammar (counted in the budget unless `--no-grammar`):\n\n"
                         + _fence(format_.grammar or "(none)"))
@@ -176,10 +176,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
 
 def _option_row(action: argparse.Action) -> tuple[str, ...]:
     names = ", ".join(f"`{option}`" for option in action.option_strings) or f"`{action.dest}` (positional)"
-    if action.nargs == 0:
-        value = "flag"
-    else:
-        value = f"`{action.metavar or action.dest.upper()}`"
+    value = "flag" if action.nargs == 0 else f"`{action.metavar or action.dest.upper()}`"
     choices = list(action.choices) if action.choices is not None else []
     shown = (", ".join(map(str, choices[:12])) + (f", … ({len(choices)} in all)" if len(choices) > 12 else "")
              if choices else "")
