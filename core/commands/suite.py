@@ -27,11 +27,11 @@ from core.commands.graph_source import (
     positive,
 )
 from core.commands.progress import CountBar
-from core.commands.sweep import _records, budgets, names, verdict_lines
 from core.commands.ray_address import check_reachable
+from core.commands.sweep import _records, budgets, names, verdict_lines
 from core.commands.text_table import text_table
-from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
+from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import ParameterError
 from core.graph.model import Graph
 from core.io.samples import get_sample, sample_names

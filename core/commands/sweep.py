@@ -25,8 +25,8 @@ from core.commands.graph_source import (
 )
 from core.commands.progress import CountBar
 from core.commands.text_table import text_table
-from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
+from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import ParameterError
 from core.graph.model import Graph
 from core.io.spreadsheet import spreadsheet_csv

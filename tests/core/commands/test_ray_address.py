@@ -34,7 +34,7 @@ def test_a_malformed_address_is_refused_with_a_fix(address):
 
 def test_a_port_where_nothing_listens_is_refused_at_once():
     started = time.monotonic()
-    with pytest.raises(ParameterError, match="no Ray cluster at 127.0.0.1"):
+    with pytest.raises(ParameterError, match=r"no Ray cluster at 127\.0\.0\.1"):
         check_reachable(f"127.0.0.1:{closed_port()}")
     assert time.monotonic() - started < 5
 
