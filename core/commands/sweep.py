@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -257,7 +258,7 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def print_verdict(frame: pd.DataFrame, tokenizer_names: list[str]) -> None:
+def print_verdict(frame: pd.DataFrame, tokenizer_names: Sequence[str]) -> None:
     """The best choice per budget, per tokenizer when several were swept: the first thing a sweep prints."""
     print("verdict: the best lossless choice at each budget (traversal accuracy, then evidence survival, then "
           "fewer tokens; oracle orderings excluded)")
