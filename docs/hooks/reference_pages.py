@@ -198,7 +198,7 @@ def commands() -> str:
     for name, subparser in subcommands.items():
         rows = [_option_row(action) for action in subparser._actions if not isinstance(action, argparse._HelpAction)]
         sections.append(f"## `{name}`\n\n{_cell(subparser.description or helps.get(name, ''))}\n\n"
-                        + _fence(f"graph-context-lab {name} --help", "bash") + "\n\n"
+                        + _fence(f".venv/bin/graph-context-lab {name} --help", "bash") + "\n\n"
                         + _table(("option", "value", "what it does", "default"), rows))
     return "\n\n".join(sections)
 
