@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import scale_free_graph, service_graph
-from core.registry import FORMATS
 
 
 def median_seconds(action, repeats: int) -> tuple[float, object]:

@@ -33,10 +33,12 @@ import pandas as pd
 from bench.sweep import machine_ceiling
 from core.analysis.suite import run_suite, settings_for
 from core.analysis.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, sweep
+from core.formats import FORMATS
 from core.io.samples import get_sample
 from core.questions import load_questions
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
+from core.specs import SweepSpec
 
 
 def cpu_seconds() -> float:
@@ -79,8 +81,7 @@ def main() -> None:
 
     baseline = []
     for question in spread([q for q in questions if q.annotation_seeds], arguments.baseline):
-        _, cpu, _ = timed(lambda question=question: sweep(graph, {question.id: question.query}, seeds=Seeds(question.annotation_seeds),
-                                        formats=formats, budgets=DEFAULT_BUDGETS))
+        _, cpu, _ = timed(lambda question=question: sweep(SweepSpec.from_names(graph, {question.id: question.query}, seeds=Seeds(question.annotation_seeds), format_names=formats, budgets=DEFAULT_BUDGETS)))
         baseline.append(cpu)
     one_question = sum(baseline) / len(baseline)
 

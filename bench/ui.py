@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from streamlit.testing.v1 import AppTest
 
-from core.registry import FORMATS
+from core.formats import FORMATS
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 

@@ -12,13 +12,12 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
-from core.analysis.budget_sweep import budget_sweep
-from core.analysis.format_markers import format_markers
 from core.analysis.pareto_tables import dominated_formats, efficiency_table, pareto_points
+from core.analysis.token_anatomy import Anatomy, anatomy_table
 from core.budget.policies import POLICIES
-from core.registry import FORMATS, ORDERINGS
-from core.tokens.format_anatomies import format_anatomies
-from core.tokens.token_anatomy import Anatomy, anatomy_table
+from core.formats import FORMATS
+from core.retrieval import ORDERINGS
+from dashboard.cache import workbench
 from dashboard.progress_run import Progress, progress_bar
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection
@@ -45,7 +44,7 @@ def sweep(selection: Selection, formats: tuple[str, ...], orderings: tuple[str, 
           policies: tuple[str, ...], budgets: tuple[int, ...]) -> pd.DataFrame:
     """core.analysis.budget_sweep.budget_sweep for these settings, computed once, with a progress bar while it runs."""
     key = settings_key(selection, "sweep", formats, orderings, layout, policies, budgets)
-    return with_progress(key, "Sweeping budgets", "cuts", "sweep", lambda progress: budget_sweep(
+    return with_progress(key, "Sweeping budgets", "cuts", "sweep", lambda progress: workbench().budget_sweep(
         selection.graph, selection.query, selection.seeds, formats=list(formats), orderings=list(orderings),
         layout=layout, policies=list(policies), budgets=list(budgets), tokenizer=selection.tokenizer,
         progress=progress))
@@ -76,7 +75,8 @@ def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable
 def markers(key: tuple, selection: Selection, formats: tuple[str, ...], ordering: str, layout: str) -> pd.DataFrame:
     """core.analysis.format_markers, computed once per key, behind a bar (a format at a time)."""
     return with_progress(key, "Measuring D_k(S) and full texts", "formats", "measurement",
-                         lambda progress: format_markers(selection.graph, selection.query, selection.seeds,
+                         lambda progress: workbench().format_markers(selection.graph, selection.query,
+                                                                     selection.seeds,
                                                          formats=list(formats), ordering=ordering, layout=layout,
                                                          tokenizer=selection.tokenizer, progress=progress),
                          _measure_store())
@@ -89,9 +89,9 @@ def _measure_store() -> ResultStore:
 
 def anatomies(key: tuple, selection: Selection, formats: tuple[str, ...], ordering: str, layout: str,
               tokenizer: str, budget: int | None, policy: str, marker: bool) -> list[Anatomy]:
-    """core.tokens.format_anatomies.format_anatomies, computed once per key, behind a bar (a format at a time)."""
+    """core.analysis.format_anatomies.format_anatomies, computed once per key, behind a bar (a format at a time)."""
     return with_progress(key, f"Sorting {tokenizer} tokens into categories", "formats", "token anatomy",
-                         lambda progress: format_anatomies(
+                         lambda progress: workbench().format_anatomies(
                              selection.graph, selection.query, selection.seeds, formats=list(formats),
                              ordering=ordering, layout=layout, tokenizer=tokenizer, budget=budget, policy=policy,
                              marker=marker, progress=progress), _measure_store())
@@ -142,7 +142,7 @@ def pareto_tables(selection: Selection, budgets: tuple[int, ...], frame: pd.Data
 
 
 def anatomy_frame(selection: Selection, tokenizer: str, scope: str, marker: bool) -> pd.DataFrame:
-    """core.tokens.format_anatomies.format_anatomies for every registered format, as a table."""
+    """core.analysis.format_anatomies.format_anatomies for every registered format, as a table."""
     formats = tuple(FORMATS.names())
     budget = selection.budget if scope == SCOPES[1] else None
     key = settings_key(selection, "anatomy", selection.ordering, selection.layout, tokenizer, budget,

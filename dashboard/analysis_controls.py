@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import GraphContextError
-from core.registry import TOKENIZERS
+from core.tokens import TOKENIZERS
 from dashboard.sidebar import current
 from dashboard.views.markdown_text import escape_markdown
 

@@ -12,27 +12,31 @@ import time
 import pandas as pd
 import streamlit as st
 
+from core.analysis import session_defaults
 from core.analysis.budget_sweep import effective_layout
-from core.analysis.sweep import accounted_rendering as core_accounted_rendering
 from core.analysis.sweep import rendering_summary
 from core.analysis.workers import fewer_collections
+from core.formats import FORMATS
+from core.graph.hops import hop_distances
 from core.graph.model import Graph
 from core.graph.view import GraphView, layout_positions, select_view
 from core.io import LoadOptions, load_graph
+from core.io.generate import GENERATORS
 from core.io.samples import load_sample
-from core.memory.held_bytes import accounting_bytes, graph_bytes, layout_bytes
+from core.memory.held_bytes import graph_bytes, layout_bytes
+from core.memory.rendering_cache import rendering_cache
 from core.memory.sized_cache import SizedCache
 from core.metrics.coverage import coverage_curve, seed_region
-from core.presentation import session_defaults
-from core.presentation.graph_size import graph_figures
-from core.presentation.teaching import tight_budget
 from core.queries import Query, Solution
-from core.registry import FORMATS, GENERATORS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import hop_distances
-from core.retrieval.ordering import LAYOUTS, inputs_for
+from core.reports.graph_size import graph_figures
+from core.retrieval.ordering import LAYOUTS
+from core.specs import RenderingSpec
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.token_spans import token_ends
+from core.workbench import Workbench
 from dashboard.large_graph import large
+from dashboard.state.teaching import tight_budget
 from dashboard.views.context_html import record_spans
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
@@ -61,7 +65,7 @@ def uploaded_graph(data: bytes, name: str, format: str | None, options: LoadOpti
         return found
     with st.spinner(f"Reading {name} ({len(data):,} bytes)…"):
         graph = load_graph(data, name=name, format=format, options=options, nodes=nodes)
-        _graphs().put(key, graph)  # before the spinner ends (see accounted_rendering)
+        _graphs().put(key, graph)  # before the spinner ends (see account)
     return graph
 
 
@@ -93,7 +97,7 @@ def generated_graph(name: str, arguments: tuple[tuple[str, object], ...]) -> Gra
     with st.spinner(f"Generating the {name} graph…"), fewer_collections():
         graph = GENERATORS.get(name)(**dict(arguments))
         _ = graph.content_key  # hashed once here, behind the spinner, rather than by the first cache that asks
-        _graphs().put(key, graph)  # before the spinner ends (see accounted_rendering)
+        _graphs().put(key, graph)  # before the spinner ends (see account)
     return graph
 
 
@@ -109,20 +113,18 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
     complete texts are rendered and counted once; while they are, a status box says which and how long each took."""
     if not large(graph):
         return _every_complete_tokens(graph_key, graph, tokenizer)
-    arguments = {name: (graph_key, graph, name, "canonical", LAYOUTS[0], (), "", frozenset(), tokenizer)
-                 for name in shown}
-    missing = [name for name in shown if _accounting_key(*arguments[name]) not in _accountings()]
+    specs = {name: rendering_spec(graph, name, "canonical", LAYOUTS[0], (), frozenset(), tokenizer) for name in shown}
+    missing = [spec for spec in specs.values() if spec.key not in workbench().renderings]
     # Drawn on every run of a large graph, so the elements after it keep their places in the next run
     # (one element fewer would leave the old ones on screen, greyed, until the run ends).
     slot = st.empty()
     if missing:
         with slot.container():
-            _render_with_status(graph, [arguments[name] for name in missing])
-    return {name: session_defaults.rendered_tokens(accounted_rendering(*arguments[name]), FORMATS.get(name))
-            for name in shown}
+            _render_with_status(graph, missing)
+    return {name: session_defaults.rendered_tokens(account(spec), spec.format) for name, spec in specs.items()}
 
 
-def _render_with_status(graph: Graph, missing: list[tuple]) -> None:
+def _render_with_status(graph: Graph, missing: list[RenderingSpec]) -> None:
     units = len(graph.nodes) + len(graph.edges)
     began = time.monotonic()
     figures = graph_figures(graph)
@@ -133,15 +135,15 @@ def _render_with_status(graph: Graph, missing: list[tuple]) -> None:
                      "controls start from the exact tokens of the formats on screen, counted now: they appear in the "
                      "sidebar when the counts are in (the Overview below can be read meanwhile, and measures the "
                      "other formats only when asked).")
-        for index, arguments in enumerate(missing, start=1):
-            name = arguments[2]
+        for index, spec in enumerate(missing, start=1):
+            name = spec.format.name
             status.write(f"{name} ({index:,} of {len(missing):,}): rendering the complete text and counting every "
                          "record's tokens…")
             started = time.monotonic()
-            accounting = accounted_rendering(*arguments)
+            accounting = account(spec)
             status.write(f"{name}: {accounting.records:,} records, {accounting.total:,} tokens, "
                          f"{time.monotonic() - started:,.0f} s")
-        status.update(label=f"Rendered and counted {', '.join(arguments[2] for arguments in missing)} in "
+        status.update(label=f"Rendered and counted {', '.join(spec.format.name for spec in missing)} in "
                             f"{time.monotonic() - began:,.0f} s", state="complete", expanded=False)
 
 
@@ -152,44 +154,36 @@ def _every_complete_tokens(graph_key: str, _graph: Graph, tokenizer: str) -> dic
 
 @st.cache_data(max_entries=USER_DATA_ENTRIES, show_spinner="Counting tokens…")
 def walkthrough_budget(graph_key: str, _graph: Graph, format_name: str, tokenizer: str) -> int:
-    """core.presentation.teaching.tight_budget: a quarter of the format's complete text."""
+    """dashboard.state.teaching.tight_budget: a quarter of the format's complete text."""
     return tight_budget(_graph, format_name, tokenizer)
 
 
 @st.cache_resource
-def _accountings() -> SizedCache[PrefixTokens]:
-    return SizedCache(ACCOUNTINGS_BYTES, accounting_bytes, keep_seconds=KEEP_SECONDS)
+def workbench() -> Workbench:
+    """The server's workbench (core.workbench): every session's pages cut the renderings it keeps. Graphs are
+    immutable and renderings are kept by content, so sessions share them safely; a warm session opens at once.
+    Bounded by the bytes the renderings hold (ACCOUNTINGS_BYTES), not by their number."""
+    return Workbench(rendering_cache(ACCOUNTINGS_BYTES, keep_seconds=KEEP_SECONDS))
 
 
-def _accounting_key(graph_key: str, graph: Graph, format: str, ordering: str, layout: str, seeds: tuple[str, ...],
-                    evidence_key: str, evidence: frozenset[str], tokenizer: str, question: str = "") -> tuple:
-    return (graph_key, format, ordering, layout, seeds, evidence_key, tokenizer, question)
+def rendering_spec(graph: Graph, format: str, ordering: str, layout: str, seeds: tuple[str, ...],
+                   evidence: frozenset[str], tokenizer: str, question: str = "") -> RenderingSpec:
+    """The spec of a page's rendering of the whole graph (each format in a layout it can show)."""
+    return RenderingSpec.from_names(graph, format, ordering_name=ordering, layout=effective_layout(format, layout),
+                                    tokenizer_name=tokenizer, seeds=seeds, evidence=evidence, question=question)
 
 
-def accounted_rendering(graph_key: str, graph: Graph, format: str, ordering: str, layout: str,
-                        seeds: tuple[str, ...], evidence_key: str, evidence: frozenset[str], tokenizer: str,
-                        question: str = "") -> PrefixTokens:
-    """core.analysis.sweep.accounted_rendering of the whole graph: the rendering every budget and policy of a page cuts.
-
-    Kept here once per (graph, format, ordering, layout, seeds, tokenizer, and the query's evidence or
-    question for an ordering that uses it), so core's own cache is not asked to hold it a second time;
-    bounded by the bytes the renderings hold (ACCOUNTINGS_BYTES), not by their number.
-    """
-    key = _accounting_key(graph_key, graph, format, ordering, layout, seeds, evidence_key, evidence, tokenizer, question)
-    store = _accountings()
-    found = store.get(key)
-    if found is not None:
-        return found
-    ordering_ = ORDERINGS.get(ordering)
-    inputs = inputs_for(ordering_, seeds, evidence=evidence, question=question)
-    with st.spinner(f"Rendering {format} and counting its tokens ({len(graph.nodes) + len(graph.edges):,} units)…"):
-        with fewer_collections():  # a rendering keeps its records: young collections would scan them again and again
-            built = core_accounted_rendering(graph, FORMATS.get(format), ordering_, effective_layout(format, layout),
-                                             inputs, TOKENIZERS.get(tokenizer), cache=None)
-        # Kept before the spinner ends: a click during the build ends this run at the next Streamlit call (the
-        # spinner's end), and what was built would be lost, then built again by the next run.
-        store.put(key, built)
-    return built
+def account(spec: RenderingSpec) -> PrefixTokens:
+    """The rendering every budget and policy of a page cuts, from the workbench (built behind a spinner)."""
+    bench, graph = workbench(), spec.graph
+    if spec.key in bench.renderings:
+        return bench.account(spec)
+    # fewer_collections: a rendering keeps its records, and young collections would scan them again and again.
+    # The workbench keeps what it built before the spinner ends: a click during the build ends this run at the
+    # next Streamlit call (the spinner's end), and what was built would otherwise be lost and built again.
+    with st.spinner(f"Rendering {spec.format.name} and counting its tokens "
+                    f"({len(graph.nodes) + len(graph.edges):,} units)…"), fewer_collections():
+        return bench.account(spec)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

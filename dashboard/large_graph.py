@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from core.graph.model import Graph
-from core.presentation.graph_size import LARGE_GRAPH_UNITS, is_large
+from core.reports.graph_size import LARGE_GRAPH_UNITS, is_large
 
 THRESHOLD_VARIABLE = "GRAPH_CONTEXT_LAB_LARGE_GRAPH_UNITS"  # a server's own threshold (the tests set a small one)
 

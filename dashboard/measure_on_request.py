@@ -3,7 +3,7 @@ with the time left and a Stop button.
 
 Each format's figures are kept as soon as they are measured, so a stopped (or interrupted) measurement
 continues where it stopped; the page shows the table only once every format is measured. Below the
-threshold (core.presentation.graph_size) the Overview measures at once, as before.
+threshold (core.reports.graph_size) the Overview measures at once, as before.
 """
 
 from __future__ import annotations

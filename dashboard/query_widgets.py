@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.analysis.session_defaults import GraphDefaults, parameter_choices, parameter_presets
 from core.errors import GraphContextError
 from core.graph.model import Graph
-from core.presentation.node_choices import NodeChoices, node_choices
-from core.presentation.session_defaults import GraphDefaults, parameter_choices, parameter_presets
-from core.queries import Query, QueryTemplate, query
+from core.queries import QUERIES, Query, QueryTemplate, query
 from core.queries.model import shown_name
-from core.registry import QUERIES
 from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
+from dashboard.state.node_choices import NodeChoices, node_choices
 from dashboard.views.markdown_text import escape_markdown
 
 SEED_MODES = ("nodes", "question")
@@ -43,7 +42,7 @@ def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> Seeds:
 
 
 def _node_choices(graph: Graph, key: str, preset: object) -> NodeChoices:
-    """core.presentation.node_choices, listing first what the session, the URL and the preset hold for `key`."""
+    """dashboard.state.node_choices, listing first what the session, the URL and the preset hold for `key`."""
     held = [*_as_list(st.session_state.get(key)), *st.query_params.get_all(key), *_as_list(preset)]
     return node_choices(graph, [str(item) for item in held])
 

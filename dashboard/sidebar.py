@@ -7,13 +7,7 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from core.budget.budget_list import PAGE_BUDGETS, parse_budgets
-from core.budget.policies import ALL_POLICIES
-from core.errors import GraphContextError
-from core.graph.model import Graph
-from core.presentation.glossary import glossary_markdown
-from core.presentation.mirrored_controls import Mirror, needs_drawing, reconcile
-from core.presentation.session_defaults import (
+from core.analysis.session_defaults import (
     GraphDefaults,
     budget_text,
     graph_defaults,
@@ -21,11 +15,17 @@ from core.presentation.session_defaults import (
     parameter_presets,
     sweep_budgets,
 )
-from core.queries import Query, Solution
-from core.registry import FORMATS, MODELS, ORDERINGS, QUERIES, TOKENIZERS
+from core.budget.budget_list import PAGE_BUDGETS, parse_budgets
+from core.budget.policies import ALL_POLICIES
+from core.errors import GraphContextError
+from core.formats import FORMATS
+from core.graph.model import Graph
+from core.queries import QUERIES, Query, Solution
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from core.retrieval.question_templates import template_for_question
 from core.retrieval.seeds import Seeds
+from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import counting_note
 from dashboard import cache, url_state
 from dashboard.query_widgets import (
@@ -35,6 +35,8 @@ from dashboard.query_widgets import (
     widget_value,
 )
 from dashboard.sources import LoadedGraph, generator_keys, graph_source
+from dashboard.state.glossary import glossary_markdown
+from dashboard.state.mirrored_controls import Mirror, needs_drawing, reconcile
 from dashboard.views.markdown_text import escape_markdown
 
 MAX_PANELS = 4
@@ -107,7 +109,7 @@ def format_label(name: str) -> str:
 SIDEBAR_BOUND_KEYS = ("source", "sample", "seed_mode", "seeds", "question", "query", "model", "tokenizer", "formats",
                       "ordering", "layout", "policy", "budgets")
 BUDGET_SLIDER = "budget_slider"
-BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (core.presentation.mirrored_controls)
+BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (dashboard.state.mirrored_controls)
 BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
 BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
 BUDGET_LIST_SLOT = "budget_list_slot"  # the sidebar place of the sweep budgets, for this run
@@ -263,7 +265,7 @@ def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[
     The budget is shown twice, as a slider and as an exact number (under "budget", bound to the URL): set
     from the URL when valid, else the graph's default (half the cheapest shown format's complete text); a
     new graph starts at its own default. Which control the user moved is decided by
-    core.presentation.mirrored_controls, so a quick press is never undone by the other control's stale
+    dashboard.state.mirrored_controls, so a quick press is never undone by the other control's stale
     value. The slider is not the bound widget because its identity changes with its range, and the browser
     would remount it from the old URL value; a number input keeps its identity. Nothing is assigned here:
     `budget_controls` assigns and draws, deciding again from the same browser values (the same answer).
@@ -297,7 +299,7 @@ def budget_controls(container, limit: int, number_container=None) -> int:
 
     In a full run `_budget` has already decided from the same reports (deciding again gives the same
     value); in a fragment rerun this decides, and the control being pressed is not assigned (see
-    core.presentation.mirrored_controls), so a redraw of the fragment does not pull it back."""
+    dashboard.state.mirrored_controls), so a redraw of the fragment does not pull it back."""
     state = st.session_state
     slider, number = _reported(BUDGET_SLIDER), _reported("budget")
     mirror = state.get(BUDGET_MIRROR)

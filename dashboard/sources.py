@@ -22,9 +22,8 @@ from core.io.falkordb_source import (
     DatabaseSource,
     read_database,
 )
-from core.io.generate import generator_parameters, parameter_limit
+from core.io.generate import GENERATORS, generator_parameters, parameter_limit
 from core.io.samples import Sample, default_sample, get_sample, sample_names
-from core.registry import GENERATORS
 from dashboard import cache
 
 # Bound widgets write their option's displayed text into the URL, so options are shown as their names.

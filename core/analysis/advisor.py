@@ -23,15 +23,20 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
+from core.analysis.suite import run_suite, settings_for
 from core.analysis.sweep import Progress, accounted_rendering, full_recall_budget, sweep
 from core.budget.policies import POLICIES, cut, grammar_tokens
 from core.errors import ParameterError
-from core.evaluate.answers import schema_for
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.memory.rendering_cache import RenderingCache
 from core.metrics.coverage import seed_region
+from core.prompt.answers import schema_for
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, inputs_for
+from core.specs import RenderingSpec, SweepSpec
+from core.tokens import TOKENIZERS
 
 CANDIDATE = ["format", "ordering", "layout", "policy"]
 # On equal figures a cut that always parses is preferred: record, then sections, then raw.
@@ -124,13 +129,14 @@ def candidate_table(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def sweep_rows(graph: Graph, queries: Sequence[Query], seeds: Sequence[str] | None, settings: AdviceSettings,
-               progress: Progress | None = None) -> pd.DataFrame:
+               progress: Progress | None = None, cache: RenderingCache | None = None) -> pd.DataFrame:
     """The candidates' rows for one question (or queries sharing seeds), one sweep per tokenizer; `progress` hears
     (cuts done, cuts in all, what) across the tokenizers' sweeps."""
-    frames = [sweep(graph, list(queries), seeds=seeds, formats=settings.format_names(),
-                    orderings=settings.ordering_names(), layouts=settings.layouts, policies=settings.policies,
-                    budgets=settings.budgets, tokenizer=tokenizer,
-                    progress=_share(progress, index, len(settings.tokenizers), tokenizer))
+    frames = [sweep(SweepSpec.from_names(graph, list(queries), seeds=seeds, format_names=settings.format_names(),
+                                         ordering_names=settings.ordering_names(), layouts=settings.layouts,
+                                         policy_names=settings.policies, budgets=settings.budgets,
+                                         tokenizer_name=tokenizer),
+                    progress=_share(progress, index, len(settings.tokenizers), tokenizer), cache=cache)
               for index, tokenizer in enumerate(settings.tokenizers)]
     return pd.concat(frames, ignore_index=True)
 
@@ -150,11 +156,6 @@ def _share(progress: Progress | None, index: int, parts: int, name: str) -> Prog
 def suite_rows(graph: Graph, question_set, settings: AdviceSettings, *, workers: int | None = 1,
                progress: Progress | None = None) -> pd.DataFrame:
     """The candidates' rows for a question set, each question seeded from its text, one suite per tokenizer."""
-    from core.analysis.suite import (  # a suite pulls in the engine; only the set-wide answer needs it
-        run_suite,
-        settings_for,
-    )
-
     frames = []
     for index, tokenizer in enumerate(settings.tokenizers):
         suite = settings_for(settings.format_names(), settings.ordering_names(), layouts=settings.layouts,
@@ -184,25 +185,28 @@ def pick(table: pd.DataFrame, tokenizer: str, budget: int) -> tuple[Choice, Choi
     return best, runner_up, ranking
 
 
-def evidence_budget(graph: Graph, query: Query, seeds: Sequence[str], choice: Choice, tokenizer: str) -> int | None:
+def evidence_budget(graph: Graph, query: Query, seeds: Sequence[str], choice: Choice, tokenizer: str,
+                    cache: RenderingCache | None = None) -> int | None:
     """The smallest budget at which the record policy keeps every evidence unit of `query` in this choice."""
     format_, ordering = FORMATS.get(choice.format), ORDERINGS.get(choice.ordering)
     region = seed_region(graph, seeds)
     inputs = inputs_for(ordering, region.seeds, evidence=query.solve(graph).evidence, question=query.question_on(graph))
     encoder = TOKENIZERS.get(tokenizer)
-    accounting = accounted_rendering(graph, format_, ordering, choice.layout, inputs, encoder, region=region)
+    accounting = accounted_rendering(RenderingSpec(graph, format_, ordering, choice.layout, inputs, encoder),
+                                     region=region, cache=cache)
     return full_recall_budget(accounting, query.solve(graph).evidence, grammar_tokens(format_, encoder))
 
 
 def choice_cost(graph: Graph, queries: Sequence[Query], seeds: Sequence[str], choice: Choice, tokenizer: str,
-                budget: int, model: str, output_tokens: int) -> QuestionCost:
+                budget: int, model: str, output_tokens: int, cache: RenderingCache | None = None) -> QuestionCost:
     """The cost of asking the first query about this choice's cut at the budget (core.analysis.cost)."""
     query = queries[0]
     format_, ordering = FORMATS.get(choice.format), ORDERINGS.get(choice.ordering)
     region = seed_region(graph, seeds)
     inputs = inputs_for(ordering, region.seeds, evidence=query.solve(graph).evidence, question=query.question_on(graph))
     encoder = TOKENIZERS.get(tokenizer)
-    accounting = accounted_rendering(graph, format_, ordering, choice.layout, inputs, encoder, region=region)
+    accounting = accounted_rendering(RenderingSpec(graph, format_, ordering, choice.layout, inputs, encoder),
+                                     region=region, cache=cache)
     result = cut(accounting, format_, choice.policy, budget)
     schema = schema_for(query.name, query.solve(graph).answer)
     return question_cost(result, format_, encoder, schema, query.question_on(graph), model_prices(model),
@@ -283,25 +287,25 @@ def advise_rows(rows: pd.DataFrame, settings: AdviceSettings) -> Advice:
 
 
 def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, seeds: Sequence[str] | None = None,
-           progress: Progress | None = None) -> Advice:
+           progress: Progress | None = None, cache: RenderingCache | None = None) -> Advice:
     """The advice for one question (or queries sharing seeds): sweep, rank, and the sentence's figures."""
     settings = settings.checked()
     seed_ids = tuple(seeds) if seeds else tuple(dict.fromkeys(seed for query in queries for seed in query.seeds))
-    advice = advise_rows(sweep_rows(graph, queries, seed_ids, settings, progress), settings)
+    advice = advise_rows(sweep_rows(graph, queries, seed_ids, settings, progress, cache), settings)
     best, runner_up = advice.best, advice.runner_up
     if len(queries) == 1:
         def with_budget(choice: Choice) -> Choice:
             if choice.policy != "record":
                 return choice
             return _replace(choice, evidence_budget=evidence_budget(graph, queries[0], seed_ids, choice,
-                                                                    advice.tokenizer))
+                                                                    advice.tokenizer, cache))
         best, runner_up = with_budget(best), None if runner_up is None else with_budget(runner_up)
     note = ""
     model = settings.model
     if model:
         def with_cost(choice: Choice) -> Choice:
             return _replace(choice, cost=choice_cost(graph, queries, seed_ids, choice, advice.tokenizer,
-                                                     advice.budget, model, settings.output_tokens))
+                                                     advice.budget, model, settings.output_tokens, cache))
         best, runner_up = with_cost(best), None if runner_up is None else with_cost(runner_up)
         note = f"{model}: {price_source().describe()}"
     return _replace(advice, best=best, runner_up=runner_up, reason=reason(best, runner_up, advice.budget,

@@ -11,11 +11,14 @@ import pandas as pd
 
 from core.analysis.sweep import Progress, sweep
 from core.budget.policies import POLICIES
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.memory.rendering_cache import RenderingCache
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, inputs_for, layouts_for
 from core.retrieval.seeds import Seeds
+from core.specs import SweepSpec
 
 DEFAULT_BUDGET_LIST = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 
@@ -27,11 +30,12 @@ def effective_layout(format_name: str, layout: str) -> str:
 
 def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], orderings: Sequence[str],
                  layout: str, policies: Sequence[str] = POLICIES, budgets: Sequence[int] = DEFAULT_BUDGET_LIST,
-                 tokenizer: str = "o200k_base", progress: Progress | None = None, workers: int = 1) -> pd.DataFrame:
+                 tokenizer: str = "o200k_base", progress: Progress | None = None, workers: int = 1,
+                 cache: RenderingCache | None = None) -> pd.DataFrame:
     """The sweep behind the analysis pages: each format in its effective layout, one query, one row per cut.
 
     In this process by default (`workers=1`): a page's sweep is a few renderings, where a pool of
-    processes would cost more to start than it saves, and the token cache stays warm for redraws.
+    processes would cost more to start than it saves, and `cache` (the session workbench's) stays warm for redraws.
     """
     groups: dict[str, list[str]] = {}
     for name in formats:
@@ -45,9 +49,10 @@ def budget_sweep(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[
 
     frames = []
     for group_layout, names in groups.items():
-        frames.append(sweep(graph, [query], seeds=seeds, formats=names, orderings=orderings, layouts=(group_layout,),
-                            policies=policies, budgets=budgets, tokenizer=tokenizer, progress=report,
-                            workers=workers))
+        spec = SweepSpec.from_names(graph, [query], seeds=seeds, format_names=names, ordering_names=orderings,
+                                    layouts=(group_layout,), policy_names=policies, budgets=budgets,
+                                    tokenizer_name=tokenizer)
+        frames.append(sweep(spec, progress=report, workers=workers, cache=cache))
         done += len(frames[-1])
     frame = pd.concat(frames, ignore_index=True)
     frame.attrs = frames[0].attrs

@@ -5,7 +5,7 @@ the pinned release), read as a file: nothing is fetched, and tokencost's own tok
 needs the network for some models) is not used. The table is dated by the newest dated model id it
 holds; the package version and that date go with every figure (`PriceSource`).
 
-The input of one question is what the model is sent: the prompt frame (`core.evaluate.frame`, the
+The input of one question is what the model is sent: the prompt frame (`core.prompt.frame`, the
 question included), the format's grammar and the context (the cut's text: preamble, records,
 closing and any marker line), each counted exactly on its own, as the budget engine counts them.
 With prompt caching the stable prefix — the frame's fixed instructions, the grammar and the
@@ -28,10 +28,10 @@ from pathlib import Path
 
 from core.budget.policies import Cut
 from core.errors import ParameterError
-from core.evaluate.answers import AnswerSchema
-from core.evaluate.frame import PromptParts, fill
-from core.evaluate.pricing import PriceTable
 from core.formats.base import Format
+from core.prompt.answers import AnswerSchema
+from core.prompt.frame import PromptParts, fill
+from core.prompt.pricing import PriceTable
 from core.tokens.protocol import Tokenizer
 
 MINIMUM_CACHED_PREFIX = 1024

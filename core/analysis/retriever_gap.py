@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from core.errors import ParameterError
-from core.registry import ORDERINGS
+from core.retrieval import ORDERINGS
 
 ORACLE = "evidence_first"
 KEYS = ["query", "format", "layout", "policy", "budget"]

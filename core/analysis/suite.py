@@ -23,16 +23,20 @@ import numpy as np
 import pandas as pd
 
 from core.analysis.engine import run_tasks
-from core.analysis.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, accounted_rendering, full_recall_budget, sweep
+from core.analysis.sweep import accounted_rendering, full_recall_budget, sweep
 from core.budget.policies import POLICIES, check_policy, grammar_tokens
 from core.errors import ParameterError
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
 from core.metrics.coverage import SeedRegion, coverage_tokens, seed_region
 from core.queries import Query
 from core.questions import SEEDINGS, QuestionSet, check_ground_truth, question_seeds
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, check_layout, inputs_for
 from core.retrieval.seeds import Seeds
+from core.specs import DEFAULT_BUDGETS, RenderingSpec, SweepSpec
+from core.tokens import TOKENIZERS
 
 ROW_COLUMNS = [
     "question_id", "seeding", "tokenizer", "template", "query_type", "hop_depth", "format", "lossless", "ordering", "oracle",
@@ -152,32 +156,36 @@ def run_task(inputs: SuiteInputs, task: SuiteTask) -> pd.DataFrame:
 def _task_rows(inputs: SuiteInputs, task: SuiteTask) -> pd.DataFrame:
     settings = inputs.settings
     queries = dict(inputs.queries)
+    cache = rendering_cache(DEFAULT_CACHE_BYTES)  # the task's renderings, shared by its sweep and its seed columns
     if task.kind == "seeded":
         wanted = list(dict.fromkeys(question_id for question_id, _ in task.members))
-        frame = _sweep(inputs, {question_id: queries[question_id] for question_id in wanted}, task, task.seed_ids)
+        frame = _sweep(inputs, {question_id: queries[question_id] for question_id in wanted}, task, task.seed_ids,
+                       cache)
         by_question = dict(tuple(frame.groupby("query", sort=False)))
         parts = [by_question[question_id].assign(seeding=seeding) for question_id, seeding in task.members]
         return _suite_columns(pd.concat(parts, ignore_index=True))
-    frame = _sweep(inputs, queries, task, ())
+    frame = _sweep(inputs, queries, task, (), cache)
     seeds_by_question: dict[str, dict[str, tuple[str, ...]]] = {}
     for question_id, seeding, seed_ids in inputs.seeds:
         seeds_by_question.setdefault(seeding, {})[question_id] = seed_ids
-    parts = [_with_seed_columns(frame.assign(seeding=seeding), inputs.graph, settings, seeds_by_question[seeding])
-             for seeding in settings.seedings]
+    parts = [_with_seed_columns(frame.assign(seeding=seeding), inputs.graph, settings, seeds_by_question[seeding],
+                                cache) for seeding in settings.seedings]
     return _suite_columns(pd.concat(parts, ignore_index=True))
 
 
-def _sweep(inputs: SuiteInputs, queries: dict[str, Query], task: SuiteTask, seed_ids: tuple[str, ...]) -> pd.DataFrame:
+def _sweep(inputs: SuiteInputs, queries: dict[str, Query], task: SuiteTask, seed_ids: tuple[str, ...],
+           cache: RenderingCache) -> pd.DataFrame:
     settings = inputs.settings
-    return sweep(inputs.graph, queries, seeds=Seeds(seed_ids), formats=task.formats, orderings=task.orderings,
-                 layouts=settings.layouts, policies=settings.policies, budgets=settings.budgets,
-                 tokenizer=settings.tokenizer, hops=settings.hops, direction=settings.direction,
-                 shuffle_seed=settings.shuffle_seed, count_grammar=settings.count_grammar,
-                 workers=1)  # the suite's engine spreads the tasks; a task runs in its worker
+    spec = SweepSpec.from_names(inputs.graph, queries, seeds=Seeds(seed_ids), format_names=task.formats,
+                                ordering_names=task.orderings, layouts=settings.layouts,
+                                policy_names=settings.policies, budgets=settings.budgets,
+                                tokenizer_name=settings.tokenizer, hops=settings.hops, direction=settings.direction,
+                                shuffle_seed=settings.shuffle_seed, count_grammar=settings.count_grammar)
+    return sweep(spec, cache=cache, workers=1)  # the suite's engine spreads the tasks; a task runs in its worker
 
 
 def _with_seed_columns(frame: pd.DataFrame, graph: Graph, settings: SuiteSettings,
-                       seeds_of: dict[str, tuple[str, ...]]) -> pd.DataFrame:
+                       seeds_of: dict[str, tuple[str, ...]], cache: RenderingCache) -> pd.DataFrame:
     """The seed-dependent columns of question-independent rows, recomputed for each question's seeds."""
     encoder = TOKENIZERS.get(settings.tokenizer)
     frame = frame.copy()
@@ -200,8 +208,8 @@ def _with_seed_columns(frame: pd.DataFrame, graph: Graph, settings: SuiteSetting
         candidates = region.candidate_keys(settings.hops)
         ordering = ORDERINGS.get(ordering_name)
         inputs = inputs_for(ordering, (), shuffle_seed=settings.shuffle_seed, direction=settings.direction)
-        accounting = accounted_rendering(graph, format_, ordering, layout, inputs, encoder,
-                                         region=no_seeds, cache=DEFAULT_CACHE)
+        accounting = accounted_rendering(RenderingSpec(graph, format_, ordering, layout, inputs, encoder),
+                                         region=no_seeds, cache=cache)
         positions = np.sort(np.array([accounting.record_of_key.get(key, np.iinfo(np.int64).max)
                                       for key in candidates], dtype=np.int64))
         kept = frame["records_kept"].to_numpy()[index]

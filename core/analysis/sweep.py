@@ -21,13 +21,15 @@ import pandas as pd
 from cachetools import LRUCache
 
 from core.analysis.workers import check_workers, fewer_collections, in_worker_process, run_tasks
-from core.budget.policies import POLICIES, Cut, check_policy, cut, grammar_tokens
+from core.budget.policies import Cut, cut, grammar_tokens
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import DecodeMismatchError, ParameterError
+from core.formats import FORMATS
 from core.formats.base import Format
 from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions, positions_for
 from core.graph.model import Graph
 from core.graph.units import Unit
+from core.memory.rendering_cache import RenderingCache
 from core.metrics.coverage import SeedRegion, coverage_tokens, seed_region
 from core.metrics.cut_metrics import (
     CutMetrics,
@@ -41,81 +43,42 @@ from core.metrics.cut_metrics import (
 )
 from core.metrics.cut_reading import document_identity, image_cut, tail_reading
 from core.metrics.placement import PLACEMENT_COLUMNS, placement_columns
+from core.metrics.rendering_figures import measure_format
 from core.queries import Query, Solution
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.reports.benchmark import measure_format
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import (
-    LAYOUTS,
     Ordering,
     OrderingInputs,
-    check_layout,
     inputs_for,
     layouts_for,
     order_units,
 )
-from core.retrieval.seeds import Seeds
-from core.tokens.prefix_tokens import PrefixTokens, TokenCache, prefix_tokens
-from core.tokens.protocol import Tokenizer
+from core.specs import RenderingSpec, SweepSpec, named_queries
+from core.tokens import TOKENIZERS
+from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
 
 DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
 ANSWERS_KEPT = 2048  # kept sets whose answers are remembered across renderings (each holds its unit indices)
 
-DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
-# Bounded by rendering text bytes; the records and token arrays behind them take several times more.
-DEFAULT_CACHE = TokenCache(max_bytes=10_000_000)
 Progress = Callable[[int, int, str], None]  # (cuts done, cuts in total, what is being cut)
 
 
-def accounted_rendering(graph: Graph, format_: Format, ordering: Ordering, layout: str, inputs: OrderingInputs,
-                        tokenizer: Tokenizer, *, region: SeedRegion | None = None, radius: int | None = None,
-                        cache: TokenCache | None = DEFAULT_CACHE, ordered: Sequence[Unit] | None = None
-                        ) -> PrefixTokens:
-    """The rendering of the graph (or of U_radius(S)) in this format and order, with exact prefix tokens.
+def accounted_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None, cache: RenderingCache | None = None,
+                        ordered: Sequence[Unit] | None = None) -> PrefixTokens:
+    """The spec's rendering of the graph (or of U_radius(S)), with exact prefix tokens, kept in `cache` by the spec's key.
 
-    Cached by (graph content key, format, ordering with everything it depends on, layout, tokenizer).
-    `ordered`, when given, is `order_units(...)` of those units already computed (a sweep orders
-    once for every format).
+    `region` and `ordered`, when given, are the seed region and `order_units(...)` already computed
+    (a sweep orders once for every format).
     """
-    region = region or seed_region(graph, inputs.seeds or (), inputs.direction)
-    key = (graph.content_key, format_.name, ordering.name, layout, tokenizer.name, radius, inputs.direction,
-           # a format that prints hop levels changes with the seeds even under an order that ignores them
-           inputs.seeds if ordering.uses_seeds or format_.uses_hops or radius is not None else (),
-           inputs.shuffle_seed if ordering.uses_shuffle_seed else None,
-           inputs.evidence if ordering.uses_evidence else None, inputs.question if ordering.uses_question else None)
+    graph, inputs = spec.graph, spec.inputs
 
     def build() -> PrefixTokens:
-        units = region.units if radius is None else region.candidates(radius)
-        arranged = ordered if ordered is not None else order_units(graph, units, ordering, layout, inputs)
-        return prefix_tokens(format_.render(graph, arranged), tokenizer, source=(graph, units))
+        seeded = region or seed_region(graph, inputs.seeds or (), inputs.direction)
+        units = seeded.units if spec.radius is None else seeded.candidates(spec.radius)
+        arranged = ordered if ordered is not None else order_units(graph, units, spec.ordering, spec.layout, inputs)
+        return prefix_tokens(spec.format.render(graph, arranged), spec.tokenizer, source=(graph, units))
 
-    return cache.get_or_build(key, build) if cache is not None else build()
-
-
-def _named_queries(queries: Mapping[str, Query] | Sequence[Query]) -> dict[str, Query]:
-    named = dict(queries) if isinstance(queries, Mapping) else {query.label: query for query in queries}
-    if not named:
-        raise ParameterError("a sweep needs at least one query", "queries", "pick a query template")
-    return named
-
-
-def _seed_ids(seeds: Seeds | Sequence[str] | None, queries: Iterable[Query]) -> tuple[str, ...]:
-    if isinstance(seeds, Seeds):
-        return seeds.node_ids
-    if seeds:
-        return tuple(dict.fromkeys(seeds))
-    return tuple(dict.fromkeys(seed for query in queries for seed in query.seeds))
-
-
-def _budgets(budgets: Iterable[int]) -> tuple[int, ...]:
-    checked = []
-    for budget in budgets:
-        if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
-            raise ParameterError(f"budget {budget!r} is not a whole number of tokens", "budgets",
-                                 "give budgets as whole numbers of tokens, 0 or more")
-        checked.append(int(budget))
-    if not checked:
-        raise ParameterError("no budget was given", "budgets", "give at least one budget, e.g. 512,1024,4096")
-    return tuple(checked)
+    return cache.get_or_build(spec.key, build) if cache is not None else build()
 
 
 def full_recall_budget(accounting: PrefixTokens, candidates: Iterable[str], extra: int) -> int | None:
@@ -128,25 +91,16 @@ def full_recall_budget(accounting: PrefixTokens, candidates: Iterable[str], extr
     return int(accounting.counts[:needed + 1].max()) + extra
 
 
-def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
-          seeds: Seeds | Sequence[str] | None = None, formats: Sequence[str] | None = None,
-          orderings: Sequence[str] | None = None, layouts: Sequence[str] = LAYOUTS,
-          policies: Sequence[str] = POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
-          tokenizer: str = "o200k_base", hops: int = 2, direction: str = "both", radius: int | None = None,
-          shuffle_seed: int = 0, count_grammar: bool = True, marker: bool = False,
-          progress: Progress | None = None, cache: TokenCache | None = DEFAULT_CACHE,
-          workers: int | None = None, verify: bool = False, metrics_from: str = "kept",
-          sections: Sections = DEFAULT_SECTIONS) -> pd.DataFrame:
+def sweep(spec: SweepSpec, *, progress: Progress | None = None, cache: RenderingCache | None = None,
+          workers: int | None = None, verify: bool = False, metrics_from: str = "kept") -> pd.DataFrame:
     """Cut every rendering at every budget and measure every query: one row per (cut, query).
 
-    seeds default to the nodes the queries name. `hops` is the k of candidate recall and D_k(S);
-    `radius`, when given, renders only U_radius(S) (the seed-anchored candidate region) instead of
-    the whole graph. The sweep's parameters are kept in `DataFrame.attrs["parameters"]`.
+    The spec's settings are kept in `DataFrame.attrs["parameters"]`.
 
     `workers` processes render and cut the (format, ordering, layout) renderings (None: every core,
     but in this process for a graph below POOL_MIN_UNITS units, where starting a pool costs more than
-    it saves, and inside a pool's worker, whose pool already uses the cores; 1: in this process). The rows are the same, in the same order, for any worker count.
-    `cache` serves the renderings made in this process.
+    it saves, and inside a pool's worker, whose pool already uses the cores; 1: in this process). The rows are the
+    same, in the same order, for any worker count. `cache` (a workbench's) serves the renderings made in this process.
 
     `metrics_from="kept"` reads each cut's graph from its kept unit keys (`core.metrics.cut_metrics.kept_cut`);
     `"decoded"` decodes every cut's text instead (the proof, and the path before kept units).
@@ -157,33 +111,23 @@ def sweep(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
         raise ParameterError(f"unknown metric source {metrics_from!r}", "metrics_from",
                              f"use one of: {', '.join(METRIC_SOURCES)}")
     with fewer_collections():
-        return _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops,
-                      direction, radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify,
-                      metrics_from, sections)
+        return _sweep(spec, progress, cache, workers, verify, metrics_from)
 
 
-def _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets, tokenizer, hops, direction,
-           radius, shuffle_seed, count_grammar, marker, progress, cache, workers, verify, metrics_from,
-           sections) -> pd.DataFrame:
+def _sweep(spec: SweepSpec, progress: Progress | None, cache: RenderingCache | None, workers: int | None, verify: bool,
+           metrics_from: str) -> pd.DataFrame:
     """`sweep`'s body, run with fewer garbage collections."""
-    named = _named_queries(queries)
-    seed_ids = _seed_ids(seeds, named.values())
-    format_list = [FORMATS.get(name) for name in (formats or FORMATS.names())]
-    ordering_list = [ORDERINGS.get(name) for name in (orderings or ORDERINGS.names())]
-    layout_list = [check_layout(layout) for layout in layouts]
-    policy_list = [check_policy(policy) for policy in policies]
-    budget_list = _budgets(budgets)
-    TOKENIZERS.get(tokenizer)
+    graph, named, seed_ids, tokenizer = spec.graph, spec.named_queries, spec.seeds, spec.tokenizer.name
+    format_list, ordering_list, layout_list, policy_list = spec.formats, spec.orderings, spec.layouts, spec.policies
+    budget_list, hops, direction, radius, shuffle_seed = (spec.budgets, spec.hops, spec.direction, spec.radius,
+                                                          spec.shuffle_seed)
     requested = check_workers(workers)
-    if not seed_ids and (radius is not None or any(ordering.uses_seeds for ordering in ordering_list)):
-        raise ParameterError("no seeds: the seed orderings, D_k(S) and the radius need them", "seeds",
-                             "pick seed nodes by id, name them in a question, or use queries that name nodes")
     region = seed_region(graph, seed_ids, direction)
     gold = {name: query.solve(graph) for name, query in named.items()}
     questions = {name: query.question_on(graph) for name, query in named.items()}  # nodes named by label
     plan = _Plan(graph, named, gold, questions, region.candidate_keys(hops), seed_ids, region, tuple(policy_list),
-                 budget_list, tokenizer, hops, direction, radius, shuffle_seed, count_grammar, marker, verify,
-                 metrics_from, sections)
+                 budget_list, tokenizer, hops, direction, radius, shuffle_seed, spec.count_grammar, spec.marker,
+                 verify, metrics_from, spec.sections)
     # One task per format (its renderings share the format's record memo), in the plan's order.
     tasks = [(format_.name, tuple((layout, ordering.name, tuple(group)) for layout in layouts_for(format_)
                                   if layout in layout_list for ordering in ordering_list
@@ -232,8 +176,8 @@ def _sweep(graph, queries, seeds, formats, orderings, layouts, policies, budgets
         frame[column] = frame[column].astype("Int64")  # whole numbers that may be missing
     frame.attrs["parameters"] = {
         "seeds": list(seed_ids), "direction": direction, "hops": hops, "radius": radius,
-        "shuffle_seed": shuffle_seed, "count_grammar": count_grammar, "marker": marker, "budgets": list(budget_list),
-        "sections": sections.describe(),
+        "shuffle_seed": shuffle_seed, "count_grammar": spec.count_grammar, "marker": spec.marker,
+        "budgets": list(budget_list), "sections": spec.sections.describe(),
         "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions}
     return frame
 
@@ -321,7 +265,7 @@ def _pooled_rows(task: tuple) -> list[tuple]:
     return _format_rows(_WORKER_PLAN[0], task, None, None)  # a worker's cache would end with it, unused
 
 
-def _format_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
+def _format_rows(plan: _Plan, task: tuple, cache: RenderingCache | None,
                  report: Callable[[int, str], None] | None) -> list[tuple]:
     """Every row of one format (as a tuple in COLUMNS order): each of its (layout, ordering, queries) renderings."""
     format_name, renderings = task
@@ -336,7 +280,7 @@ def _format_rows(plan: _Plan, task: tuple, cache: TokenCache | None,
 
 
 def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: str, group: Sequence[str],
-                    cache: TokenCache | None) -> Iterable[dict]:
+                    cache: RenderingCache | None) -> Iterable[dict]:
     """Every row of one (format, layout, ordering) rendering: render, account, cut and measure."""
     format_, ordering, encoder = FORMATS.get(format_name), ORDERINGS.get(ordering_name), TOKENIZERS.get(plan.tokenizer)
     if (format_name, layout) not in plan.coverage:
@@ -344,8 +288,9 @@ def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: s
             plan.region, format_, plan.hops, encoder, layout=layout,
             count_grammar=plan.count_grammar) if plan.seed_ids else None
     inputs = _inputs(plan, ordering, group)
-    accounting = accounted_rendering(plan.graph, format_, ordering, layout, inputs, encoder, region=plan.region,
-                                     radius=plan.radius, cache=cache, ordered=_ordered(plan, ordering, layout, group))
+    spec = RenderingSpec(plan.graph, format_, ordering, layout, inputs, encoder, plan.radius)
+    accounting = accounted_rendering(spec, region=plan.region, cache=cache,
+                                     ordered=_ordered(plan, ordering, layout, group))
     # When the records carry each unit of the graph once, the positions' arrays answer what per-key
     # lookups would (record positions of the candidates and the evidence, counts per prefix).
     positions = positions_for(accounting, plan.graph, accounting.record_of_key)
@@ -539,7 +484,7 @@ _METRIC_FIELDS = ("tokens", "grammar_tokens", "budgeted_tokens", "bytes", "chara
 def rendering_summary(graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
                       formats: Sequence[str] | None = None, tokenizer: str = "o200k_base") -> pd.DataFrame:
     """One row per format for the untruncated rendering (canonical order): size, tokens, round trip, accuracy."""
-    named = _named_queries(queries)
+    named = named_queries(queries)
     encoder = TOKENIZERS.get(tokenizer)
     gold = {name: query.solve(graph).answer for name, query in named.items()}
     rows = []

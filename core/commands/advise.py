@@ -14,8 +14,9 @@ from core.commands.progress import CountBar
 from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.errors import ParameterError
+from core.formats import FORMATS
 from core.questions import generate, load_questions
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 
 

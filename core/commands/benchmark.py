@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from core.analysis.tokenizer_comparison import tokens_per_format, winner_sentence
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -15,10 +16,9 @@ from core.commands.graph_source import (
 )
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
-from core.registry import TOKENIZERS
 from core.reports.benchmark import FormatFigures, benchmark_report
+from core.tokens import TOKENIZERS
 from core.tokens.models import approximate_count
-from core.tokens.tokenizer_comparison import tokens_per_format, winner_sentence
 
 
 def format_table(figures: list[FormatFigures], approximate: bool = False) -> str:

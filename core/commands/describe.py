@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from core.commands.graph_source import add_graph_options, graph_from_arguments, non_negative
-from core.presentation.graph_size import LARGE_GRAPH_UNITS, graph_figures, is_large
+from core.reports.graph_size import LARGE_GRAPH_UNITS, graph_figures, is_large
 
 SHOWN_VALUES = 10  # node types and relations listed, most common first
 

@@ -28,11 +28,13 @@ from core.commands.sweep import (
 )
 from core.commands.text_table import text_table
 from core.errors import ParameterError
-from core.evaluate.pricing import PriceTable, parse_price
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import DIRECTIONS
+from core.formats import FORMATS
+from core.graph.hops import DIRECTIONS
+from core.prompt.pricing import PriceTable, parse_price
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from core.tokens import TOKENIZERS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 
@@ -76,10 +78,10 @@ def summary_table(table) -> str:
 
 def run(arguments: argparse.Namespace) -> int:
     # Imported here: the client brings the openai package, which the other commands do not need.
+    from core.analysis.answer_contexts import SweepOptions, sweep_contexts
+    from core.analysis.answer_summary import summarise
     from core.evaluate.client import Endpoint
-    from core.evaluate.contexts import SweepOptions, sweep_contexts
     from core.evaluate.run import RunSettings, evaluate
-    from core.evaluate.summary import summarise
 
     check_store(arguments.store)
     if arguments.output:

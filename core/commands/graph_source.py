@@ -1,4 +1,4 @@
-"""Where a CLI command gets its graph: a file, a sample name, a FalkorDB graph, or a generated graph (core.registry.GENERATORS)."""
+"""Where a CLI command gets its graph: a file, a sample name, a FalkorDB graph, or a generated graph (core.io.GENERATORS)."""
 
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ from core.io.falkordb_source import (
     parse_database_url,
     read_database,
 )
-from core.io.generate import generator_parameters, service_graph
+from core.io.generate import GENERATORS, generator_parameters, service_graph
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import format_names, load_graph_file
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.samples import Sample, default_sample, get_sample, sample_names
-from core.registry import GENERATORS
 
 
 def non_negative(text: str) -> int:

@@ -16,7 +16,6 @@ import pandas as pd
 from core.analysis.engine import ENGINES
 from core.analysis.suite import SuiteResult, run_suite, settings_for, unseeded_questions
 from core.analysis.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
-from core.analysis.sweep import DEFAULT_BUDGETS
 from core.budget.policies import POLICIES
 from core.commands.graph_source import (
     add_graph_options,
@@ -33,14 +32,16 @@ from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import ParameterError
+from core.formats import FORMATS
+from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph
 from core.io.samples import get_sample, sample_names
 from core.io.spreadsheet import spreadsheet_csv
 from core.questions import SEEDINGS, QuestionSet, generate, load_questions
-from core.registry import FORMATS, ORDERINGS
 from core.reports.exports import plain_value
-from core.retrieval.hops import DIRECTIONS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from core.specs import DEFAULT_BUDGETS
 
 OUTPUTS = (".csv", ".json", ".parquet")
 

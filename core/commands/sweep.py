@@ -11,7 +11,9 @@ from pathlib import Path
 import pandas as pd
 
 from core.analysis.pareto import dominance_across_budgets
-from core.analysis.sweep import DEFAULT_BUDGETS, rendering_summary, sweep
+from core.analysis.session_defaults import graph_defaults
+from core.analysis.sweep import rendering_summary
+from core.analysis.tokenizer_comparison import pareto_per_tokenizer
 from core.analysis.workers import default_workers
 from core.budget.budget_list import parse_budgets
 from core.budget.policies import ALL_POLICIES, POLICIES
@@ -29,16 +31,17 @@ from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import ParameterError
+from core.formats import FORMATS
+from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph
 from core.io.spreadsheet import spreadsheet_csv
-from core.presentation.session_defaults import graph_defaults
-from core.queries import Query, QueryTemplate, query_from_seeds
-from core.registry import FORMATS, ORDERINGS, QUERIES
+from core.queries import QUERIES, Query, QueryTemplate, query_from_seeds
 from core.reports.exports import plain_value
-from core.retrieval.hops import DIRECTIONS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
-from core.tokens.tokenizer_comparison import pareto_per_tokenizer, sweep_over_tokenizers
+from core.specs import DEFAULT_BUDGETS, SweepSpec
+from core.workbench import Workbench
 
 DEFAULT_QUERY = "impact_owners"
 
@@ -214,17 +217,20 @@ def run(arguments: argparse.Namespace) -> int:
     seeds, queries = seeds_and_queries(graph, arguments)
     progress = None if arguments.no_progress else CountBar("sweep", "cut")
     choice = chosen_tokenizers(arguments)
-    options = dict(seeds=seeds, formats=arguments.formats, orderings=arguments.orderings, layouts=arguments.layouts,
-                   policies=arguments.policies, budgets=arguments.budgets, hops=arguments.hops,
-                   direction=arguments.direction, radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
-                   count_grammar=not arguments.no_grammar, marker=arguments.marker, progress=progress,
-                   workers=arguments.workers, verify=arguments.verify_decode, sections=arguments.sections)
+    spec = SweepSpec.from_names(graph, queries, seeds=seeds, format_names=arguments.formats,
+                                ordering_names=arguments.orderings, layouts=arguments.layouts,
+                                policy_names=arguments.policies, budgets=arguments.budgets,
+                                tokenizer_name=choice.names[0], hops=arguments.hops, direction=arguments.direction,
+                                radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
+                                count_grammar=not arguments.no_grammar, marker=arguments.marker,
+                                sections=arguments.sections)
+    bench = Workbench()
     try:
         if len(choice.names) == 1:
-            frame = sweep(graph, queries, tokenizer=choice.names[0], **options)
+            frame = bench.sweep(spec, progress=progress, workers=arguments.workers, verify=arguments.verify_decode)
             verdicts = dominance_across_budgets(frame)
         else:  # one frame with a tokenizer column; formats compete only within a tokenizer
-            frame = sweep_over_tokenizers(graph, queries, choice.names, **options)
+            frame = bench.sweep_over_tokenizers(spec, choice.names, progress=progress, workers=arguments.workers)
             verdicts = pareto_per_tokenizer(frame)
     finally:
         if progress is not None:

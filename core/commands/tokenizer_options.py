@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from core.registry import MODELS, TOKENIZERS
+from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import ModelFamily
 
 DEFAULT_TOKENIZER = "o200k_base"

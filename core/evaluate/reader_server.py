@@ -19,8 +19,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from core.errors import GraphContextError
 from core.evaluate.readers import DEFAULT_K, READERS, first_k, read_request
+from core.formats import FORMATS
 from core.formats.base import Format
-from core.queries import QueryTemplate
+from core.queries import QUERIES, QueryTemplate
+from core.tokens import TOKENIZERS
 from core.tokens.protocol import Tokenizer
 
 MAX_BODY_BYTES = 64 * 1024 * 1024
@@ -65,22 +67,15 @@ def _message_text(message: dict) -> str:
 
 
 def _registered_formats() -> dict[str, Format]:
-    from core.registry import FORMATS
     return {name: FORMATS.get(name) for name in FORMATS}
 
 
 def _registered_tokenizer(name: str) -> Tokenizer:
-    from core.registry import TOKENIZERS
     return TOKENIZERS.get(name)
 
 
 def _registered_templates() -> list[QueryTemplate]:
-    from core import registry
-    queries = getattr(registry, "QUERIES", None)
-    if queries is not None:
-        return [queries.get(name) for name in queries]
-    from core import queries as module
-    return [value for value in vars(module).values() if isinstance(value, QueryTemplate)]
+    return [QUERIES.get(name) for name in QUERIES]
 
 
 class ReaderServer:

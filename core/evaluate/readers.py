@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from core.errors import FormatError, GraphContextError, ParameterError
-from core.evaluate.answers import AnswerSchema, schema_for
-from core.evaluate.frame import PromptParts, parse_prompt
 from core.formats.base import Format
 from core.graph.model import Graph
+from core.prompt.answers import AnswerSchema, schema_for
+from core.prompt.frame import PromptParts, parse_prompt
 from core.queries import Query, QueryTemplate, query
 from core.queries.model import spoken_name
 

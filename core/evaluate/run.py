@@ -14,16 +14,17 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from core.errors import ParameterError
-from core.evaluate.answers import AnswerSchema, schema_for
 from core.evaluate.client import ChatClient, Endpoint, Exchange
-from core.evaluate.contexts import Context
-from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, fill, frame_tokens
-from core.evaluate.pricing import PriceTable
 from core.evaluate.scoring import AnswerScore, normalise_answer, score_answer
 from core.evaluate.store import Cell, RunStore, new_run_id, request_key
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.prompt.answers import AnswerSchema, schema_for
+from core.prompt.context import Context
+from core.prompt.frame import FRAME_VERSION, TEMPLATE, PromptParts, fill, frame_tokens
+from core.prompt.pricing import PriceTable
 from core.queries import Query
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 
 
 @dataclass(frozen=True)

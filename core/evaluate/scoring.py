@@ -28,7 +28,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from core.evaluate.answers import AnswerField, AnswerSchema
+from core.prompt.answers import AnswerField, AnswerSchema
 
 
 class AnswerParseError(ValueError):

@@ -35,8 +35,7 @@ import numpy as np
 
 from core.errors import FormatError
 from core.formats.base import Format, Rendering
-from core.formats.decoding import ORPHAN_TYPE
-from core.graph.model import Edge, Graph, Node
+from core.graph.model import ORPHAN_TYPE, Edge, Graph, Node
 
 # The message `Graph.build` gives for node records that disagree: it names every such id of the whole
 # document, which a tail read without its kept context may not see, so such a tail is left to the whole decode.

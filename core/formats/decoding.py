@@ -6,9 +6,7 @@ import json
 from collections.abc import Iterable
 
 from core.errors import FormatError, GraphError
-from core.graph.model import Edge, Graph, Node, Properties, freeze_properties
-
-ORPHAN_TYPE = "unknown"
+from core.graph.model import ORPHAN_TYPE, Edge, Graph, Node, Properties, freeze_properties
 
 
 def decoded_graph(nodes: Iterable[Node], edges: Iterable[Edge]) -> Graph:

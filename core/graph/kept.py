@@ -3,7 +3,7 @@
 The format contract (property-tested for every lossless format, ordering and layout) says that the
 first k records of a rendering decode to exactly this graph: the node units they carry, the edge
 units they carry, and for every kept edge whose endpoint's node record was not kept a stand-in node
-of type "unknown" without properties (`core.formats.decoding.ORPHAN_TYPE`, as every decoder writes).
+of type "unknown" without properties (`core.graph.model.ORPHAN_TYPE`, as every decoder writes).
 
 `UnitPositions` is built once per rendering: for each node and edge of the full graph, the record
 that carries it (or "never", for units the rendering leaves out). `positions.kept(k)` is then an O(1)
@@ -23,8 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
-from core.formats.decoding import ORPHAN_TYPE
-from core.graph.model import Edge, Graph, Node
+from core.graph.model import ORPHAN_TYPE, Edge, Graph, Node
 from core.graph.units import edge_keys, graph_units, node_key
 
 NEVER = np.iinfo(np.int64).max  # the position of a unit the rendering does not hold

@@ -23,6 +23,9 @@ DuplicatePolicy = Literal["reject", "merge"]
 MissingEndpointPolicy = Literal["reject", "create"]
 
 
+# The type of a node known only as an edge's endpoint: every decoder and every kept graph writes it.
+ORPHAN_TYPE = "unknown"
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -1,6 +1,6 @@
 """Seeded graph generators; `service_graph` reproduces the reference benchmark's make_graph exactly.
 
-`GRAPH_GENERATOR_LIST` names the public generators (registered in `core.registry.GENERATORS`); each one's
+`GRAPH_GENERATOR_LIST` names the public generators (registered in `core.io.GENERATORS`); each one's
 numeric keyword parameters and defaults are read from its signature by `generator_parameters`.
 """
 
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from core.errors import ParameterError
 from core.graph.model import Edge, Graph, Node, RelationReading, Schema
 from core.io.limits import DEFAULT_LIMITS
+from core.registry import Registry
 
 # Generated graphs keep the limits of loaded ones: a typo (--services 100000000) is refused at once
 # instead of filling memory. PARAMETER_LIMITS gives the largest value of each generator parameter
@@ -275,13 +276,16 @@ def parameter_limit(generator: str, parameter: str) -> int | None:
     return PARAMETER_LIMITS.get(generator, {}).get(parameter)
 
 
-# The public generators by name, in the order the dashboard and the CLI list them (core.registry.GENERATORS).
+# The public generators by name, in the order the dashboard and the CLI list them (core.io.GENERATORS).
 GRAPH_GENERATOR_LIST: tuple[tuple[str, Callable[..., Graph]], ...] = (
     ("services", service_graph),
     ("learning", learning_graph),
     ("transport", transport_graph),
     ("scale_free", scale_free_graph),
 )
+
+# Seeded graph generators by name, with parameters read from their signatures.
+GENERATORS: Registry[Callable[..., Graph]] = Registry("graph generator", GRAPH_GENERATOR_LIST)
 
 
 def generator_parameters(function: Callable[..., Graph]) -> dict[str, int | float]:

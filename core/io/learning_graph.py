@@ -20,6 +20,7 @@ from core.io.building import build_graph
 from core.io.csv_tables import read_table
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS
+from core.io.reading import read_file
 
 COLUMNS = ("ConceptID", "ConceptLabel", "Dependencies", "TaxonomyID")
 RELATION = "depends_on"
@@ -45,7 +46,6 @@ def parse_learning_graph(data: bytes, *, source: str = "learning-graph.csv",
 
 def read_learning_graph(path: str | Path, *, limits: Limits = DEFAULT_LIMITS) -> Graph:
     """Thin file wrapper around `parse_learning_graph` (a regular file, read only up to the byte limit)."""
-    from core.io.loading import read_file  # imported here: loading imports this module
     path = Path(path)
     return parse_learning_graph(read_file(path, limits), source=path.name, limits=limits)
 

@@ -1,7 +1,7 @@
 """One entry for every graph file: detect or take the format, check limits, import, check the result.
 
 `load_graph(data, name=..., format=None)` reads GraphML, GEXF, GML, Pajek, node-link JSON, CSV edge lists (with
-an optional nodes table), CKG learning-graph CSVs and every lossless format of `core.registry.FORMATS`.
+an optional nodes table), CKG learning-graph CSVs and every lossless format of `core.formats.FORMATS`.
 Without a format name the content decides: XML goes to GraphML (to GEXF when its root is <gexf>),
 `graph [` to GML, `*Vertices`/`*Arcs`/`*Edges` to Pajek, a CSV header
 with ConceptID/TaxonomyID to the learning-graph reader, one with source/target to the edge-list
@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import json
 import re
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import FormatError, LoadError
+from core.formats import FORMATS
 from core.graph.model import Graph
 from core.io import edge_list, gexf, gml, graphml, learning_graph, node_link, pajek
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
+from core.io.reading import read_file
 from core.io.text import decode_utf8
-from core.registry import FORMATS
 
 Parse = Callable[[bytes, str, LoadOptions, Limits], Graph]
 
@@ -104,29 +104,6 @@ def load_graph_file(path: str | Path, *, format: str | None = None, options: Loa
     nodes = read_file(Path(nodes_path), limits) if nodes_path is not None else None
     return load_graph(data, name=path.name, format=format, options=options, limits=limits, nodes=nodes,
                       nodes_name=Path(nodes_path).name if nodes_path is not None else "nodes.csv")
-
-
-def read_file(path: Path, limits: Limits) -> bytes:
-    """At most max_bytes + 1 bytes of a regular file: a device or FIFO has no size to check first
-    (`/dev/zero` reports 0 bytes and never ends; opening a FIFO waits for a writer), so they are refused."""
-    try:
-        status = path.stat()
-        mode = status.st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
-                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
-            raise LoadError(f"the path is {kind}, not a graph file", str(path),
-                            "give the path of a regular file (save a stream to a file first)")
-        limits.check_bytes(status.st_size, path.name)  # the exact size, before reading anything
-        with path.open("rb") as file:
-            data = file.read(limits.max_bytes + 1)
-    except OSError as error:
-        raise LoadError(f"the file cannot be read: {error.strerror or error}", str(path),
-                        "check the path and the file's permissions") from None
-    if len(data) > limits.max_bytes:  # only max_bytes + 1 were read: the true size is unknown and larger
-        raise LimitError(f"the file is too large: more than {limits.max_bytes:,} bytes, the limit", path.name,
-                         "load a smaller graph, or raise the limit (--max-bytes)")
-    return data
 
 
 def _refuse_empty(data: bytes, name: str) -> None:

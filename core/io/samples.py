@@ -12,8 +12,7 @@ from core.graph.model import Graph
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.loading import load_graph_file
 from core.io.options import LoadOptions
-from core.queries import Query, query
-from core.registry import QUERIES
+from core.queries import QUERIES, Query, query
 
 SAMPLES_DIRECTORY = Path(__file__).resolve().parents[2] / "sample_graphs"
 CATALOGUE = SAMPLES_DIRECTORY / "catalogue.json"

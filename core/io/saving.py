@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.errors import ParameterError
+from core.formats import FORMATS
 from core.graph.model import Graph
 from core.graph.units import graph_units
 from core.io import edge_list, gexf, graphml, learning_graph, node_link, pajek
-from core.registry import FORMATS
 
 NODES_SUFFIX = ".nodes.csv"
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from core.budget.policies import grammar_tokens
 from core.formats.base import Format, Rendering
+from core.graph.hops import candidate_units, hop_units
 from core.graph.model import Graph
 from core.graph.units import Unit
-from core.retrieval.hops import candidate_units, hop_units
 from core.retrieval.ordering import HOP_TIERS, OrderingInputs, layouts_for, order_units
 from core.tokens.protocol import Tokenizer
 

@@ -3,7 +3,7 @@
 Families: dependency and ownership questions on service graphs (`services`), general graph
 questions (`paths`), and the CKG query types T1-T5 on learning graphs (`learning`). Every template
 has a question text; `Query.question_on(graph)` names nodes by label for model evaluation. The
-registry `core.registry.QUERIES` lists them all by name.
+registry `QUERIES` lists them all by name.
 """
 
 from __future__ import annotations
@@ -34,12 +34,16 @@ from core.queries.services import (
     owners_of,
     owners_of_affected,
 )
+from core.registry import Registry
 
 TEMPLATES: tuple[QueryTemplate, ...] = (
     DEPENDENCIES, IMPACT, OWNERS, OWNERS_OF_AFFECTED, IMPACT_OWNERS,
     SHORTEST_PATH, TYPED_NEIGHBOURS,
     ENTITY, PREREQUISITES, PREREQUISITE_PATH, TAXONOMY_MEMBERS, RELATION_BETWEEN,
 )
+
+# Query templates with deterministic solvers, by name.
+QUERIES: Registry[QueryTemplate] = Registry("query", [(template.name, template) for template in TEMPLATES])
 
 
 def reference_suite() -> dict[str, Query]:
@@ -61,6 +65,7 @@ __all__ = [
     "OWNERS_OF_AFFECTED",
     "PREREQUISITES",
     "PREREQUISITE_PATH",
+    "QUERIES",
     "RELATION_BETWEEN",
     "SHORTEST_PATH",
     "TAXONOMY_MEMBERS",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from core.graph.hops import check_direction
 from core.graph.model import Graph
 from core.graph.units import node_key
 from core.queries import traversal
 from core.queries.model import QueryTemplate, Solution
-from core.retrieval.hops import check_direction
 
 ANY_TYPE = "any"
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from core.errors import ParameterError
 from core.graph.model import Graph
-from core.questions.generation import generator_for, parse_spec
+from core.questions.generation import QUESTION_GENERATORS, generator_for, parse_spec
 from core.questions.model import Question, QuestionSet
 
 
 def generate(graph: Graph, spec: str) -> QuestionSet:
     """Questions for the spec on this graph; the same spec and graph always give the same set."""
-    from core.registry import QUESTION_GENERATORS  # the registry imports this package
-
     parsed = parse_spec(spec)
     bound = QUESTION_GENERATORS.get(generator_for(parsed.template))(graph, parsed)
     if not bound:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from core.errors import ParameterError
 from core.graph.model import Graph
 from core.queries import TEMPLATES, Query, QueryTemplate, query
+from core.registry import Registry
 
 # For pair templates: which parameter is the walk's first node, which its last (T3 walks concept -> start).
 PAIR_ROLES = {"t3_prerequisite_path": ("concept", "start"), "t5_relation": ("first", "second"),
@@ -153,6 +154,9 @@ def _distances(forwards: dict[str, list[str]], start: str, limit: int) -> dict[s
 
 Generator = Callable[[Graph, GenerationSpec], list[tuple[Query, int]]]
 GENERATOR_LIST: tuple[tuple[str, Generator], ...] = (("single_nodes", single_nodes), ("node_pairs", node_pairs))
+
+# How question sets are generated from a template over a graph, by name.
+QUESTION_GENERATORS: Registry[Generator] = Registry("question generator", GENERATOR_LIST)
 
 
 def generator_for(template: QueryTemplate) -> str:

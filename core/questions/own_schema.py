@@ -2,7 +2,7 @@
 
 Fields (JSONL keys or CSV columns):
 - `question` (required): the text, as a user would ask it.
-- `query` (required): a query template name (core.registry.QUERIES), e.g. `impact`, `t3_prerequisite_path`.
+- `query` (required): a query template name (core.queries.QUERIES), e.g. `impact`, `t3_prerequisite_path`.
 - `parameters`: the template's parameters, a JSON object (in CSV a cell holding one), e.g.
   `{"failed": "db-identity", "relation": "depends_on"}`; a list for a parameter taking several nodes.
 - `id`: unique per file (default `line-N`); `ground_truth`: the recorded answer (JSON); `type`: a
@@ -19,6 +19,7 @@ from pathlib import Path
 from core.errors import LoadError
 from core.graph.model import Graph
 from core.queries import TEMPLATES, Query, QueryTemplate, query
+from core.questions.ckg import looks_like_ckg, parse_ckg_questions
 from core.questions.lines import (
     LineProblem,
     as_text,
@@ -32,7 +33,7 @@ from core.questions.lines import (
 )
 from core.questions.model import Question, QuestionSet
 
-# By name, as core.registry.QUERIES lists them (the registry imports this package, so not it).
+# By name, as core.queries.QUERIES lists them (the registry imports this package, so not it).
 TEMPLATES_BY_NAME = {template.name: template for template in TEMPLATES}
 FIELDS = ("id", "question", "query", "parameters", "ground_truth", "type", "hop_depth")
 MAX_CELL = 131_072  # the csv module's own field limit, stated here so the message can say it
@@ -150,8 +151,6 @@ def load_questions(path: str | Path, graph: Graph | None = None) -> QuestionSet:
 
 def parse_question_file(data: bytes, file_name: str, *, graph: Graph | None = None) -> QuestionSet:
     """Bytes of a question file named `file_name`: CSV by extension, else JSONL (CKG records detected)."""
-    from core.questions.ckg import looks_like_ckg, parse_ckg_questions  # no import cycle
-
     stem = Path(file_name).stem
     if file_name.lower().endswith(".csv"):
         return parse_questions_csv(data, graph=graph, name=stem, source=file_name)

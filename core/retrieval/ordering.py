@@ -47,10 +47,10 @@ from typing import Literal
 
 from core.errors import ParameterError
 from core.formats.base import Format, nodes_then_edges
+from core.graph.hops import check_direction, neighbours
 from core.graph.model import Graph
 from core.graph.units import Unit
 from core.queries.model import label_of
-from core.retrieval.hops import check_direction, neighbours
 from core.retrieval.relevance import bm25_scores, centrality, personalized_pagerank
 
 Layout = Literal["nodes_then_edges", "interleaved"]

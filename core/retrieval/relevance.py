@@ -26,10 +26,10 @@ import numpy as np
 from cachetools import LRUCache
 
 from core.errors import ParameterError
+from core.graph.hops import check_direction
 from core.graph.model import Graph
 from core.graph.units import Unit
 from core.queries.model import label_of
-from core.retrieval.hops import check_direction
 
 DAMPING = 0.85
 T = TypeVar("T")

@@ -15,7 +15,7 @@ class ModelFamily:
 
     name: str  # registry and CLI name, e.g. "llama-3"
     title: str  # what a reader recognises, e.g. "Llama 3.x (Meta)"
-    tokenizer: str  # a name in core.registry.TOKENIZERS
+    tokenizer: str  # a name in core.tokens.TOKENIZERS
     approximate: bool = False
     note: str = ""
 

@@ -18,18 +18,15 @@ whose pre-tokenizer was not analysed there are none and every tail starts at off
 exact, but quadratic. So is a text a normalizing tokenizer (Qwen's NFC) would change: each prefix
 is then re-encoded at its record boundary.
 
-`TokenCache` keeps accountings by (graph content key, format, ordering, tokenizer, ...).
+A workbench keeps accountings by their rendering spec's key (`core.memory.rendering_cache`).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-from cachetools import LRUCache
 
 from core.formats.base import Rendering
 from core.tokens.protocol import Tokenizer, tokenizable
@@ -269,35 +266,3 @@ def _aligned(anchors: np.ndarray, token_ends: np.ndarray) -> np.ndarray:
         return np.zeros_like(anchors)
     before = np.searchsorted(token_ends, anchors, side="right")
     return np.where((anchors == 0) | (token_ends[np.maximum(before - 1, 0)] == anchors), anchors, 0)
-
-
-class TokenCache:
-    """A thread-safe LRU of accountings, bounded by the bytes of the renderings it holds."""
-
-    def __init__(self, max_bytes: int = 50_000_000) -> None:
-        self.max_bytes = max_bytes
-        # cachetools sizes each entry by its rendering's bytes and evicts the least recently used past max_bytes.
-        self._entries: LRUCache[Hashable, PrefixTokens] = LRUCache(max_bytes, getsizeof=_rendering_bytes)
-        self._lock = threading.Lock()  # cachetools' caches are not thread-safe
-
-    def get_or_build(self, key: Hashable, build: Callable[[], PrefixTokens]) -> PrefixTokens:
-        with self._lock:
-            known = self._entries.get(key)  # a hit makes the entry the most recent
-        if known is not None:
-            return known
-        built = build()
-        with self._lock:
-            if key not in self._entries and built.text_bytes <= self.max_bytes:  # a larger one is not kept
-                self._entries[key] = built
-        return built
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-def _rendering_bytes(accounting: PrefixTokens) -> int:
-    return accounting.text_bytes

@@ -4,7 +4,7 @@ A tokenizer encodes *ordinary* text: special-token text such as `<|endoftext|>`,
 in a label is counted as the characters it is, never parsed as a control token. `prepare` is the
 text the engine actually encodes (lone surrogates become U+FFFD; a tokenizer that normalizes, like
 Qwen's NFC, normalizes here), so byte offsets of the prepared text line up with `token_bytes`.
-The engines live in `core.tokens.tokenizers`; the registry entries in `core.registry.TOKENIZERS`.
+The engines live in `core.tokens.tokenizers`; the registry entries in `core.tokens.TOKENIZERS`.
 """
 
 from __future__ import annotations

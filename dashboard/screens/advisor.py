@@ -10,8 +10,9 @@ from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL, priced_models
 from core.budget.policies import ALL_POLICIES, POLICIES
 from core.errors import GraphContextError
+from core.formats import FORMATS
 from core.questions import load_questions
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from dashboard.analysis_cache import with_progress
 from dashboard.analysis_controls import budget_list, show_error, tokenizers_to_show
 from dashboard.sidebar import Selection, current, format_label

@@ -11,7 +11,7 @@ import streamlit as st
 from core.analysis.pareto_tables import efficiency_table, pareto_points
 from core.budget.policies import POLICIES, Cut, cut
 from core.errors import GraphContextError
-from core.registry import FORMATS
+from core.formats import FORMATS
 from core.reports.exports import contexts_zip, plotly_script, report_html, results_csv, results_json
 from dashboard.analysis_cache import (
     SCOPES,

@@ -7,7 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from core.budget.policies import cut, unit_survival
-from core.registry import FORMATS
+from core.formats import FORMATS
 from dashboard import cache
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current, format_label

@@ -9,19 +9,21 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from core.analysis.answer_contexts import SweepOptions, sweep_contexts
+from core.analysis.answer_summary import pareto_by_budget, per_format, summarise
 from core.budget.budget_list import parse_budgets
 from core.budget.policies import ALL_POLICIES
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
-from core.evaluate.contexts import Context, SweepOptions, sweep_contexts
-from core.evaluate.pricing import PriceTable
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.run import Progress, RunSettings, evaluate
 from core.evaluate.store import DEFAULT_PATH, RunStore
-from core.evaluate.summary import pareto_by_budget, per_format, summarise
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.prompt.context import Context
+from core.prompt.pricing import PriceTable
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.views.markdown_text import escape_markdown

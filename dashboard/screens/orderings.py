@@ -9,11 +9,12 @@ import streamlit as st
 
 from core.analysis.retriever_gap import retriever_gap
 from core.errors import GraphContextError
-from core.presentation.teaching import orderings_sentence
-from core.registry import FORMATS, ORDERINGS
+from core.formats import FORMATS
+from core.retrieval import ORDERINGS
 from dashboard.analysis_cache import orderings_sweep
 from dashboard.analysis_controls import budget_list, show_error
 from dashboard.sidebar import current, format_label
+from dashboard.state.teaching import orderings_sentence
 from dashboard.views.charts import orderings_figure
 from dashboard.views.markdown_text import escape_markdown
 
@@ -32,7 +33,7 @@ def show() -> None:
     except GraphContextError as error:
         show_error(error)
         return
-    # Built from the figures below (core.presentation.teaching), so the claim is the chart's own.
+    # Built from the figures below (dashboard.state.teaching), so the claim is the chart's own.
     st.markdown(f"{orderings_sentence(frame)} `evidence_first` uses the answer itself: an upper bound, not a "
                 "strategy.")
     st.plotly_chart(orderings_figure(frame, format_name, selection.policy), width="stretch", key="orderings_chart")

@@ -1,6 +1,6 @@
 """Overview page: every format's cost and fidelity on the loaded graph, with the cheapest lossless one marked.
 
-On a large graph (core.presentation.graph_size) the graph's own figures show at once and every format is
+On a large graph (core.reports.graph_size) the graph's own figures show at once and every format is
 measured when the reader asks, behind a progress bar with a Stop button.
 """
 
@@ -13,11 +13,12 @@ import plotly.express as px
 import streamlit as st
 
 from core.analysis.sweep import cheapest_lossless, rendering_summary
+from core.analysis.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
+from core.formats import FORMATS
 from core.formats.base import forget_memos
-from core.presentation.graph_size import GraphFigures, graph_figures
-from core.registry import FORMATS, MODELS, TOKENIZERS
+from core.reports.graph_size import GraphFigures, graph_figures
+from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import approximate_count
-from core.tokens.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from dashboard import cache
 from dashboard.large_graph import large, large_graph_units
 from dashboard.measure_on_request import measured
@@ -96,7 +97,7 @@ def alone(graph, format_name: str, measure: Callable[[], pd.DataFrame]) -> pd.Da
 
 
 def graph_figures_section(figures: GraphFigures) -> None:
-    """Counts of the graph itself (core.presentation.graph_size.graph_figures), shown on a large graph."""
+    """Counts of the graph itself (core.reports.graph_size.graph_figures), shown on a large graph."""
     row = st.container(horizontal=True, wrap=True, gap="medium")
     for label, value in (("Nodes", figures.nodes), ("Edges", figures.edges), ("Node types", len(figures.node_types)),
                          ("Relations", len(figures.relations)), ("Property values", figures.property_values),

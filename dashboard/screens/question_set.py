@@ -20,6 +20,7 @@ from core.analysis.suite_aggregates import (
     smallest_budgets,
 )
 from core.errors import GraphContextError
+from core.formats import FORMATS
 from core.questions import (
     SEEDINGS,
     Question,
@@ -29,7 +30,7 @@ from core.questions import (
     parse_question_file,
     questions_jsonl,
 )
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from dashboard.analysis_controls import budget_list
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.result_store import ResultStore

@@ -7,14 +7,15 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from core.formats import FORMATS
 from core.io.samples import default_sample
-from core.presentation.teaching import WalkthroughPlan, step_sentences, walkthrough_plan
-from core.queries import Query
-from core.registry import FORMATS, ORDERINGS, QUERIES
+from core.queries import QUERIES, Query
+from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
 from dashboard import cache
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.sidebar import current
+from dashboard.state.teaching import WalkthroughPlan, step_sentences, walkthrough_plan
 from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
 
@@ -49,7 +50,7 @@ def apply(step: Step, budget: int) -> None:
 
 @st.cache_data(max_entries=8, show_spinner="Choosing the walkthrough's budget…")
 def plan_for(sample_name: str, format_name: str, tokenizer: str) -> WalkthroughPlan:
-    """core.presentation.teaching.walkthrough_plan on the sample: the budget where each step shows its point."""
+    """dashboard.state.teaching.walkthrough_plan on the sample: the budget where each step shows its point."""
     return walkthrough_plan(cache.sample_graph(sample_name), QUERY, Seeds((SEED,)), format_name, tokenizer)
 
 

@@ -9,9 +9,9 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from core.analysis.survival_curves import SURVIVAL_METRICS, survival_curves
+from core.analysis.token_anatomy import CATEGORIES
 from core.budget.policies import POLICIES
-from core.registry import ORDERINGS
-from core.tokens.token_anatomy import CATEGORIES
+from core.retrieval import ORDERINGS
 
 PALETTE = px.colors.qualitative.D3
 COLOURS = dict(zip(CATEGORIES, ("#9ca3af", "#2563eb", "#7c3aed", "#16a34a", "#f59e0b", "#dc2626")))

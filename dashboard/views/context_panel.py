@@ -10,16 +10,17 @@ from contextlib import nullcontext
 import streamlit as st
 
 from core.budget.policies import Cut, cut
+from core.formats import FORMATS
 from core.metrics.cut_metrics import CutMetrics
 from core.metrics.placement import cut_offset, evidence_strip, placement
-from core.presentation.inspected_cut import inspected_metrics
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.models import approximate_count
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.token_spans import window_bounds
 from dashboard import cache
 from dashboard.renderings import accounting_for, rendering_key
 from dashboard.sidebar import Selection, format_label
+from dashboard.state.inspected_cut import inspected_metrics
 from dashboard.views.context_html import Highlight, context_html, page_bounds, page_containing, pages_around
 from dashboard.views.evidence_strip import strip_html
 from dashboard.views.markdown_text import escape_markdown

@@ -27,9 +27,14 @@ def registries() -> SimpleNamespace:
     """Every registry the reference reads, imported in this one place: when a registry moves into its
     package, only these imports change."""
     from core.budget.policies import ALL_POLICIES, POLICIES
+    from core.formats import FORMATS
+    from core.io.generate import GENERATORS
     from core.io.loading import IMPORTERS
-    from core.registry import FORMATS, GENERATORS, MODELS, ORDERINGS, QUERIES, QUESTION_GENERATORS, TOKENIZERS
+    from core.queries import QUERIES
+    from core.questions.generation import QUESTION_GENERATORS
+    from core.retrieval import ORDERINGS
     from core.retrieval.ordering import LAYOUTS
+    from core.tokens import MODELS, TOKENIZERS
 
     return SimpleNamespace(formats=FORMATS, tokenizers=TOKENIZERS, models=MODELS, orderings=ORDERINGS,
                            queries=QUERIES, question_generators=QUESTION_GENERATORS, graph_generators=GENERATORS,

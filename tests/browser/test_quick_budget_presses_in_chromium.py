@@ -2,15 +2,15 @@
 
 Three presses quicker than the fragment's reruns used to lose the last two under load (624 shown, 622 kept
 after the next full run): the browser sent the exact-number box's old value with each press, which the
-server took for a change of its own (core.presentation.mirrored_controls now tells them apart).
+server took for a change of its own (dashboard.state.mirrored_controls now tells them apart).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from core.analysis.session_defaults import complete_tokens, inspected_budget
 from core.io.samples import load_sample
-from core.presentation.session_defaults import complete_tokens, inspected_budget
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.session import (
     full_runs,

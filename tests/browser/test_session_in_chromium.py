@@ -11,9 +11,9 @@ from urllib.parse import urlparse
 
 import pytest
 
+from core.analysis.session_defaults import complete_tokens, graph_defaults, inspected_budget
 from core.io import load_graph_file
 from core.io.samples import get_sample, load_sample
-from core.presentation.session_defaults import complete_tokens, graph_defaults, inspected_budget
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.session import (
     chosen,

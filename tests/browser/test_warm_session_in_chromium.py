@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.analysis.session_defaults import complete_tokens, inspected_budget
 from core.io.samples import load_sample
-from core.presentation.session_defaults import complete_tokens, inspected_budget
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.session import (
     chosen,

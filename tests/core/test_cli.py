@@ -28,7 +28,7 @@ def test_benchmark_with_defaults_reproduces_the_reference_figures(tmp_path, caps
 
 
 def test_the_report_lists_every_registered_format(tmp_path):
-    from core.registry import FORMATS
+    from core.formats import FORMATS
     output = tmp_path / "report.json"
     main(["benchmark", "--services", "6", "--noise-edges", "3", "--output", str(output)])
     assert list(json.loads(output.read_text())["formats"]) == FORMATS.names()
@@ -86,7 +86,7 @@ def test_a_long_choice_list_is_cut_to_a_few_names_and_a_count(capsys):
     reason = capsys.readouterr().err.splitlines()[0]
     assert "unknown format 'compact_jsn'" in reason and reason.count(",") < 10
     assert "compact_json" in reason.split("use one or more of:")[1].split(",")[0], "the closest name comes first"
-    from core.registry import FORMATS
+    from core.formats import FORMATS
     assert f"({len(FORMATS)} in all; --help lists them)" in reason
 
 

@@ -12,18 +12,21 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.analysis.budget_sweep import budget_sweep, effective_layout
+from core.analysis.format_anatomies import format_anatomies
 from core.analysis.format_markers import format_markers
 from core.analysis.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
+from core.analysis.session_defaults import complete_tokens, sweep_budgets
 from core.analysis.sweep import accounted_rendering
+from core.analysis.token_anatomy import CATEGORIES, anatomy_table
 from core.budget.policies import POLICIES, cut
+from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample, sample_names
-from core.presentation.session_defaults import complete_tokens, sweep_budgets
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
 from core.reports.exports import SEED_FIELDS, context_name
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
 from core.retrieval.seeds import Seeds
-from core.tokens.format_anatomies import format_anatomies
-from core.tokens.token_anatomy import CATEGORIES, anatomy_table
+from core.specs import RenderingSpec
+from core.tokens import TOKENIZERS
 from tests.dashboard.conftest import on_page, started
 
 PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto", "exports")
@@ -177,8 +180,7 @@ def test_exports_parse_back_and_equal_core():
         format_ = FORMATS.get(name)
         arranged = effective_layout(name, chosen["layout"])
         hop_tiers = ORDERINGS.get("hop_tiers")
-        accounting = accounted_rendering(graph, format_, hop_tiers, arranged, inputs_for(hop_tiers, SAMPLE.seeds),
-                                         TOKENIZERS.get("o200k_base"), cache=None)
+        accounting = accounted_rendering(RenderingSpec(graph, format_, hop_tiers, arranged, inputs_for(hop_tiers, SAMPLE.seeds), TOKENIZERS.get("o200k_base")), cache=None)
         for policy in POLICIES:
             result = cut(accounting, format_, policy, 700)
             assert archive.read(context_name(result)).decode("utf-8") == result.text
@@ -202,7 +204,7 @@ def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
 
 
 def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
-    from core.tokens.tokenizer_comparison import tokens_per_format
+    from core.analysis.tokenizer_comparison import tokens_per_format
 
     app = on_page(started(), "overview")
     shown = app.dataframe[1].value
@@ -211,7 +213,7 @@ def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
 
 
 def test_the_orderings_page_says_what_its_own_figures_say():
-    from core.presentation.teaching import orderings_sentence
+    from dashboard.state.teaching import orderings_sentence
 
     app = on_page(started(budgets="256,1024", orderings_format="csv", policy="record"), "orderings")
     choices = sidebar_choices(app)

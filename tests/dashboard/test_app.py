@@ -8,10 +8,12 @@ import pytest
 
 from core.analysis.sweep import sweep
 from core.errors import LoadError
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io import load_graph
 from core.io.samples import default_sample, load_sample, sample_names
-from core.registry import FORMATS, TOKENIZERS
+from core.specs import SweepSpec
+from core.tokens import TOKENIZERS
 from dashboard.views.graph_html import inner_page
 from tests.dashboard.conftest import metric, on_page, started, unescaped
 
@@ -24,12 +26,10 @@ BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
 
 def expected_figures(format_name: str, ordering: str, policy: str, budget: int) -> tuple[str, ...]:
     """What a Contexts panel must show, from core's sweep of the default sample (its seeds and query) alone:
-    the sweep and the page each read the cut from its kept units (tests/core/presentation/test_inspected_cut.py
+    the sweep and the page each read the cut from its kept units (tests/dashboard/state/test_inspected_cut.py
     checks the page's reading against the decoded document)."""
     sample = default_sample()
-    row = sweep(load_sample(sample.name), [sample.default_query()], seeds=sample.seeds, formats=[format_name],
-                orderings=[ordering], layouts=["nodes_then_edges"], policies=[policy], budgets=[budget],
-                cache=None).iloc[0]
+    row = sweep(SweepSpec.from_names(load_sample(sample.name), [sample.default_query()], seeds=sample.seeds, format_names=[format_name], ordering_names=[ordering], layouts=["nodes_then_edges"], policy_names=[policy], budgets=[budget]), cache=None).iloc[0]
     return (f"{row.budgeted_tokens:,} / {budget:,}", f"{row.records_kept:,} / {row.records_total:,}",
             "yes" if row.parse_ok else "no", f"{row.evidence_survival:.0%}", f"{row.traversal_accuracy:.0f}")
 
@@ -181,9 +181,9 @@ def test_the_graph_of_the_adversarial_sample_is_inert_and_offline():
 
 
 def test_the_walkthrough_sets_the_sidebar_step_by_step():
-    from core.presentation.teaching import walkthrough_plan
     from core.retrieval.seeds import Seeds
     from dashboard.screens import walkthrough
+    from dashboard.state.teaching import walkthrough_plan
 
     plan = walkthrough_plan(load_sample(default_sample().name), walkthrough.QUERY, Seeds((walkthrough.SEED,)),
                             FORMATS.names()[0], "o200k_base")
@@ -204,14 +204,14 @@ def test_the_walkthrough_sets_the_sidebar_step_by_step():
 
 @pytest.mark.parametrize("sample", sample_names())
 def test_each_sample_opens_with_its_own_defaults(sample):
-    from core.io.samples import get_sample
-    from core.presentation.session_defaults import (
+    from core.analysis.session_defaults import (
         budget_text,
         complete_tokens,
         graph_defaults,
         inspected_budget,
         sweep_budgets,
     )
+    from core.io.samples import get_sample
 
     graph = load_sample(sample)
     defaults = graph_defaults(graph, get_sample(sample))
@@ -224,8 +224,8 @@ def test_each_sample_opens_with_its_own_defaults(sample):
 
 
 def test_switching_the_sample_in_a_session_takes_the_new_samples_defaults():
+    from core.analysis.session_defaults import complete_tokens, graph_defaults, inspected_budget
     from core.io.samples import get_sample
-    from core.presentation.session_defaults import complete_tokens, graph_defaults, inspected_budget
 
     app = started()
     app.sidebar.slider(key="budget_slider").set_value(900).run()
@@ -241,8 +241,8 @@ def test_switching_the_sample_in_a_session_takes_the_new_samples_defaults():
 
 @pytest.mark.parametrize("page", ["contexts", "graph", "walkthrough", "budget_survival", "pareto"])
 def test_the_glossary_is_reachable_from_every_page(page):
-    from core.presentation.glossary import GLOSSARY
     from dashboard.sidebar import GLOSSARY_LABEL
+    from dashboard.state.glossary import GLOSSARY
 
     app = on_page(started(), page)
     glossary = [item for item in app.sidebar.expander if item.label == GLOSSARY_LABEL]
@@ -267,9 +267,9 @@ def test_a_typed_question_drives_the_query_it_evaluates():
 
 
 def test_the_walkthrough_states_the_figures_it_computed():
-    from core.presentation.teaching import step_sentences, walkthrough_plan
     from core.retrieval.seeds import Seeds
     from dashboard.screens import walkthrough
+    from dashboard.state.teaching import step_sentences, walkthrough_plan
 
     app = on_page(started(), "walkthrough")
     first = FORMATS.names()[0]

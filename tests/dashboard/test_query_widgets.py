@@ -3,7 +3,7 @@
 import pytest
 
 from core.io.samples import load_sample
-from core.presentation import node_choices
+from dashboard.state import node_choices
 from tests.dashboard.conftest import started, unescaped
 
 

@@ -10,11 +10,14 @@ from core.analysis.advisor import AdviceSettings, advise, advise_set
 from core.analysis.sweep import accounted_rendering, sweep
 from core.budget.policies import cut
 from core.errors import ParameterError
+from core.formats import FORMATS
 from core.io.generate import service_graph
 from core.metrics.coverage import seed_region
 from core.queries import IMPACT_OWNERS, query
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
+from core.specs import RenderingSpec, SweepSpec
+from core.tokens import TOKENIZERS
 
 GRAPH = service_graph(30, 30, 7)
 QUERY = query(IMPACT_OWNERS, failed="db-identity")
@@ -32,8 +35,7 @@ def advice():
 
 @pytest.fixture(scope="module")
 def measured():
-    return sweep(GRAPH, [QUERY], seeds=SEEDS, formats=FORMAT_NAMES, orderings=SETTINGS.orderings,
-                 policies=("record",), budgets=SETTINGS.budgets)
+    return sweep(SweepSpec.from_names(GRAPH, [QUERY], seeds=SEEDS, format_names=FORMAT_NAMES, ordering_names=SETTINGS.orderings, policy_names=("record",), budgets=SETTINGS.budgets))
 
 
 def best_by_hand(frame, budget):
@@ -60,8 +62,7 @@ def evidence_kept_at(choice, budget) -> bool:
     region = seed_region(GRAPH, SEEDS)
     evidence = QUERY.solve(GRAPH).evidence
     inputs = inputs_for(ordering, SEEDS, evidence=evidence, question=QUERY.question_on(GRAPH))
-    accounting = accounted_rendering(GRAPH, format_, ordering, choice.layout, inputs, TOKENIZERS.get("o200k_base"),
-                                     region=region)
+    accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ordering, choice.layout, inputs, TOKENIZERS.get("o200k_base")), region=region)
     return evidence <= set(cut(accounting, format_, "record", budget).kept_keys)
 
 

@@ -15,13 +15,14 @@ from core.analysis.cost import (
 )
 from core.budget.policies import cut
 from core.errors import ParameterError
-from core.evaluate.answers import schema_for
-from core.evaluate.frame import PromptParts, fill
-from core.evaluate.pricing import PriceTable
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
+from core.prompt.answers import schema_for
+from core.prompt.frame import PromptParts, fill
+from core.prompt.pricing import PriceTable
 from core.queries import IMPACT_OWNERS, query
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 O200K = TOKENIZERS.get("o200k_base")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from core.analysis.budget_sweep import budget_sweep, effective_layout
 from core.analysis.format_markers import format_markers
+from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
 from core.metrics.coverage import coverage_tokens, seed_region
-from core.registry import FORMATS, TOKENIZERS
 from core.retrieval.seeds import Seeds
+from core.tokens import TOKENIZERS
 
 SAMPLE = default_sample()
 GRAPH = load_sample(SAMPLE.name)

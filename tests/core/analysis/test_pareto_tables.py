@@ -6,8 +6,8 @@ import pytest
 
 from core.analysis.budget_sweep import budget_sweep
 from core.analysis.pareto_tables import best_lossless, dominated_formats, efficiency_table, pareto_points
+from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
-from core.registry import FORMATS
 from core.retrieval.seeds import Seeds
 
 SAMPLE = default_sample()

@@ -22,8 +22,9 @@ from core.errors import ParameterError
 from core.evaluate.statistics import wilson_interval
 from core.io.samples import get_sample
 from core.questions import load_questions
-from core.registry import ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
+from core.specs import SweepSpec
 
 SAMPLE = get_sample("nvidia-jetson")
 GRAPH = SAMPLE.load()
@@ -45,8 +46,7 @@ def test_every_row_equals_the_one_question_sweep_with_that_question_s_seeds(resu
     for question in SMALL:
         if not question.annotation_seeds:
             continue
-        alone = sweep(GRAPH, {question.id: question.query}, seeds=Seeds(question.annotation_seeds),
-                      formats=SETTINGS.formats, budgets=SETTINGS.budgets)
+        alone = sweep(SweepSpec.from_names(GRAPH, {question.id: question.query}, seeds=Seeds(question.annotation_seeds), format_names=SETTINGS.formats, budgets=SETTINGS.budgets))
         mine = result.rows[(result.rows["question_id"] == question.id) & (result.rows["seeding"] == "annotations")]
         pd.testing.assert_frame_equal(mine.sort_values(keys)[compared].reset_index(drop=True),
                                       alone.sort_values(keys)[compared].reset_index(drop=True), check_dtype=False)

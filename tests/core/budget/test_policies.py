@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from core.budget.policies import POLICIES, cut, unit_survival
 from core.errors import FormatError, ParameterError
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 from tests.strategies import graphs
 

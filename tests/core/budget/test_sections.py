@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 from core.budget.policies import cut
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import ParameterError
+from core.formats import FORMATS
+from core.graph.hops import hop_units
 from core.io.generate import service_graph
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import hop_units
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, order_units
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 from tests.strategies import graphs
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.cli import main
 from core.io.samples import load_sample
-from core.presentation.graph_size import graph_figures
+from core.reports.graph_size import graph_figures
 
 
 def test_a_sample_is_described_by_its_counts(capsys):

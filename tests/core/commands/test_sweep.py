@@ -103,9 +103,9 @@ def test_verify_decode_checks_every_cell_and_workers_reach_the_sweep(tmp_path, c
               "--budgets", "150,600", "--output", str(output)]
     assert main([*common, "--workers", "1", "--verify-decode"]) == 0
     seen = {}
-    real = command.sweep
-    monkeypatch.setattr(command, "sweep", lambda *args, **options: seen.update(options) or real(
-        *args, **{**options, "workers": 1}))
+    real = command.Workbench.sweep
+    monkeypatch.setattr(command.Workbench, "sweep", lambda self, spec, **options: seen.update(options) or real(
+        self, spec, **{**options, "workers": 1}))
     assert main([*common, "--workers", "3"]) == 0
     assert seen["workers"] == 3 and seen["verify"] is False
     assert "--workers" in main_help(capsys) and "--verify-decode" in main_help(capsys)

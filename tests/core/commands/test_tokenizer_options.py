@@ -7,8 +7,9 @@ import json
 import pytest
 
 from core.cli import main
+from core.formats import FORMATS
 from core.graph.units import graph_units
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 
 SMALL = ["--services", "6", "--noise-edges", "3"]
 

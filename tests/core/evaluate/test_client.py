@@ -8,14 +8,14 @@ import logging
 import pytest
 
 from core.errors import ParameterError
-from core.evaluate.answers import schema_for
 from core.evaluate.client import ChatClient, Endpoint, read_completion
-from core.evaluate.frame import build_prompt
 from core.evaluate.reader_server import Reply, completion_body
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
+from core.prompt.answers import schema_for
+from core.prompt.frame import build_prompt
 from core.queries import reference_suite
-from core.registry import FORMATS
 from tests.core.evaluate.conftest import API_KEY, endpoint
 
 GRAPH = service_graph(10, 8, 7)

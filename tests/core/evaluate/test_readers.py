@@ -7,17 +7,17 @@ import json
 import pytest
 
 from core.errors import ParameterError
-from core.evaluate.answers import schema_for
-from core.evaluate.frame import build_prompt
 from core.evaluate.reader_server import _registered_templates
 from core.evaluate.readers import document_of, first_k, oracle, read_request, resolve_query
 from core.evaluate.scoring import score_answer
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.io.samples import load_sample
+from core.prompt.answers import schema_for
+from core.prompt.frame import build_prompt
 from core.queries import IMPACT_OWNERS, OWNERS, query, reference_suite
-from core.registry import FORMATS
-from core.registry import QUERIES as QUERIES_REGISTRY
+from core.queries import QUERIES as QUERIES_REGISTRY
 
 GRAPH = service_graph(10, 8, 7)
 JETSON = load_sample("nvidia-jetson")

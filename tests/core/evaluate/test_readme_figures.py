@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from core.analysis.answer_contexts import SweepOptions, sweep_contexts
 from core.evaluate.client import Endpoint
-from core.evaluate.contexts import SweepOptions, sweep_contexts
 from core.evaluate.run import RunSettings, plan
 from core.io.generate import service_graph
 from core.queries import IMPACT_OWNERS, query

@@ -6,16 +6,17 @@ import contextlib
 import json
 import time
 
-from core.evaluate.contexts import Context
-from core.evaluate.pricing import PriceTable
+from core.analysis.answer_summary import summarise
 from core.evaluate.reader_server import Reply, completion_body
 from core.evaluate.run import RunSettings, evaluate
 from core.evaluate.store import RunStore
-from core.evaluate.summary import summarise
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
+from core.prompt.context import Context
+from core.prompt.pricing import PriceTable
 from core.queries import IMPACT_OWNERS, query, reference_suite
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from tests.core.evaluate.conftest import API_KEY, endpoint
 
 GRAPH = service_graph(10, 8, 7)

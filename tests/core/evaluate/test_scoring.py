@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.evaluate.answers import schema_for
 from core.evaluate.scoring import AnswerParseError, parse_answer, score_answer, set_scores
+from core.prompt.answers import schema_for
 
 IMPACT_OWNERS = schema_for("impact_owners", None)
 GOLD = {"affected": ["svc-api", "svc-auth", "svc-web"],
@@ -106,7 +106,7 @@ def test_identifiers_are_compared_exactly():
 
 
 def test_a_sequence_field_keeps_its_order():
-    from core.evaluate.answers import AnswerField, AnswerSchema
+    from core.prompt.answers import AnswerField, AnswerSchema
     path = AnswerSchema((AnswerField("path", "sequence", ["node-id"]),))
     assert score_answer(path, '{"path": ["a", "b", "c"]}', ["a", "b", "c"]).exact_match
     reversed_path = score_answer(path, '{"path": ["c", "b", "a"]}', ["a", "b", "c"])
@@ -114,7 +114,7 @@ def test_a_sequence_field_keeps_its_order():
 
 
 def test_a_value_field_takes_a_string_or_null():
-    from core.evaluate.answers import AnswerField, AnswerSchema
+    from core.prompt.answers import AnswerField, AnswerSchema
     value = AnswerSchema((AnswerField("relation", "value", "relation"),))
     assert score_answer(value, '{"relation": null}', None).exact_match
     assert score_answer(value, '{"relation": "depends_on"}', "depends_on").exact_match

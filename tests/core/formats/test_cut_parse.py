@@ -9,11 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import FormatError
+from core.formats import FORMATS
 from core.formats.cut_parse import combined_graph, tail_document, tail_verdict
 from core.graph.kept import UnitPositions, image_positions
 from core.io.samples import load_sample, sample_names
 from core.metrics.coverage import seed_region
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, layouts_for, order_units
 from tests.strategies import graphs
 

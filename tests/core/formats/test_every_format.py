@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import FormatError
+from core.formats import FORMATS
 from core.formats.base import ATOM_KINDS
 from core.graph.model import Graph, Node
 from core.graph.units import graph_units
 from core.io.generate import service_graph
-from core.registry import FORMATS
 from tests.strategies import graphs
 
 ALL = FORMATS.names()

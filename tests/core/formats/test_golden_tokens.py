@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 
 GOLDEN = Path(__file__).with_name("golden_tokens.json")
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from core.formats import base
+from core.formats import FORMATS, base
 from core.formats.base import record_memo
 from core.graph.units import graph_units
 from core.io.samples import load_sample
-from core.registry import FORMATS
 
 
 def test_a_format_renders_the_same_from_its_memo() -> None:

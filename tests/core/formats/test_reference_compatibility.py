@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from tests.reference_program import load_reference
 
 REFERENCE_FORMATS = ["pretty_json", "compact_json", "jsonl", "csv", "typed_edges"]

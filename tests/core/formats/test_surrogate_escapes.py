@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.errors import FormatError
+from core.formats import FORMATS
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
-from core.registry import FORMATS
 
 ESCAPING = ["pretty_json", "compact_json", "jsonl", "structured_json", "toon", "turtle", "yaml"]
 PLACEHOLDER = "zq"  # replaced in the rendered text by a lone-surrogate escape

@@ -4,9 +4,9 @@ import gc
 
 from core.graph import derived as derived_module
 from core.graph.derived import derived
+from core.graph.hops import hop_distances
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
-from core.retrieval.hops import hop_distances
 
 
 def small_graph() -> Graph:

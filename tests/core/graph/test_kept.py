@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.formats.decoding import ORPHAN_TYPE
+from core.formats import FORMATS
 from core.graph.kept import UnitPositions, image_positions
-from core.graph.model import Edge, Graph, Node
+from core.graph.model import ORPHAN_TYPE, Edge, Graph, Node
 from core.io.generate import service_graph
 from core.metrics.coverage import seed_region
 from core.queries import IMPACT_OWNERS, SHORTEST_PATH, TYPED_NEIGHBOURS, query
 from core.queries.learning import TAXONOMY_MEMBERS
-from core.registry import FORMATS, ORDERINGS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, OrderingInputs, layouts_for, order_units
 from tests.strategies import graphs
 

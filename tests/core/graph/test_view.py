@@ -63,7 +63,7 @@ def test_only_views_above_the_physics_limit_need_a_fixed_layout():
 
 
 def test_a_capped_view_is_laid_out_in_hop_rings_around_the_seeds():
-    from core.retrieval.hops import hop_distances
+    from core.graph.hops import hop_distances
 
     graph = service_graph(600, 1200, 7)
     hops = hop_distances(graph, ("db-identity",))

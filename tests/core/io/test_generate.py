@@ -93,8 +93,7 @@ def test_impossible_sizes_are_parameter_errors(call):
 
 
 def test_every_public_generator_is_registered_with_its_numeric_parameters():
-    from core.io.generate import GRAPH_GENERATOR_LIST, generator_parameters
-    from core.registry import GENERATORS
+    from core.io.generate import GENERATORS, GRAPH_GENERATOR_LIST, generator_parameters
 
     assert GENERATORS.names() == ["services", "learning", "transport", "scale_free"]
     assert [GENERATORS.get(name) for name in GENERATORS] == [function for _, function in GRAPH_GENERATOR_LIST]

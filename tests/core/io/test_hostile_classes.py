@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from core.errors import FormatError, LoadError, ParameterError
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io import load, load_graph, load_graph_file, loading
 from core.io.generate import service_graph
 from core.io.limits import LimitError, Limits
-from core.registry import FORMATS
 
 
 def answer(data: bytes, name: str, **settings):

@@ -9,12 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import LoadError
+from core.formats import FORMATS
 from core.formats.base import Format
 from core.graph.model import Graph, Node
 from core.io import export_format_names, format_names, load, load_graph, load_graph_file, loading, save_graph
 from core.io.generate import learning_graph, service_graph, transport_graph
 from core.io.limits import LimitError, Limits
-from core.registry import FORMATS, Registry
+from core.registry import Registry
 from tests.core.io.test_graphml import xml_safe_graphs
 from tests.strategies import graphs
 

@@ -7,11 +7,11 @@ import tracemalloc
 
 import pytest
 
-from core.formats import base
+from core.formats import FORMATS, base
 from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.memory.held_bytes import accounting_bytes, graph_bytes, layout_bytes
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 GRAPH = service_graph(services=300, noise_edges=600)

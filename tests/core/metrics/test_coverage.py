@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 from core.analysis.sweep import accounted_rendering, full_recall_budget
 from core.budget.policies import cut
+from core.formats import FORMATS
 from core.io.generate import service_graph
 from core.metrics.coverage import candidate_recall, coverage_curve, coverage_rendering, coverage_tokens, seed_region
-from core.registry import FORMATS, TOKENIZERS
 from core.retrieval.ordering import HOP_TIERS, OrderingInputs, layouts_for
+from core.specs import RenderingSpec
+from core.tokens import TOKENIZERS
 from tests.strategies import graphs
 
 GRAPH = service_graph(40, 80, 7)
@@ -33,8 +35,7 @@ def is_a_record_prefix(rendering, keys) -> bool:
 
 def recall_at(region, format_, layout, k, budget, radius=None):
     inputs = OrderingInputs(seeds=region.seeds, direction=region.direction)
-    accounting = accounted_rendering(region.graph, format_, HOP_TIERS, layout, inputs, O200K, region=region,
-                                     radius=radius, cache=None)
+    accounting = accounted_rendering(RenderingSpec(region.graph, format_, HOP_TIERS, layout, inputs, O200K, radius), region=region, cache=None)
     result = cut(accounting, format_, "record", budget)
     return candidate_recall(set(result.kept_keys), region.candidate_keys(k)), accounting, result
 

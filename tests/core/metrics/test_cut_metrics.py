@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from core.budget.policies import cut
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.metrics.cut_metrics import KeptKeys, decode_cut, measure_cut
 from core.queries import IMPACT_OWNERS, SHORTEST_PATH, query
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 GRAPH = service_graph(40, 80, 7)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from core.budget.policies import ALL_POLICIES, cut
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.metrics.cut_metrics import answers, decode_cut
 from core.metrics.cut_reading import document_identity, read_cut
 from core.queries import IMPACT_OWNERS, query
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 GRAPH = service_graph(12, 24, 3)

@@ -7,10 +7,11 @@ from itertools import accumulate
 
 from core.budget.policies import cut
 from core.budget.sections import Sections
+from core.formats import FORMATS
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import edge_key, graph_units
 from core.metrics.placement import cut_offset, edge_key_endpoints, evidence_strip, placement
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 O200K = TOKENIZERS.get("o200k_base")
@@ -143,7 +144,7 @@ def test_a_raw_cut_through_a_character_stops_before_it():
 def test_dangling_edges_read_from_the_graphs_arrays_equal_those_read_key_by_key():
     from core.io.samples import load_sample, sample_names
     from core.metrics.coverage import seed_region
-    from core.registry import ORDERINGS
+    from core.retrieval import ORDERINGS
     from core.retrieval.ordering import OrderingInputs, order_units
     dangling = []
     for name in sample_names():

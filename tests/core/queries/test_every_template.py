@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.io.learning_graph import parse_learning_graph
-from core.queries import TEMPLATES, Query, query
-from core.registry import FORMATS, QUERIES
+from core.queries import QUERIES, TEMPLATES, Query, query
 from tests.strategies import graphs
 
 SERVICES = service_graph(40, 80, 7)

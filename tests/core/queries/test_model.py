@@ -10,13 +10,13 @@ from core.queries import (
     DEPENDENCIES,
     IMPACT_OWNERS,
     OWNERS,
+    QUERIES,
     SHORTEST_PATH,
     TEMPLATES,
     QueryTemplate,
     query,
     query_from_seeds,
 )
-from core.registry import QUERIES
 
 
 def test_every_template_is_registered_and_has_a_question_over_its_parameters():

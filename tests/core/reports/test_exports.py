@@ -10,9 +10,9 @@ import pandas as pd
 
 from core.analysis.budget_sweep import budget_sweep
 from core.budget.policies import cut
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.samples import default_sample, load_sample
-from core.registry import FORMATS, TOKENIZERS
 from core.reports.exports import (
     MODEL_FIELDS,
     SEED_FIELDS,
@@ -25,6 +25,7 @@ from core.reports.exports import (
     run_id,
 )
 from core.retrieval.seeds import Seeds
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 SAMPLE = default_sample()

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.errors import ParameterError
+from core.graph.hops import candidate_units, hop_distances, hop_units
 from core.io.generate import service_graph
-from core.retrieval.hops import candidate_units, hop_distances, hop_units
 from tests.strategies import graphs
 
 SERVICES = service_graph(6, 0, 7)

@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import ParameterError
+from core.formats import FORMATS
+from core.graph.hops import candidate_units, hop_units
 from core.io.generate import service_graph
-from core.registry import FORMATS, ORDERINGS
-from core.retrieval.hops import candidate_units, hop_units
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, OrderingInputs, inputs_for, layouts_for, order_units, rendering_seeds
 from tests.strategies import graphs
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.registry import QUERIES
+from core.queries import QUERIES
 from core.retrieval.question_templates import parameter_number_spans, template_for_question
 
 

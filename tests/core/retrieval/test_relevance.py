@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from core.errors import ParameterError
+from core.formats import FORMATS
+from core.graph.hops import hop_units
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
-from core.registry import FORMATS, ORDERINGS
-from core.retrieval.hops import hop_units
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, ends_arranged, order_units
 from core.retrieval.relevance import bm25_scores, centrality, personalized_pagerank, unit_text
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.registry import MODELS, TOKENIZERS
+from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import approximate_count
 
 

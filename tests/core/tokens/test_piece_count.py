@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.samples import load_sample
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.piece_count import count_in_pieces, text_pieces
 from core.tokens.protocol import tokenizable
 

@@ -9,13 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.formats import FORMATS
 from core.formats.base import Record, Rendering
+from core.graph.hops import hop_units
 from core.graph.units import graph_units
 from core.io.generate import service_graph
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import hop_units
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, layouts_for, order_units
-from core.tokens.prefix_tokens import TokenCache, prefix_tokens
+from core.tokens import TOKENIZERS
+from core.tokens.prefix_tokens import prefix_tokens
 from core.tokens.tokenizers.families import CL100K
 from tests.strategies import graphs
 
@@ -106,24 +108,6 @@ def test_records_within_counts_only_whole_records():
     rendering = rendering_of("abc", "def", preamble="P")
     accounting = prefix_tokens(rendering, O200K)
     assert [accounting.records_within(size) for size in range(9)] == [0, 0, 0, 0, 1, 1, 1, 2, 2]
-
-
-def test_the_cache_returns_the_same_accounting_and_stays_within_its_size():
-    graph = service_graph(10, 10, 7)
-    rendering = FORMATS.get("jsonl").render(graph, graph_units(graph))
-    cache = TokenCache(max_bytes=len(rendering.text.encode()) + 1)
-    built = []
-
-    def build():
-        built.append(1)
-        return prefix_tokens(rendering, O200K)
-
-    first = cache.get_or_build(("g", "jsonl"), build)
-    assert cache.get_or_build(("g", "jsonl"), build) is first and len(built) == 1
-    cache.get_or_build(("g", "jsonl", "again"), build)
-    assert len(cache) == 1  # the older entry made room
-    cache.clear()
-    assert len(cache) == 0
 
 
 @pytest.mark.parametrize("name", FORMATS.names())

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.registry import TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.pretoken_boundaries import forced_boundaries, rules_apply
 
 # Characters around which tiktoken's pre-tokenizer is subtle: newlines before "/", blank lines,

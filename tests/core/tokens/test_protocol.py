@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import GraphContextError, UnknownNameError
-from core.registry import TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.protocol import Tokenizer
 from core.tokens.tokenizers import vocabulary_files
 from core.tokens.tokenizers.families import OPENAI_SHA256
@@ -42,7 +42,7 @@ def test_a_fresh_process_without_network_loads_every_tokenizer():
         "import os, socket\n"
         "def refuse(*a, **k): raise OSError('blocked')\n"
         "socket.socket.connect = refuse; socket.create_connection = refuse; socket.getaddrinfo = refuse\n"
-        "from core.registry import TOKENIZERS\n"
+        "from core.tokens import TOKENIZERS\n"
         "print(*[TOKENIZERS.get(name).count('hello world') for name in TOKENIZERS])\n"
         "print('TIKTOKEN_CACHE_DIR' in os.environ)\n"
     )

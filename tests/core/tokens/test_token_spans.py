@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.registry import TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.token_spans import token_ends
 
 TOKENIZER = TOKENIZERS.get("o200k_base")

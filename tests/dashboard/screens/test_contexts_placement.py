@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from core.analysis.sweep import accounted_rendering
 from core.budget.policies import cut
+from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
 from core.metrics.placement import evidence_strip, placement
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
+from core.specs import RenderingSpec
+from core.tokens import TOKENIZERS
 from tests.dashboard.conftest import metric, on_page, started
 
 
@@ -19,8 +22,7 @@ def core_placement(format_name: str, ordering: str, policy: str, budget: int):
     ordering_ = ORDERINGS.get(ordering)
     inputs = inputs_for(ordering_, sample.seeds, evidence=evidence, question=query.question_on(graph))
     format_ = FORMATS.get(format_name)
-    accounting = accounted_rendering(graph, format_, ordering_, "nodes_then_edges", inputs, TOKENIZERS.get("o200k_base"),
-                                     cache=None)
+    accounting = accounted_rendering(RenderingSpec(graph, format_, ordering_, "nodes_then_edges", inputs, TOKENIZERS.get("o200k_base")), cache=None)
     result = cut(accounting, format_, policy, budget)
     return placement(result, accounting, evidence), evidence_strip(result, accounting, evidence)
 

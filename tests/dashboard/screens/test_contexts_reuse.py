@@ -5,7 +5,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 import core.analysis.sweep
-from core.registry import FORMATS
+from core.formats import FORMATS
 from tests.dashboard.conftest import on_page, started
 
 
@@ -48,7 +48,7 @@ def test_seeds_recount_under_hop_tiers(monkeypatch):
 
 
 def test_the_shown_pages_token_ends_equal_the_whole_texts():
-    from core.registry import TOKENIZERS
+    from core.tokens import TOKENIZERS
     from core.tokens.token_spans import token_ends
     from dashboard.views.context_html import page_bounds
     from dashboard.views.context_panel import window_token_ends

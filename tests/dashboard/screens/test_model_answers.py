@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.evaluate.pricing import PriceTable
+from core.analysis.answer_summary import summarise
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.store import RunStore
-from core.evaluate.summary import summarise
 from core.io.samples import sample_names
+from core.prompt.pricing import PriceTable
 from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
 from tests.dashboard.conftest import on_page, started
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from core.analysis.session_defaults import budget_text, complete_tokens, graph_defaults, sweep_budgets
 from core.analysis.sweep import rendering_summary
+from core.analysis.tokenizer_comparison import tokens_per_format
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.samples import get_sample, load_sample
-from core.presentation.graph_size import graph_figures
-from core.presentation.session_defaults import budget_text, complete_tokens, graph_defaults, sweep_budgets
-from core.registry import FORMATS, TOKENIZERS
+from core.reports.graph_size import graph_figures
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
-from core.tokens.tokenizer_comparison import tokens_per_format
 from dashboard import cache
 from dashboard.large_graph import THRESHOLD_VARIABLE
 from tests.dashboard.conftest import metric, started
@@ -80,7 +81,7 @@ def test_a_large_graph_takes_its_sweep_budgets_from_the_shown_formats(small_thre
 
 
 def test_opening_a_large_graph_says_which_formats_it_renders_and_then_reuses_them(small_threshold):
-    cache._accountings.clear()  # a fresh server: nothing rendered yet
+    cache.workbench().clear()  # a fresh server: nothing rendered yet
     app = started(sample=SAMPLE)
     labels = [item.label for item in app.status]
     assert len(labels) == 1 and labels[0].startswith(f"Rendered and counted {SHOWN[0]}, {SHOWN[1]} in ")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.analysis.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from core.io.samples import default_sample, load_sample
-from core.registry import MODELS, TOKENIZERS
-from core.tokens.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
+from core.tokens import MODELS, TOKENIZERS
 from tests.dashboard.conftest import started
 
 

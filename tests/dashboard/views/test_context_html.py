@@ -9,7 +9,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.registry import TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.token_spans import token_ends
 from dashboard.views.context_html import (
     Highlight,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.registry import FORMATS
+from core.formats import FORMATS
 from tests.dashboard.conftest import metric, on_page, started
 
 

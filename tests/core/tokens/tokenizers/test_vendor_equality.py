@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.formats import FORMATS
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
 from core.io.samples import load_sample, sample_names
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.protocol import tokenizable
 
 SPECIAL_LOOKING = ["<|endoftext|>", "<s>", "</s>", "[INST]", "[/INST]", "<|im_start|>", "<|begin_of_text|>",

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from core.formats.base import Format
 from core.graph.model import Graph
 from core.io.samples import Sample
-from core.queries import Query, QueryTemplate, query
+from core.queries import QUERIES, Query, QueryTemplate, query
 from core.queries.model import label_of
-from core.registry import QUERIES
 from core.tokens.prefix_tokens import PrefixTokens
 
 SWEEP_BUDGET_COUNT = 9
@@ -104,8 +103,9 @@ def complete_tokens(graph: Graph, tokenizer_name: str, formats: Sequence[str] | 
     """Per format (every registered one unless `formats` names some), the tokens its complete canonical text counts
     against a budget (grammar included). One complete text is alive at a time: on the largest graphs each is tens of MB."""
     from core.budget.policies import grammar_tokens
+    from core.formats import FORMATS
     from core.graph.units import graph_units
-    from core.registry import FORMATS, TOKENIZERS
+    from core.tokens import TOKENIZERS
 
     tokenizer = TOKENIZERS.get(tokenizer_name)
     units = graph_units(graph)

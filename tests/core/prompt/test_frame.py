@@ -5,12 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.evaluate.answers import schema_for
-from core.evaluate.frame import FRAME_VERSION, TEMPLATE, PromptParts, build_prompt, fill, frame_tokens, parse_prompt
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
+from core.prompt.answers import schema_for
+from core.prompt.frame import FRAME_VERSION, TEMPLATE, PromptParts, build_prompt, fill, frame_tokens, parse_prompt
 from core.queries import reference_suite
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 
 SCHEMA = schema_for("impact_owners", None)
 QUESTION = "If db-identity fails, which services are transitively affected, and which teams own them?"

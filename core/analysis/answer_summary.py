@@ -18,8 +18,8 @@ from collections.abc import Iterable
 import pandas as pd
 
 from core.analysis.pareto import pareto_front
-from core.evaluate.pricing import PriceTable
 from core.evaluate.statistics import bootstrap_over_queries, wilson_interval
+from core.prompt.pricing import PriceTable
 
 GROUP = ("model", "format", "ordering", "layout", "policy", "budget_tokens")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.graph.model import Edge, Graph, Node
 from core.io.generate import service_graph
-from core.presentation.graph_size import LARGE_GRAPH_UNITS, graph_figures, is_large, unit_count
+from core.reports.graph_size import LARGE_GRAPH_UNITS, graph_figures, is_large, unit_count
 
 SMALL = Graph.build(
     [Node("api", "service", (("team", "web"),)), Node("db", "database"), Node("cache", "service"), Node("ops", "team")],

@@ -1,7 +1,7 @@
 """A node picker lists every node of an ordinary graph; on a larger one the chosen nodes, then the hubs."""
 
 from core.graph.model import Edge, Graph, Node
-from core.presentation.node_choices import node_choices
+from dashboard.state.node_choices import node_choices
 
 
 def star_graph() -> Graph:

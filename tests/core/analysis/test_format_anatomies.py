@@ -1,8 +1,8 @@
 """Every format's anatomy, one format at a time, with progress a page can show."""
 
+from core.analysis.format_anatomies import format_anatomies
 from core.io.samples import get_sample
 from core.retrieval.seeds import Seeds
-from core.tokens.format_anatomies import format_anatomies
 
 
 def test_progress_names_each_format_before_reading_it_and_ends_at_the_whole():

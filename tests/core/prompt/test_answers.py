@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.evaluate.answers import _SCHEMAS, schema_for
-from core.registry import QUERIES
+from core.prompt.answers import _SCHEMAS, schema_for
+from core.queries import QUERIES
 
 
 def test_every_registered_query_template_has_an_answer_schema():

@@ -6,11 +6,7 @@ from collections import Counter
 
 import pytest
 
-from core.budget.policies import cut
-from core.graph.units import graph_units
-from core.io.generate import service_graph
-from core.io.samples import get_sample, load_sample, sample_names
-from core.presentation.session_defaults import (
+from core.analysis.session_defaults import (
     budget_text,
     complete_tokens,
     graph_defaults,
@@ -19,11 +15,17 @@ from core.presentation.session_defaults import (
     parameter_presets,
     sweep_budgets,
 )
+from core.budget.policies import cut
+from core.formats import FORMATS
+from core.graph.hops import hop_units
+from core.graph.units import graph_units
+from core.io.generate import service_graph
+from core.io.samples import get_sample, load_sample, sample_names
 from core.queries.model import label_of
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
-from core.retrieval.hops import hop_units
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, order_units
 from core.retrieval.seeds import seeds_from_question
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
 SHOWN = ("pretty_json", "compact_json")
@@ -105,7 +107,7 @@ def test_budget_text_reads_back():
 
 
 def test_parameter_presets_follow_the_declared_kinds():
-    from core.registry import QUERIES
+    from core.queries import QUERIES
 
     sample = get_sample("online-boutique")
     graph = load_sample(sample.name)
@@ -120,7 +122,7 @@ def test_parameter_presets_follow_the_declared_kinds():
 
 
 def test_parameter_choices_are_the_graphs_ids_relations_and_types():
-    from core.registry import QUERIES
+    from core.queries import QUERIES
 
     graph = load_sample("online-boutique")
     impact = QUERIES.get("impact")
@@ -141,9 +143,8 @@ def test_complete_tokens_of_some_formats_are_those_formats_figures_of_every_form
 def test_every_samples_questions_name_their_seeds_and_leave_no_slot_empty(sample):
     """The default question finds the default seeds again, and every template's caption names the seeds by label
     (with the id where the node has a label) and has no empty slot ("What depends on ?" on the adversarial sample)."""
-    from core.queries import query
+    from core.queries import QUERIES, query
     from core.queries.model import shown_name
-    from core.registry import QUERIES
 
     graph = load_sample(sample)
     defaults = graph_defaults(graph, get_sample(sample))
@@ -162,7 +163,7 @@ def test_every_samples_questions_name_their_seeds_and_leave_no_slot_empty(sample
 
 @pytest.mark.parametrize("format_name", FORMATS.names())
 def test_an_accounted_renderings_complete_text_fits_exactly_at_its_rendered_tokens(format_name):
-    from core.presentation.session_defaults import rendered_tokens
+    from core.analysis.session_defaults import rendered_tokens
 
     graph = load_sample("nvidia-jetson")
     tokenizer = TOKENIZERS.get("o200k_base")

@@ -5,12 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from core.analysis.sweep import sweep
-from core.graph.units import graph_units
-from core.io.generate import service_graph
-from core.io.samples import default_sample, load_sample
-from core.queries import IMPACT_OWNERS, query
-from core.registry import FORMATS, TOKENIZERS
-from core.tokens.tokenizer_comparison import (
+from core.analysis.tokenizer_comparison import (
     format_ranks,
     pareto_per_tokenizer,
     sweep_over_tokenizers,
@@ -18,6 +13,13 @@ from core.tokens.tokenizer_comparison import (
     tokens_side_by_side,
     winner_sentence,
 )
+from core.formats import FORMATS
+from core.graph.units import graph_units
+from core.io.generate import service_graph
+from core.io.samples import default_sample, load_sample
+from core.queries import IMPACT_OWNERS, query
+from core.specs import SweepSpec
+from core.tokens import TOKENIZERS
 
 GRAPH = service_graph(12, 14, 7)
 QUERY = query(IMPACT_OWNERS, failed="db-identity")
@@ -49,11 +51,11 @@ def test_the_sentence_says_where_the_cheapest_lossless_format_changes():
 
 
 def test_a_sweep_over_tokenizers_stacks_one_sweep_per_tokenizer():
-    options = dict(formats=["jsonl", "csv"], orderings=["canonical"], budgets=[128, 512], cache=None)
-    frame = sweep_over_tokenizers(GRAPH, [QUERY], ["o200k_base", "tekken"], **options)
+    options = dict(format_names=["jsonl", "csv"], ordering_names=["canonical"], budgets=[128, 512])
+    frame = sweep_over_tokenizers(SweepSpec.from_names(GRAPH, [QUERY], **options), ["o200k_base", "tekken"])
     assert frame.attrs["parameters"]["tokenizer"] == ["o200k_base", "tekken"]
     for name in ("o200k_base", "tekken"):
-        alone = sweep(GRAPH, [QUERY], tokenizer=name, **options)
+        alone = sweep(SweepSpec.from_names(GRAPH, [QUERY], tokenizer_name=name, **options))
         part = frame[frame["tokenizer"] == name].reset_index(drop=True)
         pd.testing.assert_frame_equal(part, alone, check_dtype=False)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import ParameterError
-from core.evaluate.pricing import PriceTable, parse_price
+from core.prompt.pricing import PriceTable, parse_price
 
 
 def test_cost_is_the_seeds_formula():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.presentation.mirrored_controls import Mirror, needs_drawing, reconcile
+from dashboard.state.mirrored_controls import Mirror, needs_drawing, reconcile
 
 LOW, HIGH = 0, 1_000
 START = 500

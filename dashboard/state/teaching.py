@@ -6,12 +6,14 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from core.formats import FORMATS
 from core.graph.model import Graph
 from core.graph.units import graph_units
 from core.metrics.coverage import coverage_curve, seed_region
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
+from core.tokens import TOKENIZERS
 
 TIGHT_SHARE = 4  # the walkthrough's tight budget is a quarter of the complete rendering
 

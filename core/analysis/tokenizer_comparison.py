@@ -9,16 +9,18 @@ the same sweep once per tokenizer into one frame with a `tokenizer` column, and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 
 import pandas as pd
 
 from core.analysis.pareto import ACROSS_BUDGET_GROUPS, dominance_across_budgets
 from core.analysis.sweep import sweep
+from core.formats import FORMATS
 from core.graph.model import Graph
 from core.graph.units import graph_units
-from core.queries import Query
-from core.registry import FORMATS, TOKENIZERS
+from core.specs import SweepSpec
+from core.tokens import TOKENIZERS
 
 
 def tokens_per_format(graph: Graph, tokenizers: Sequence[str] | None = None,
@@ -81,12 +83,12 @@ def winner_sentence(table: pd.DataFrame) -> str:
     return "The cheapest lossless format changes with the tokenizer: " + "; ".join(parts) + "."
 
 
-def sweep_over_tokenizers(graph: Graph, queries: Mapping[str, Query] | Sequence[Query],
-                          tokenizers: Sequence[str], **options) -> pd.DataFrame:
-    """`core.analysis.sweep.sweep` once per tokenizer, stacked: one frame whose `tokenizer` column tells them apart."""
-    frames = [sweep(graph, queries, tokenizer=tokenizer, **options) for tokenizer in tokenizers]
+def sweep_over_tokenizers(spec: SweepSpec, tokenizer_names: Sequence[str], **options) -> pd.DataFrame:
+    """`core.analysis.sweep.sweep` of the spec once per tokenizer, stacked: one frame whose `tokenizer` column tells
+    them apart (`options` are the sweep's)."""
+    frames = [sweep(replace(spec, tokenizer=TOKENIZERS.get(name)), **options) for name in tokenizer_names]
     frame = pd.concat(frames, ignore_index=True)
-    frame.attrs["parameters"] = {**frames[0].attrs["parameters"], "tokenizer": list(tokenizers)}
+    frame.attrs["parameters"] = {**frames[0].attrs["parameters"], "tokenizer": list(tokenizer_names)}
     return frame
 
 

@@ -1,4 +1,4 @@
-"""The Token anatomy page's figures: each format's anatomy (core.tokens.token_anatomy) at the page's settings."""
+"""The Token anatomy page's figures: each format's anatomy (core.analysis.token_anatomy) at the page's settings."""
 
 from __future__ import annotations
 
@@ -6,18 +6,22 @@ from collections.abc import Callable, Sequence
 
 from core.analysis.budget_sweep import effective_layout, ordering_inputs
 from core.analysis.sweep import accounted_rendering
+from core.analysis.token_anatomy import Anatomy, cut_anatomy, rendering_anatomy
 from core.budget.policies import cut
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.memory.rendering_cache import RenderingCache
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
-from core.tokens.token_anatomy import Anatomy, cut_anatomy, rendering_anatomy
+from core.specs import RenderingSpec
+from core.tokens import TOKENIZERS
 
 
 def format_anatomies(graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], ordering: str,
                      layout: str, tokenizer: str, budget: int | None = None, policy: str = "record",
-                     marker: bool = False, progress: Callable[[int, int, str], None] | None = None
-                     ) -> list[Anatomy]:
+                     marker: bool = False, progress: Callable[[int, int, str], None] | None = None,
+                     cache: RenderingCache | None = None) -> list[Anatomy]:
     """Each format's token anatomy: of its complete text (budget None) or of its cut at the budget.
 
     `progress` hears (formats done, formats in all, the format being read) before each format and at the end."""
@@ -29,7 +33,8 @@ def format_anatomies(graph: Graph, query: Query, seeds: Seeds, *, formats: Seque
         if progress is not None:
             progress(index, len(formats), name)
         format_ = FORMATS.get(name)
-        accounting = accounted_rendering(graph, format_, ordering_, effective_layout(name, layout), inputs, encoder)
+        spec = RenderingSpec(graph, format_, ordering_, effective_layout(name, layout), inputs, encoder)
+        accounting = accounted_rendering(spec, cache=cache)
         if budget is None:
             anatomies.append(rendering_anatomy(accounting.rendering, format_, encoder))
         else:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-import core.presentation.inspected_cut as inspected
+import dashboard.state.inspected_cut as inspected
 from core.budget.policies import ALL_POLICIES, cut
+from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.metrics.cut_metrics import KeptKeys, decode_cut, measure_cut
-from core.presentation.inspected_cut import inspected_metrics, remembered_documents
 from core.queries import IMPACT_OWNERS, query
-from core.registry import FORMATS, TOKENIZERS
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
+from dashboard.state.inspected_cut import inspected_metrics, remembered_documents
 
 GRAPH = service_graph(12, 24, 3)
 QUESTION = query(IMPACT_OWNERS, failed="db-identity")

@@ -15,28 +15,17 @@ import pandas as pd
 
 from core.analysis.sweep import Progress, accounted_rendering, sweep
 from core.budget.policies import cut
+from core.formats import FORMATS
 from core.graph.model import Graph
+from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
 from core.metrics.coverage import seed_region
+from core.prompt.context import Context
 from core.queries import Query
-from core.registry import FORMATS, ORDERINGS, TOKENIZERS
+from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
 from core.retrieval.seeds import Seeds
-
-
-@dataclass(frozen=True)
-class Context:
-    """One cut to ask about: its coordinates, the kept text, its token count and the sweep's traversal
-    accuracy of `query` on it (the oracle's exact match must equal it)."""
-
-    query: Query
-    format: str
-    ordering: str
-    policy: str
-    budget_tokens: int
-    text: str
-    context_tokens: int
-    traversal_accuracy: float | None = None
-    layout: str = "nodes_then_edges"
+from core.specs import RenderingSpec, SweepSpec
+from core.tokens import TOKENIZERS
 
 
 @dataclass(frozen=True)
@@ -55,6 +44,14 @@ class SweepOptions:
     marker: bool = False
     extra: Mapping = field(default_factory=dict)  # passed through to sweep (hops, radius)
 
+    def spec(self, graph: Graph, queries: Sequence[Query], seeds: Seeds | Sequence[str] | None = None) -> SweepSpec:
+        """These options as the sweep's spec (names resolved and checked)."""
+        return SweepSpec.from_names(graph, queries, seeds=seeds, format_names=self.formats,
+                                    ordering_names=self.orderings, layouts=self.layouts, policy_names=self.policies,
+                                    budgets=self.budgets, tokenizer_name=self.tokenizer, direction=self.direction,
+                                    shuffle_seed=self.shuffle_seed, count_grammar=self.count_grammar,
+                                    marker=self.marker, **dict(self.extra))
+
     def recorded(self) -> dict:
         return {"formats": list(self.formats or FORMATS.names()), "orderings": list(self.orderings),
                 "layouts": list(self.layouts), "policies": list(self.policies), "budgets": list(self.budgets),
@@ -63,14 +60,12 @@ class SweepOptions:
 
 
 def sweep_contexts(graph: Graph, queries: Sequence[Query], options: SweepOptions = SweepOptions(), *,
-                   seeds: Seeds | Sequence[str] | None = None,
-                   progress: Progress | None = None) -> tuple[list[Context], pd.DataFrame]:
-    """The sweep's rows and one Context per row, in the sweep's order."""
-    frame = sweep(graph, queries, seeds=seeds, formats=options.formats, orderings=options.orderings,
-                  layouts=options.layouts, policies=options.policies, budgets=options.budgets,
-                  tokenizer=options.tokenizer, direction=options.direction, shuffle_seed=options.shuffle_seed,
-                  count_grammar=options.count_grammar, marker=options.marker, progress=progress,
-                  **dict(options.extra))
+                   seeds: Seeds | Sequence[str] | None = None, progress: Progress | None = None,
+                   cache: RenderingCache | None = None) -> tuple[list[Context], pd.DataFrame]:
+    """The sweep's rows and one Context per row, in the sweep's order (`cache`: a workbench's renderings)."""
+    # The sweep's renderings serve the cuts' texts below.
+    cache = cache if cache is not None else rendering_cache(DEFAULT_CACHE_BYTES)
+    frame = sweep(options.spec(graph, queries, seeds), progress=progress, cache=cache)
     parameters = frame.attrs["parameters"]
     seed_ids = tuple(parameters["seeds"])
     region = seed_region(graph, seed_ids, options.direction)
@@ -88,8 +83,8 @@ def sweep_contexts(graph: Graph, queries: Sequence[Query], options: SweepOptions
                                 question=parameters["queries"][row.query], shuffle_seed=options.shuffle_seed,
                                 direction=options.direction)
             # The sweep cached this accounting: the same key gives the same rendering, not a new one.
-            accounting = accounted_rendering(graph, format_, ordering, row.layout, inputs, encoder, region=region,
-                                             radius=parameters.get("radius"))
+            spec = RenderingSpec(graph, format_, ordering, row.layout, inputs, encoder, parameters.get("radius"))
+            accounting = accounted_rendering(spec, region=region, cache=cache)
             texts[key] = cut(accounting, format_, row.policy, int(row.budget), count_grammar=options.count_grammar,
                              marker=options.marker).text
         contexts.append(Context(query, row.format, row.ordering, row.policy, int(row.budget), texts[key],

@@ -1,6 +1,6 @@
 """The glossary explains every word the issue names, and the sidebar shows it (see tests/dashboard/test_app.py)."""
 
-from core.presentation.glossary import GLOSSARY, glossary_markdown
+from dashboard.state.glossary import GLOSSARY, glossary_markdown
 
 
 def test_the_words_a_newcomer_meets_are_explained():

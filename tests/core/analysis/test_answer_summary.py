@@ -7,9 +7,9 @@ import json
 import pandas as pd
 import pytest
 
-from core.evaluate.pricing import PriceTable
+from core.analysis.answer_summary import pareto_by_budget, per_format, summarise
 from core.evaluate.statistics import wilson_interval
-from core.evaluate.summary import pareto_by_budget, per_format, summarise
+from core.prompt.pricing import PriceTable
 
 
 def row(format_name="csv", budget=512, query="q1", trial=0, exact=1, f1=1.0, failure="", tokens=(100, 10),

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from core.presentation.teaching import comparison_sentence, orderings_sentence
+from dashboard.state.teaching import comparison_sentence, orderings_sentence
 
 
 def frame(rows):
@@ -37,10 +37,11 @@ def test_several_leaders_keep_in_the_plural():
 
 
 def test_the_tight_budget_is_a_quarter_of_the_complete_texts_exact_tokens():
+    from core.formats import FORMATS
     from core.graph.units import graph_units
     from core.io.generate import service_graph
-    from core.presentation.teaching import tight_budget
-    from core.registry import FORMATS, TOKENIZERS
+    from core.tokens import TOKENIZERS
+    from dashboard.state.teaching import tight_budget
 
     graph = service_graph(6, 4, 3)
     text = FORMATS.get("csv").render(graph, graph_units(graph)).text
@@ -50,10 +51,9 @@ def test_the_tight_budget_is_a_quarter_of_the_complete_texts_exact_tokens():
 def test_the_walkthrough_plan_shows_each_steps_point_and_its_sentences_say_its_figures():
     from core.analysis.budget_sweep import budget_sweep
     from core.io.samples import load_sample
-    from core.presentation.teaching import step_sentences, walkthrough_plan
-    from core.queries import Query
-    from core.registry import QUERIES
+    from core.queries import QUERIES, Query
     from core.retrieval.seeds import Seeds
+    from dashboard.state.teaching import step_sentences, walkthrough_plan
 
     graph = load_sample("reference-services")
     query = Query(QUERIES.get("dependencies_within"), (("hops", 2), ("relation", "depends_on"),
@@ -77,7 +77,7 @@ def test_the_walkthrough_plan_shows_each_steps_point_and_its_sentences_say_its_f
 
 
 def test_a_plan_whose_hop_tiers_keep_no_more_says_so():
-    from core.presentation.teaching import StepFigures, WalkthroughPlan, step_sentences
+    from dashboard.state.teaching import StepFigures, WalkthroughPlan, step_sentences
 
     level = StepFigures("hop_tiers", "record", True, 0.5, 0.0, 3, 9)
     plan = WalkthroughPlan(1_200, 2, (StepFigures("canonical", "raw", True, 0.5, 0.0, 3, 9),

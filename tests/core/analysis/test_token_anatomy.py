@@ -6,13 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.budget.policies import POLICIES, cut, grammar_tokens
-from core.formats.base import Atom, Record, Rendering
-from core.graph.units import graph_units
-from core.io.samples import load_sample
-from core.registry import FORMATS, TOKENIZERS
-from core.tokens.prefix_tokens import prefix_tokens
-from core.tokens.token_anatomy import (
+from core.analysis.token_anatomy import (
     CATEGORIES,
     MARKER,
     NODE_IDS,
@@ -26,6 +20,13 @@ from core.tokens.token_anatomy import (
     rendering_spans,
     text_anatomy,
 )
+from core.budget.policies import POLICIES, cut, grammar_tokens
+from core.formats import FORMATS
+from core.formats.base import Atom, Record, Rendering
+from core.graph.units import graph_units
+from core.io.samples import load_sample
+from core.tokens import TOKENIZERS
+from core.tokens.prefix_tokens import prefix_tokens
 from tests.strategies import graphs
 
 ALL = FORMATS.names()

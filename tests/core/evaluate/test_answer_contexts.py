@@ -7,17 +7,18 @@ from collections import Counter
 
 import pytest
 
+from core.analysis.answer_contexts import SweepOptions, sweep_contexts
 from core.budget.policies import cut
-from core.evaluate.contexts import SweepOptions, sweep_contexts
 from core.evaluate.reader_server import ReaderServer
 from core.evaluate.readers import document_of
 from core.evaluate.run import RunSettings, evaluate, plan
 from core.evaluate.scoring import score_answer
 from core.evaluate.store import RunStore
+from core.formats import FORMATS
 from core.io.generate import service_graph
 from core.io.samples import load_sample
-from core.queries import IMPACT_OWNERS, label_of, query, reference_suite
-from core.registry import FORMATS, ORDERINGS, QUERIES
+from core.queries import IMPACT_OWNERS, QUERIES, label_of, query, reference_suite
+from core.retrieval import ORDERINGS
 from tests.core.evaluate.conftest import endpoint
 
 GRAPH = service_graph(9, 8, 7)
@@ -52,8 +53,9 @@ def test_contexts_are_the_sweeps_cuts_with_its_metrics():
 
 def test_a_context_text_is_the_cut_the_sweep_measured():
     from core.graph.units import graph_units
-    from core.registry import ORDERINGS, TOKENIZERS
+    from core.retrieval import ORDERINGS
     from core.retrieval.ordering import OrderingInputs, order_units
+    from core.tokens import TOKENIZERS
     from core.tokens.prefix_tokens import prefix_tokens
     options = SweepOptions(formats=("typed_edges",), policies=("raw",), budgets=(150,), marker=True)
     [context], _ = sweep_contexts(GRAPH, SERVICE_QUERIES[:1], options)
@@ -127,8 +129,8 @@ def test_questions_naming_labels_differ_only_where_the_named_node_lost_its_recor
 
 
 def test_an_edge_without_its_node_record_answers_by_id_but_not_by_label(server, tmp_path):
-    from core.evaluate.contexts import Context
     from core.graph.units import graph_units
+    from core.prompt.context import Context
     prerequisites = LEARNING_QUERIES[1]  # of concept 28, asked as "What are the prerequisites for <label>?"
     rendering = FORMATS.get("typed_edges").render(JETSON, graph_units(JETSON))
     text = rendering.preamble + "".join(record.text for record in rendering.records if record.unit_keys != ("n:28",))

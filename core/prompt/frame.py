@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.errors import ParameterError
-from core.evaluate.answers import AnswerSchema
+from core.prompt.answers import AnswerSchema
 from core.tokens.protocol import Tokenizer
 
 FRAME_VERSION = "answer-frame-v1"

@@ -1,0 +1,122 @@
+"""The front door: the data flow as methods over specs, and the one owner of the renderings the flow keeps.
+
+    bench = Workbench()
+    spec = RenderingSpec.from_names(graph, "csv", tokenizer_name="llama3")
+    bench.account(spec).counts[-1]                      # exact tokens of the complete text
+    bench.measure(spec, 512, query).evidence_survival   # what a 512-token cut keeps of the query's evidence
+
+The dashboard keeps one workbench per session, the CLI one per command, a test a fresh one. Every
+stage below is a pure function of its inputs; what is worth keeping between calls (accounted
+renderings, bounded by the bytes of their texts) is kept here, under the spec's key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+
+from core.analysis import advisor, answer_contexts, budget_sweep, format_anatomies, format_markers, suite
+from core.analysis.sweep import accounted_rendering, sweep
+from core.analysis.token_anatomy import Anatomy
+from core.analysis.tokenizer_comparison import sweep_over_tokenizers
+from core.budget.policies import Cut, cut
+from core.budget.sections import DEFAULT_SECTIONS, Sections
+from core.formats.base import Rendering
+from core.graph.model import Graph
+from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
+from core.metrics.coverage import seed_region
+from core.metrics.cut_metrics import CutMetrics, decode_cut, measure_cut
+from core.prompt.context import Context
+from core.queries import Query
+from core.questions import QuestionSet
+from core.retrieval.seeds import Seeds
+from core.specs import RenderingSpec, SweepSpec
+from core.tokens.prefix_tokens import PrefixTokens
+
+Progress = Callable[[int, int, str], None]  # (done, in all, what)
+
+
+class Workbench:
+    """Render, account, cut, measure, sweep, run suites, advise and build answer contexts, from specs."""
+
+    def __init__(self, renderings: RenderingCache | None = None) -> None:
+        """`renderings`: where accounted renderings are kept (default: up to DEFAULT_CACHE_BYTES, least recently
+        used first out); the dashboard gives one that keeps what a page read in the last minutes."""
+        self.renderings = renderings if renderings is not None else rendering_cache(DEFAULT_CACHE_BYTES)
+
+    # One rendering at a time.
+
+    def account(self, spec: RenderingSpec) -> PrefixTokens:
+        """The rendering with the exact token count of every record prefix (built once per spec key)."""
+        return accounted_rendering(spec, cache=self.renderings)
+
+    def render(self, spec: RenderingSpec) -> Rendering:
+        return self.account(spec).rendering
+
+    def cut(self, spec: RenderingSpec, budget: int, *, policy_name: str = "record", count_grammar: bool = True,
+            marker: bool = False, sections: Sections = DEFAULT_SECTIONS) -> Cut:
+        """What of the rendering survives `budget` tokens under the policy."""
+        return cut(self.account(spec), spec.format, policy_name, budget, count_grammar=count_grammar, marker=marker,
+                   sections=sections)
+
+    def measure(self, spec: RenderingSpec, budget: int, query: Query, *, policy_name: str = "record",
+                count_grammar: bool = True, marker: bool = False, hops: int = 2) -> CutMetrics:
+        """Every metric of the cut for the query, from its decoded text (the proof path, one cut at a time)."""
+        result = self.cut(spec, budget, policy_name=policy_name, count_grammar=count_grammar, marker=marker)
+        gold = query.solve(spec.graph)
+        candidates = _candidate_keys(spec, hops)
+        return measure_cut(result, query, gold, decode_cut(result, spec.format), candidates=candidates)
+
+    # Many cuts.
+
+    def sweep(self, spec: SweepSpec, *, progress: Progress | None = None, workers: int | None = None,
+              verify: bool = False, metrics_from: str = "kept") -> pd.DataFrame:
+        """One row per (query, format, ordering, layout, policy, budget) cut (`core.analysis.sweep`)."""
+        return sweep(spec, progress=progress, cache=self.renderings, workers=workers, verify=verify,
+                     metrics_from=metrics_from)
+
+    def sweep_over_tokenizers(self, spec: SweepSpec, tokenizer_names: Sequence[str], *,
+                              progress: Progress | None = None, workers: int | None = None) -> pd.DataFrame:
+        return sweep_over_tokenizers(spec, tokenizer_names, progress=progress, cache=self.renderings,
+                                     workers=workers)
+
+    def budget_sweep(self, graph: Graph, query: Query, seeds: Seeds, **options) -> pd.DataFrame:
+        """The analysis pages' sweep: one query, each format in a layout it can show."""
+        return budget_sweep.budget_sweep(graph, query, seeds, cache=self.renderings, **options)
+
+    def suite(self, graph: Graph, question_set: QuestionSet, settings: suite.SuiteSettings, *,
+              engine: str = "local", **options) -> suite.SuiteResult:
+        """A question set over formats and budgets; each task keeps its own renderings where it runs."""
+        return suite.run_suite(graph, question_set, settings, engine=engine, **options)
+
+    def advise(self, graph: Graph, queries: Sequence[Query], settings: advisor.AdviceSettings, *,
+               seeds: Sequence[str] | None = None, progress: Progress | None = None) -> advisor.Advice:
+        return advisor.advise(graph, queries, settings, seeds=seeds, progress=progress, cache=self.renderings)
+
+    def advise_set(self, graph: Graph, question_set: QuestionSet, settings: advisor.AdviceSettings, *,
+                   workers: int | None = 1, progress: Progress | None = None) -> advisor.Advice:
+        return advisor.advise_set(graph, question_set, settings, workers=workers, progress=progress)
+
+    def answer_contexts(self, graph: Graph, queries: Sequence[Query], options: answer_contexts.SweepOptions, *,
+                        seeds: Seeds | Sequence[str] | None = None, progress: Progress | None = None
+                        ) -> tuple[list[Context], pd.DataFrame]:
+        """The sweep's rows and the kept text of each cut, to ask a model about."""
+        return answer_contexts.sweep_contexts(graph, queries, options, seeds=seeds, progress=progress,
+                                              cache=self.renderings)
+
+    def format_markers(self, graph: Graph, query: Query, seeds: Seeds, **options) -> pd.DataFrame:
+        return format_markers.format_markers(graph, query, seeds, cache=self.renderings, **options)
+
+    def format_anatomies(self, graph: Graph, query: Query, seeds: Seeds, **options) -> list[Anatomy]:
+        return format_anatomies.format_anatomies(graph, query, seeds, cache=self.renderings, **options)
+
+    def clear(self) -> None:
+        """Forget every kept rendering (a test's fresh start, or memory given back)."""
+        self.renderings.clear()
+
+
+def _candidate_keys(spec: RenderingSpec, hops: int) -> frozenset[str]:
+    if not spec.inputs.seeds:
+        return frozenset()
+    return frozenset(seed_region(spec.graph, spec.inputs.seeds, spec.inputs.direction).candidate_keys(hops))
