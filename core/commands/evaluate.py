@@ -76,6 +76,23 @@ def summary_table(table) -> str:
         left=("format", "ordering", "layout", "policy"))
 
 
+def verdict_lines(table) -> list[str]:
+    """The first lines: per budget, the cut a model answered best (exact match, then fewer tokens), with its
+    interval; cuts with no answer (every request failed) are left out."""
+    answered = table[table["answered"] > 0]
+    if answered.empty:
+        return ["verdict: no request was answered, so there is nothing to compare"]
+    lines = ["verdict: the best exact match at each budget (then fewer tokens; Wilson 95% interval)"]
+    for budget, part in answered.groupby("budget_tokens", sort=True):
+        best = part.sort_values(["exact_match", "measured_tokens", "format", "ordering", "layout", "policy"],
+                                ascending=[False, True, True, True, True, True], kind="stable").iloc[0]
+        lines.append(f"  {int(budget):>7,}: {best['format']} / {best['ordering']} / {best['layout']} / "
+                     f"{best['policy']}: exact match {best['exact_match']:.2f} "
+                     f"[{best['exact_match_low']:.2f}–{best['exact_match_high']:.2f}] over "
+                     f"{int(best['answered'])} answer(s), {best['measured_tokens']:,.0f} tokens")
+    return lines
+
+
 def run(arguments: argparse.Namespace) -> int:
     # Imported here: the client brings the openai package, which the other commands do not need.
     from core.analysis.answer_contexts import SweepOptions, sweep_contexts
@@ -114,9 +131,14 @@ def run(arguments: argparse.Namespace) -> int:
         finally:
             bar.close()
         table = summarise(store.results(run_id), prices)
+    print("\n".join(verdict_lines(table)))
     print(f"run {run_id}: {progress.done} requests, {progress.sent} sent, {progress.cached} cached, "
           f"{progress.failed} failed; stored in {arguments.store}")
-    print(summary_table(table))
+    if arguments.verbose:
+        print(summary_table(table))
+    else:
+        print("--verbose prints every cut: answers, failures, exact match with its interval, traversal accuracy, "
+              "tokens, cost and latency")
     if arguments.output:
         if arguments.output.suffix == ".json":
             table.to_json(arguments.output, orient="records", indent=2)
@@ -178,5 +200,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                                          "(stored with the run; default 0,0)")
     output = parser.add_argument_group("storage")
     output.add_argument("--store", type=Path, default=DEFAULT_PATH, help=f"SQLite run store (default {DEFAULT_PATH})")
+    output.add_argument("--verbose", action="store_true",
+                        help="also print every cut's answers, failures, interval, traversal accuracy, tokens, cost "
+                             "and latency")
     output.add_argument("--output", type=Path, help="also write the summary table as CSV, or JSON for a .json path")
     parser.set_defaults(run=run)
