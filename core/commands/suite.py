@@ -218,13 +218,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "suite", help="run a question set (CKG file, own JSONL/CSV, or generated) over formats and budgets",
         description="Cut every format and ordering at every budget for every question of a set, with seeds "
-                    "from the question text and from the annotations; print accuracy per budget with the "
-                    "budgets that answer 90%% and 100%% of the questions, and the breakdown by query type "
-                    "and hop depth.")
+                    "from the question text and from the annotations; print the best choice per budget with its "
+                    "Wilson interval first, and with --verbose accuracy per budget with the budgets that answer "
+                    "90%% and 100%% of the questions, and the breakdown by query type and hop depth.")
     add_graph_options(parser)
     source = parser.add_argument_group("questions").add_mutually_exclusive_group()
     source.add_argument("--questions", type=Path, metavar="FILE",
-                        help="a CKG queries_*.jsonl file, or the project's JSONL/CSV question schema (see README)")
+                        help="a CKG queries_*.jsonl file, or the project's JSONL/CSV question schema (docs: how-to, your own "
+                             "questions)")
     source.add_argument("--generate", metavar="SPEC",
                         help="questions from a template, e.g. impact:type=database or "
                              "t3_prerequisite_path:count=50,distance=1-5,seed=7")

@@ -187,7 +187,9 @@ def _option_row(action: argparse.Action) -> tuple[str, ...]:
              if choices else "")
     default = "" if action.default in (None, argparse.SUPPRESS, False) or action.nargs == 0 else f"`{action.default}`"
     help_text = (action.help or "") % {"default": action.default, "prog": "graph-context-lab"} if action.help else ""
-    return (names, value, help_text + (f" Choices: {shown}." if shown else ""), default)
+    if shown:
+        help_text = f"{help_text.rstrip()}; choices: {shown}."
+    return (names, value, help_text, default)
 
 
 def commands() -> str:
@@ -202,7 +204,8 @@ def commands() -> str:
                            [(f"[`{name}`](#{name})", helps.get(name, "")) for name in subcommands]))
     for name, subparser in subcommands.items():
         rows = [_option_row(action) for action in subparser._actions if not isinstance(action, argparse._HelpAction)]
-        sections.append(f"## `{name}`\n\n{_cell(subparser.description or helps.get(name, ''))}\n\n"
+        description = (subparser.description or helps.get(name, "")).replace("%%", "%")
+        sections.append(f"## `{name}`\n\n{_cell(description)}\n\n"
                         + _fence(f".venv/bin/graph-context-lab {name} --help", "bash") + "\n\n"
                         + _table(("option", "value", "what it does", "default"), rows))
     return "\n\n".join(sections)
