@@ -10,6 +10,7 @@ import argparse
 import html
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -144,3 +145,16 @@ def test_the_run_store_page_holds_the_schema_the_store_creates(site):
 def test_an_unknown_reference_marker_is_an_error_not_an_empty_table():
     with pytest.raises(ValueError, match="unknown reference marker"):
         HOOK.expand("<!-- reference: no_such_table -->")
+
+
+def test_the_readme_is_a_front_page_whose_links_all_resolve():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode("utf-8")) <= 12 * 1024, "the README is a front page: 12 KB at most"
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
+    local = [target for target in targets if not target.startswith(("http://", "https://"))]
+    assert len(local) > 20, "the README links into the docs"
+    missing = [target for target in local if not (ROOT / target).exists()]
+    assert not missing, f"the README links to files that do not exist: {missing}"
+    for section in ("## Set up", "## A three-step tour", "## Which question, which page", "## In Python"):
+        assert section in readme, section
+    assert "http://localhost:8501" in readme
