@@ -76,7 +76,10 @@ def test_every_skipped_block_is_skipped_by_a_rule_and_most_blocks_run():
 def test_the_commands_of_a_page_run(page, tmp_path):
     page_blocks = [block for block in blocks(ROOT / page) if block.skipped_because() is None]
     (tmp_path / "sample_graphs").symlink_to(ROOT / "sample_graphs")
-    (tmp_path / ".venv").symlink_to(Path(sys.prefix))  # the environment running the tests, as the docs name it
+    environment_folder = Path(sys.prefix)  # the environment running the tests, named `.venv` as the docs name it
+    assert (environment_folder / "bin" / "graph-context-lab").exists(), (
+        f"{environment_folder} has no graph-context-lab script: install the project into it (pip install -e .)")
+    (tmp_path / ".venv").symlink_to(environment_folder)
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "NO_MKDOCS_2_WARNING": "1", "COLUMNS": "120"}
     ran = subprocess.run(["bash", "-c", script(page_blocks, tmp_path)], cwd=tmp_path, env=environment,
                          capture_output=True, text=True, timeout=600)
