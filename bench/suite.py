@@ -81,7 +81,10 @@ def main() -> None:
 
     baseline = []
     for question in spread([q for q in questions if q.annotation_seeds], arguments.baseline):
-        _, cpu, _ = timed(lambda question=question: sweep(SweepSpec.from_names(graph, {question.id: question.query}, seeds=Seeds(question.annotation_seeds), format_names=formats, budgets=DEFAULT_BUDGETS)))
+        _, cpu, _ = timed(lambda question=question: sweep(SweepSpec.from_names(graph, {question.id: question.query},
+                                                                               seeds=Seeds(question.annotation_seeds),
+                                                                               format_names=formats,
+                                                                               budgets=DEFAULT_BUDGETS)))
         baseline.append(cpu)
     one_question = sum(baseline) / len(baseline)
 

@@ -146,7 +146,8 @@ def floor(services: int, noise_edges: int, formats: list[str]) -> dict:
 def end_to_end(services: int, noise_edges: int, formats: list[str], workers: int, metrics_from: str = "kept"):
     graph = fresh_graph(services, noise_edges)
     with Clock() as clock:
-        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS, format_names=formats), cache=None, workers=workers, metrics_from=metrics_from)
+        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS,
+                                           format_names=formats), cache=None, workers=workers, metrics_from=metrics_from)
     return frame, {"wall": clock.wall, "cpu": clock.cpu, "rows": len(frame), "load": os.getloadavg()[0]}
 
 
@@ -154,7 +155,8 @@ def child(services: int, noise_edges: int, formats: list[str], workers: int) -> 
     """The large run, in its own process so that its peak memory is its own."""
     graph = service_graph(services, noise_edges, 7)
     with Clock() as clock:
-        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS, format_names=formats), cache=None, workers=workers)
+        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS,
+                                           format_names=formats), cache=None, workers=workers)
     peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     print(json.dumps({"seconds": clock.wall, "cpu_seconds": clock.cpu, "peak_mib": peak / 1024, "rows": len(frame),
                       "nodes": len(graph.nodes), "edges": len(graph.edges), "workers": workers}))

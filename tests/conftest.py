@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import socket
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
-settings.register_profile("default", max_examples=300, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("quick", max_examples=30, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))  # "quick" while iterating
+from tests.hypothesis_profiles import PROFILE
+
+settings.load_profile(PROFILE)
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import streamlit as st
 
+from dashboard.context_panel import draw_panel
 from dashboard.sidebar import Selection, budget_controls, current
 from dashboard.views.context_html import legend_html
-from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
 
 COMPARISONS = ("formats", "policies")  # several formats under the policy, or the first format under both

@@ -13,10 +13,10 @@ from core.queries import QUERIES, Query
 from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
 from dashboard import cache
+from dashboard.context_panel import draw_panel
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.sidebar import current
 from dashboard.state.teaching import WalkthroughPlan, step_sentences, walkthrough_plan
-from dashboard.views.context_panel import draw_panel
 from dashboard.views.markdown_text import escape_markdown
 
 SEED = "svc-noise-0016"  # a service at the edge of the reference graph: its 2-hop dependencies sit far from it by id

@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-from core.analysis.sweep import sweep
 from core.errors import LoadError
 from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io import load_graph
 from core.io.samples import default_sample, load_sample, sample_names
-from core.specs import SweepSpec
+from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
+from core.workbench import Workbench
 from dashboard.views.graph_html import inner_page
 from tests.dashboard.conftest import metric, on_page, started, unescaped
 
@@ -25,13 +25,21 @@ BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
 
 
 def expected_figures(format_name: str, ordering: str, policy: str, budget: int) -> tuple[str, ...]:
-    """What a Contexts panel must show, from core's sweep of the default sample (its seeds and query) alone:
-    the sweep and the page each read the cut from its kept units (tests/dashboard/state/test_inspected_cut.py
-    checks the page's reading against the decoded document)."""
+    """What a Contexts panel must show for the default sample (its seeds and query): the workbench's figures of the
+    cut read from its decoded text, and its tokens counted by the tokenizer itself (the page reads the cut from its
+    kept units: tests/dashboard/state/test_inspected_cut.py checks that reading against the decoded document)."""
     sample = default_sample()
-    row = sweep(SweepSpec.from_names(load_sample(sample.name), [sample.default_query()], seeds=sample.seeds, format_names=[format_name], ordering_names=[ordering], layouts=["nodes_then_edges"], policy_names=[policy], budgets=[budget]), cache=None).iloc[0]
-    return (f"{row.budgeted_tokens:,} / {budget:,}", f"{row.records_kept:,} / {row.records_total:,}",
-            "yes" if row.parse_ok else "no", f"{row.evidence_survival:.0%}", f"{row.traversal_accuracy:.0f}")
+    graph, query = load_sample(sample.name), sample.default_query()
+    spec = RenderingSpec.from_names(graph, format_name, ordering_name=ordering, seeds=sample.seeds,
+                                    evidence=query.solve(graph).evidence, question=query.question_on(graph))
+    bench = Workbench()
+    result, metrics = bench.cut(spec, budget, policy_name=policy), bench.measure(spec, budget, query,
+                                                                                policy_name=policy)
+    counted = spec.tokenizer.count(result.text) + spec.tokenizer.count(spec.format.grammar)
+    assert counted == metrics.budgeted_tokens  # the tokenizer's own count of the kept text, grammar included
+    return (f"{counted:,} / {budget:,}", f"{metrics.records_kept:,} / {metrics.records_total:,}",
+            "yes" if metrics.parse_ok else "no", f"{metrics.evidence_survival:.0%}",
+            f"{metrics.traversal_accuracy:.0f}")
 
 
 @pytest.mark.parametrize("sample", sample_names())

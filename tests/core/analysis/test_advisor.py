@@ -35,7 +35,9 @@ def advice():
 
 @pytest.fixture(scope="module")
 def measured():
-    return sweep(SweepSpec.from_names(GRAPH, [QUERY], seeds=SEEDS, format_names=FORMAT_NAMES, ordering_names=SETTINGS.orderings, policy_names=("record",), budgets=SETTINGS.budgets))
+    return sweep(SweepSpec.from_names(GRAPH, [QUERY], seeds=SEEDS, format_names=FORMAT_NAMES,
+                                      ordering_names=SETTINGS.orderings, policy_names=("record",),
+                                      budgets=SETTINGS.budgets))
 
 
 def best_by_hand(frame, budget):
@@ -62,7 +64,8 @@ def evidence_kept_at(choice, budget) -> bool:
     region = seed_region(GRAPH, SEEDS)
     evidence = QUERY.solve(GRAPH).evidence
     inputs = inputs_for(ordering, SEEDS, evidence=evidence, question=QUERY.question_on(GRAPH))
-    accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ordering, choice.layout, inputs, TOKENIZERS.get("o200k_base")), region=region)
+    accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ordering, choice.layout, inputs,
+                                                   TOKENIZERS.get("o200k_base")), region=region)
     return evidence <= set(cut(accounting, format_, "record", budget).kept_keys)
 
 

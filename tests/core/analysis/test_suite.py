@@ -46,7 +46,8 @@ def test_every_row_equals_the_one_question_sweep_with_that_question_s_seeds(resu
     for question in SMALL:
         if not question.annotation_seeds:
             continue
-        alone = sweep(SweepSpec.from_names(GRAPH, {question.id: question.query}, seeds=Seeds(question.annotation_seeds), format_names=SETTINGS.formats, budgets=SETTINGS.budgets))
+        alone = sweep(SweepSpec.from_names(GRAPH, {question.id: question.query}, seeds=Seeds(question.annotation_seeds),
+                                           format_names=SETTINGS.formats, budgets=SETTINGS.budgets))
         mine = result.rows[(result.rows["question_id"] == question.id) & (result.rows["seeding"] == "annotations")]
         pd.testing.assert_frame_equal(mine.sort_values(keys)[compared].reset_index(drop=True),
                                       alone.sort_values(keys)[compared].reset_index(drop=True), check_dtype=False)

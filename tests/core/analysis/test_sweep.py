@@ -47,7 +47,8 @@ def test_untruncated_lossless_formats_answer_every_query():
 
 
 def test_rows_carry_the_sweep_s_settings_and_the_oracle_label():
-    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], budgets=[300], shuffle_seed=5), cache=None)
+    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], budgets=[300],
+                                       shuffle_seed=5), cache=None)
     shuffled = frame[frame["ordering"] == "shuffled"]
     assert (shuffled["shuffle_seed"] == 5).all() and frame[frame["ordering"] != "shuffled"]["shuffle_seed"].isna().all()
     assert set(frame[frame["oracle"]]["ordering"]) == {"evidence_first"}
@@ -58,11 +59,13 @@ def test_rows_carry_the_sweep_s_settings_and_the_oracle_label():
 
 
 def test_reported_tokens_are_those_of_the_cut_and_fit_the_budget():
-    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["compact_json", "csv"], ordering_names=["hop_tiers"], budgets=[200, 700]), cache=None)
+    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["compact_json", "csv"],
+                                       ordering_names=["hop_tiers"], budgets=[200, 700]), cache=None)
     tokenizer = TOKENIZERS.get("o200k_base")
     for row in frame.itertuples():
         format_ = FORMATS.get(row.format)
-        accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ORDERINGS.get("hop_tiers"), row.layout, OrderingInputs(seeds=("db-identity",)), tokenizer), cache=None)
+        accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ORDERINGS.get("hop_tiers"), row.layout,
+                                                       OrderingInputs(seeds=("db-identity",)), tokenizer), cache=None)
         result = cut(accounting, format_, row.policy, row.budget)
         assert row.tokens == tokenizer.count(result.text) and row.budgeted_tokens <= row.budget
         assert json.loads(row.first_dropped_keys) == list(result.first_dropped_keys)
@@ -70,23 +73,27 @@ def test_reported_tokens_are_those_of_the_cut_and_fit_the_budget():
 
 def test_progress_reports_every_cut():
     calls = []
-    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["typed_edges"], budgets=[256, 512]), cache=None, progress=lambda done, total, label: calls.append((done, total, label)))
+    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["typed_edges"], budgets=[256, 512]),
+                  progress=lambda done, total, label: calls.append((done, total, label)))
     assert [done for done, _, _ in calls] == list(range(1, len(frame) + 1))
     assert {total for _, total, _ in calls} == {len(frame)} and "typed_edges" in calls[0][2]
 
 
 def test_seeds_can_come_from_a_question_and_a_radius_renders_only_the_region():
     seeds = seeds_from_question(GRAPH, "what breaks if db-identity fails?")
-    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], seeds=seeds, format_names=["jsonl"], ordering_names=["hop_tiers"], budgets=[10_000], radius=1), cache=None)
+    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], seeds=seeds, format_names=["jsonl"],
+                                       ordering_names=["hop_tiers"], budgets=[10_000], radius=1), cache=None)
     assert (frame["records_total"] == 3).all()  # db-identity, svc-auth and the edge between them
     assert frame.attrs["parameters"]["radius"] == 1
 
 
 def test_the_cache_is_reused_across_sweeps():
     cache = rendering_cache(DEFAULT_CACHE_BYTES)
-    sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["csv"], ordering_names=["canonical"], budgets=[256]), cache=cache)
+    sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["csv"], ordering_names=["canonical"],
+                               budgets=[256]), cache=cache)
     size = len(cache)
-    sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["csv"], ordering_names=["canonical"], budgets=[512, 1024]), cache=cache)
+    sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["csv"], ordering_names=["canonical"],
+                               budgets=[512, 1024]), cache=cache)
     assert size == len(cache) == 2  # two layouts, built once
 
 
@@ -106,7 +113,8 @@ def test_bad_requests_fail_with_clear_errors():
     with pytest.raises(ParameterError):
         sweep(SweepSpec.from_names(GRAPH, QUERIES, policy_names=["truncate"]))
     with pytest.raises(ParameterError) as raised:
-        sweep(SweepSpec.from_names(GRAPH, {"q": query(DEPENDENCIES, start="svc-web")}, seeds=["nope"], format_names=["csv"]))
+        sweep(SweepSpec.from_names(GRAPH, {"q": query(DEPENDENCIES, start="svc-web")}, seeds=["nope"],
+                                   format_names=["csv"]))
     assert "nope" in str(raised.value)
 
 
@@ -120,10 +128,12 @@ def test_the_summary_describes_each_untruncated_rendering():
 
 def test_without_seeds_only_orderings_that_need_none_run_and_no_recall_is_claimed():
     members = {"services": query(QUERIES_BY_NAME.get("t4_taxonomy_members"), taxonomy="service")}
-    frame = sweep(SweepSpec.from_names(GRAPH, members, format_names=["jsonl"], ordering_names=["canonical", "shuffled"], budgets=[500]), cache=None)
+    frame = sweep(SweepSpec.from_names(GRAPH, members, format_names=["jsonl"], ordering_names=["canonical", "shuffled"],
+                                       budgets=[500]), cache=None)
     assert frame["candidate_recall"].isna().all() and frame["coverage_tokens"].isna().all()
     with pytest.raises(ParameterError) as raised:
-        sweep(SweepSpec.from_names(GRAPH, members, format_names=["jsonl"], ordering_names=["hop_tiers"], budgets=[500]), cache=None)
+        sweep(SweepSpec.from_names(GRAPH, members, format_names=["jsonl"], ordering_names=["hop_tiers"],
+                                   budgets=[500]), cache=None)
     assert "no seeds" in str(raised.value)
 
 
@@ -161,7 +171,9 @@ def test_verify_names_the_first_cell_where_kept_units_and_decoding_disagree(monk
     real = sweep_module.answers
     monkeypatch.setattr(sweep_module, "answers", lambda query_, gold, reading: not real(query_, gold, reading))
     with pytest.raises(DecodeMismatchError) as raised:
-        sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["csv"], ordering_names=["canonical"], layouts=["interleaved"], policy_names=["record"], budgets=[300]), cache=None, workers=1, verify=True)
+        sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["csv"], ordering_names=["canonical"],
+                                   layouts=["interleaved"], policy_names=["record"],
+                                   budgets=[300]), workers=1, verify=True)
     message = str(raised.value)
     assert "traversal_accuracy" in message and "format csv" in message and "budget 300" in message
     assert "ordering canonical" in message and "policy record" in message
@@ -173,14 +185,18 @@ def test_cuts_that_hold_the_same_text_are_read_once(monkeypatch):
     real = sweep_module.decode_cut
     monkeypatch.setattr(sweep_module, "decode_cut", lambda result, format_: decoded.append(result.budget)
                         or real(result, format_))
-    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], ordering_names=["canonical"], layouts=["interleaved"], budgets=[100_000, 200_000, 300]), cache=None, workers=1, metrics_from="decoded")
+    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], ordering_names=["canonical"],
+                                       layouts=["interleaved"],
+                                       budgets=[100_000, 200_000, 300]), cache=None, workers=1, metrics_from="decoded")
     # record: the complete prefix once (shared by the raw cuts that are the complete text), 300 once; raw 300 once
     assert sorted(decoded) == [300, 300, 100_000] and len(frame) == 12
     decoded.clear()
-    sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["csv"], ordering_names=["canonical"], layouts=["interleaved"], budgets=[100_000, 200_000, 300]), cache=None, workers=1)
+    sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["csv"], ordering_names=["canonical"],
+                               layouts=["interleaved"], budgets=[100_000, 200_000, 300]), cache=None, workers=1)
     assert decoded == [300]  # only the raw cut that ends inside a record is decoded
     decoded.clear()
-    kept = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], ordering_names=["canonical"], layouts=["interleaved"], budgets=[100_000, 200_000, 300]), cache=None, workers=1)
+    kept = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], ordering_names=["canonical"],
+                                      layouts=["interleaved"], budgets=[100_000, 200_000, 300]), cache=None, workers=1)
     assert decoded == []  # jsonl's partial last line alone says whether that raw cut parses
     assert_frame_equal(kept, frame)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,11 +14,12 @@ from core.io.samples import load_sample, sample_names
 from core.metrics.coverage import seed_region
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import OrderingInputs, layouts_for, order_units
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 TAIL_FORMATS = [name for name in FORMATS.names() if FORMATS.get(name).tail_start is not None]
-EXAMPLES = 25 if os.environ.get("CI") == "true" else 60
-CUTS_PER_RENDERING = 12 if os.environ.get("CI") == "true" else 40  # cut points per rendering and sample
+EXAMPLES = examples(60, 25)
+CUTS_PER_RENDERING = examples(40, 12)  # cut points per rendering and sample
 
 
 def _whole_decode(format_, document):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,10 +15,11 @@ from core.queries import IMPACT_OWNERS, SHORTEST_PATH, TYPED_NEIGHBOURS, query
 from core.queries.learning import TAXONOMY_MEMBERS
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, OrderingInputs, layouts_for, order_units
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 LOSSLESS = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
-EXAMPLES = 15 if os.environ.get("CI") == "true" else 40  # per format; the CI profile is smaller
+EXAMPLES = examples(40, 15)  # per format; the CI profile is smaller
 
 
 @pytest.mark.parametrize("name", LOSSLESS)

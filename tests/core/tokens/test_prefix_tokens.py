@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +18,7 @@ from core.retrieval.ordering import OrderingInputs, layouts_for, order_units
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 from core.tokens.tokenizers.families import CL100K
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 O200K = TOKENIZERS.get("o200k_base")
@@ -29,7 +29,7 @@ def rendering_of(*texts: str, preamble: str = "", closing: str = "") -> Renderin
     return Rendering("test", preamble, records, (closing,) * (len(records) + 1))
 
 
-EXAMPLES = 8 if os.environ.get("CI") == "true" else 25  # per format and tokenizer
+EXAMPLES = examples(25, 8)  # per format and tokenizer
 
 
 @pytest.mark.parametrize("tokenizer_name", TOKENIZERS.names())

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.tokens import TOKENIZERS
 from core.tokens.token_spans import token_ends
+from tests.hypothesis_profiles import examples
 
 TOKENIZER = TOKENIZERS.get("o200k_base")
 
@@ -34,7 +33,7 @@ def test_an_empty_text_has_no_tokens():
 
 
 @pytest.mark.parametrize("name", TOKENIZERS.names())
-@settings(max_examples=20 if os.environ.get("CI") == "true" else 60)
+@settings(max_examples=examples(60, 20))
 @given(text=st.text(max_size=40))
 def test_every_tokenizer_splits_a_text_into_whole_characters(name, text):
     tokenizer = TOKENIZERS.get(name)

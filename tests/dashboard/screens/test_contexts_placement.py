@@ -22,7 +22,8 @@ def core_placement(format_name: str, ordering: str, policy: str, budget: int):
     ordering_ = ORDERINGS.get(ordering)
     inputs = inputs_for(ordering_, sample.seeds, evidence=evidence, question=query.question_on(graph))
     format_ = FORMATS.get(format_name)
-    accounting = accounted_rendering(RenderingSpec(graph, format_, ordering_, "nodes_then_edges", inputs, TOKENIZERS.get("o200k_base")), cache=None)
+    accounting = accounted_rendering(RenderingSpec(graph, format_, ordering_, "nodes_then_edges", inputs,
+                                                   TOKENIZERS.get("o200k_base")), cache=None)
     result = cut(accounting, format_, policy, budget)
     return placement(result, accounting, evidence), evidence_strip(result, accounting, evidence)
 

@@ -50,8 +50,8 @@ def test_seeds_recount_under_hop_tiers(monkeypatch):
 def test_the_shown_pages_token_ends_equal_the_whole_texts():
     from core.tokens import TOKENIZERS
     from core.tokens.token_spans import token_ends
+    from dashboard.context_panel import window_token_ends
     from dashboard.views.context_html import page_bounds
-    from dashboard.views.context_panel import window_token_ends
 
     text = "".join(f'{{"id": "svc-{index:04}", "type": "service", "label": "Service № {index}"}},\n'
                    for index in range(600))
