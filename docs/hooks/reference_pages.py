@@ -3,7 +3,7 @@ in a page becomes the Markdown that `GENERATORS[NAME]()` builds from the registr
 the dashboard's URL-bound widgets and the run store's schema.
 
 Why a hook rather than checked-in Markdown: a new format, tokenizer, ordering, query, command or option then
-appears in the docs without anyone editing them, and `tests/docs/test_reference.py` fails if one does not.
+appears in the docs without anyone editing them, and `tests/docs/test_site.py` fails if one does not.
 """
 
 from __future__ import annotations
