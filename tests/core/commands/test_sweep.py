@@ -158,3 +158,12 @@ def test_the_verdict_comes_first_the_groups_only_with_verbose_and_nothing_is_wri
     verbose = capsys.readouterr()
     assert sum("non-dominated" in line for line in verbose.out.splitlines()) == 8  # 2 orderings x 2 layouts x 2 policies
     assert verbose.err == ""
+
+
+def test_the_steps_after_the_bar_are_named_and_the_file_is_stated(tmp_path, capsys):
+    output = tmp_path / "cuts.csv"
+    assert main(["sweep", "--seeds", "db-identity", "--formats", "csv", "--orderings", "hop_tiers", "--budgets",
+                 "512", "--output", str(output)]) == 0
+    captured = capsys.readouterr()
+    assert "measuring the complete renderings…" in captured.err and f"writing {output}…" in captured.err
+    assert captured.out.rstrip().endswith(f"cuts written to {output}") and output.exists()
