@@ -56,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the output was piped into a reader that stopped early (`| head`): not an error
         sys.stderr.close()
         return 0
+    except ConnectionError as error:  # a server named by an address (a database, a cluster, an endpoint) did not answer
+        print(f"graph-context-lab: error: {error}. Fix: check that the server at that address is up and reachable "
+              "from here", file=sys.stderr)
+        return 2
     except OSError as error:  # a file that could not be written or read: name it when the error does
         place = f" ({error.filename})" if error.filename else ""
         print(f"graph-context-lab: error: {error.strerror or error}{place}. Fix: check the path, its folder and "

@@ -104,3 +104,15 @@ def test_benchmark_prints_its_verdict_first_and_writes_nothing_unasked(tmp_path,
     assert printed[0] == ("verdict: local_ids is the cheapest lossless format that decodes back and answers: "
                           "1,030 tokens (o200k_base) against 4,981 for graphml, 4.8x")
     assert list(tmp_path.iterdir()) == [], "benchmark wrote a file without --output"
+
+
+def test_a_server_that_does_not_answer_is_not_reported_as_a_file_problem(monkeypatch, capsys):
+    import core.commands.describe as describe
+
+    def refuse(arguments):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(describe, "run", refuse)
+    assert main(["describe"]) == 2
+    error = capsys.readouterr().err
+    assert "Connection refused" in error and "server at that address" in error and "path" not in error
