@@ -32,13 +32,13 @@ import pandas as pd
 
 from bench.sweep import machine_ceiling
 from core.analysis.suite import run_suite, settings_for
-from core.analysis.sweep import DEFAULT_BUDGETS, DEFAULT_CACHE, sweep
+from core.analysis.sweep import sweep
 from core.formats import FORMATS
 from core.io.samples import get_sample
 from core.questions import load_questions
 from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds
-from core.specs import SweepSpec
+from core.specs import DEFAULT_BUDGETS, SweepSpec
 
 
 def cpu_seconds() -> float:
@@ -49,7 +49,7 @@ def cpu_seconds() -> float:
 
 
 def timed(function):
-    DEFAULT_CACHE.clear()
+    """CPU and wall seconds of `function()`; a sweep without a workbench keeps no rendering between calls."""
     cpu, wall = cpu_seconds(), time.perf_counter()
     value = function()
     return value, cpu_seconds() - cpu, time.perf_counter() - wall

@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.analysis.sweep import DEFAULT_BUDGETS, sweep
+from core.analysis.sweep import sweep
 from core.analysis.workers import fewer_collections
 from core.formats import FORMATS
 from core.io.generate import service_graph
@@ -52,7 +52,7 @@ from core.metrics.coverage import seed_region
 from core.queries import IMPACT_OWNERS, query
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for, layouts_for, order_units
-from core.specs import SweepSpec
+from core.specs import DEFAULT_BUDGETS, SweepSpec
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import token_byte_lengths
 
@@ -146,8 +146,8 @@ def floor(services: int, noise_edges: int, formats: list[str]) -> dict:
 def end_to_end(services: int, noise_edges: int, formats: list[str], workers: int, metrics_from: str = "kept"):
     graph = fresh_graph(services, noise_edges)
     with Clock() as clock:
-        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS,
-                                           format_names=formats), cache=None, workers=workers, metrics_from=metrics_from)
+        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS, format_names=formats), workers=workers,
+                      metrics_from=metrics_from)
     return frame, {"wall": clock.wall, "cpu": clock.cpu, "rows": len(frame), "load": os.getloadavg()[0]}
 
 
@@ -155,8 +155,7 @@ def child(services: int, noise_edges: int, formats: list[str], workers: int) -> 
     """The large run, in its own process so that its peak memory is its own."""
     graph = service_graph(services, noise_edges, 7)
     with Clock() as clock:
-        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS,
-                                           format_names=formats), cache=None, workers=workers)
+        frame = sweep(SweepSpec.from_names(graph, [QUESTION], seeds=SEEDS, format_names=formats), workers=workers)
     peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     print(json.dumps({"seconds": clock.wall, "cpu_seconds": clock.cpu, "peak_mib": peak / 1024, "rows": len(frame),
                       "nodes": len(graph.nodes), "edges": len(graph.edges), "workers": workers}))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import streamlit as st
@@ -36,7 +35,7 @@ from dashboard.query_widgets import (
 )
 from dashboard.sources import LoadedGraph, generator_keys, graph_source
 from dashboard.state.glossary import glossary_markdown
-from dashboard.state.mirrored_controls import Mirror, needs_drawing, reconcile
+from dashboard.state.mirrored_controls import Mirror, budget_range_top, needs_drawing, opened, reconcile
 from dashboard.views.markdown_text import escape_markdown
 
 MAX_PANELS = 4
@@ -270,19 +269,13 @@ def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[
     would remount it from the old URL value; a number input keeps its identity. Nothing is assigned here:
     `budget_controls` assigns and draws, deciding again from the same browser values (the same answer).
     """
-    limit = max(100, math.ceil(max(totals.values()) * 1.05 / 100) * 100)
+    limit = budget_range_top(totals.values())
     default = inspected_budget(totals, formats)
     state = st.session_state
     mirror = state.get(BUDGET_MIRROR)
-    slider, number = _reported(BUDGET_SLIDER), _reported("budget")
-    if changed or not isinstance(mirror, Mirror) or not 0 <= mirror.drawn <= limit:
-        start = default if changed else number if number is not None and 0 <= number <= limit else url_integer(
-            "budget", 0, limit, default)
-        # what the browser shows now (another graph's budget) may come back until it shows `start`
-        mirror = Mirror(start, frozenset({slider, number} - {None, start}), frozenset({slider, number} - {None, start}))
-    else:
-        mirror = reconcile(mirror, slider, number, 0, limit)
-    state[BUDGET_MIRROR] = mirror
+    state[BUDGET_MIRROR] = mirror = opened(mirror if isinstance(mirror, Mirror) else None, _reported(BUDGET_SLIDER),
+                                           _reported("budget"), url_integer("budget", 0, limit, default), default,
+                                           limit, changed)
     state[BUDGET_FULL_RUN] = True  # budget_controls assigns both controls in a full run (see there)
     return mirror.drawn, limit
 

@@ -14,11 +14,15 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from core.budget.policies import grammar_tokens
+from core.formats import FORMATS
 from core.formats.base import Format
 from core.graph.model import Graph
+from core.graph.units import graph_units
 from core.io.samples import Sample
 from core.queries import QUERIES, Query, QueryTemplate, query
 from core.queries.model import label_of
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import PrefixTokens
 
 SWEEP_BUDGET_COUNT = 9
@@ -102,11 +106,6 @@ def budget_text(budgets: Sequence[int]) -> str:
 def complete_tokens(graph: Graph, tokenizer_name: str, formats: Sequence[str] | None = None) -> dict[str, int]:
     """Per format (every registered one unless `formats` names some), the tokens its complete canonical text counts
     against a budget (grammar included). One complete text is alive at a time: on the largest graphs each is tens of MB."""
-    from core.budget.policies import grammar_tokens
-    from core.formats import FORMATS
-    from core.graph.units import graph_units
-    from core.tokens import TOKENIZERS
-
     tokenizer = TOKENIZERS.get(tokenizer_name)
     units = graph_units(graph)
     return {name: tokenizer.count(FORMATS.get(name).render(graph, units).text)
@@ -119,8 +118,6 @@ def rendered_tokens(accounting: PrefixTokens, format_: Format) -> int:
     On a large graph the dashboard takes the defaults from the renderings the Contexts page cuts anyway
     (canonical order, nodes then edges), instead of rendering and counting each complete text again.
     """
-    from core.budget.policies import grammar_tokens
-
     return accounting.total + grammar_tokens(format_, accounting.tokenizer)
 
 

@@ -23,7 +23,6 @@ an empty cut that says why; it is not an error.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -41,6 +40,7 @@ from core.budget.sections import (
 )
 from core.errors import ParameterError
 from core.formats.base import Format, Rendering
+from core.graph.derived import memo_of
 from core.graph.model import Graph
 from core.graph.units import Unit
 from core.tokens.prefix_tokens import PrefixTokens
@@ -200,18 +200,14 @@ def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed:
 
 SECTION_COUNTS_KEPT = 1 << 14  # (k, m) counts per rendering; a few dozen per budget, so hundreds of budgets
 
-# accounting -> (format name, graph, units, (k, m) -> tokens): what choose_sections counted for earlier budgets
-_SECTION_COUNTS: weakref.WeakKeyDictionary[PrefixTokens, tuple[str, Graph, Sequence[Unit], dict]] = \
-    weakref.WeakKeyDictionary()
-
-
 def _section_counts(accounting: PrefixTokens, format_: Format, graph: Graph, units: Sequence[Unit]
                     ) -> dict[tuple[int, int], int]:
     """The section documents' counts kept for this rendering, graph and units (a dict: sessions share it from
     their threads, and a dict's get and set are atomic)."""
-    found = _SECTION_COUNTS.get(accounting)
+    memo = memo_of(accounting)  # (format name, graph, units, (k, m) -> tokens): counted for earlier budgets
+    found = memo.get("section counts")
     if found is None or found[0] != format_.name or found[1] is not graph or found[2] is not units:
-        found = _SECTION_COUNTS[accounting] = (format_.name, graph, units, {})
+        found = memo["section counts"] = (format_.name, graph, units, {})
     if len(found[3]) > SECTION_COUNTS_KEPT:
         found[3].clear()
     return found[3]

@@ -8,6 +8,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, TypeVar, cast
 
+from core.graph.derived import derived
 from core.graph.model import Graph
 from core.graph.units import Unit
 
@@ -245,17 +246,12 @@ class Format:
     image: Callable[[Unit], object] | None = field(default=None, repr=False)
 
 
-_FIRST_EDGE: list[tuple[Rendering, int]] = []  # the last rendering's first edge record (a sweep cuts one at a time)
-
-
 def edges_header_context(rendering: Rendering, kept: int, tail: str) -> list[int]:
     """tail_context of a format whose first edge record opens the edge section with its header (Markdown
     tables, GraphRAG tables): a tail among the edge rows needs that record above it."""
-    first = next((index for seen, index in _FIRST_EDGE if seen is rendering), None)
-    if first is None:
-        first = next((index for index, record in enumerate(rendering.records) if record.unit_keys[0].startswith("e:")),
-                     len(rendering.records))
-        _FIRST_EDGE[:] = [(rendering, first)]
+    first = derived(rendering, "first edge record", lambda: next(
+        (index for index, record in enumerate(rendering.records) if record.unit_keys[0].startswith("e:")),
+        len(rendering.records)))
     return [first] if first < kept else []
 
 

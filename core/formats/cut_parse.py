@@ -35,6 +35,7 @@ import numpy as np
 
 from core.errors import FormatError
 from core.formats.base import Format, Rendering
+from core.graph.derived import derived
 from core.graph.model import ORPHAN_TYPE, Edge, Graph, Node
 
 # The message `Graph.build` gives for node records that disagree: it names every such id of the whole
@@ -102,17 +103,14 @@ def _blank(line_breaks: str) -> Callable[[str, int, int], str]:
     return lambda text, start, end: other.sub("", text[start:end])
 
 
-_STARTS: list[tuple[Rendering, np.ndarray]] = []  # the last rendering's record starts (a sweep cuts one at a time)
-
-
 def _record_starts(rendering: Rendering, indices: list[int]) -> dict[int, int]:
     """Offset in the document where each chosen record begins."""
-    starts = next((found for seen, found in _STARTS if seen is rendering), None)
-    if starts is None:
+    def build() -> np.ndarray:
         lengths = np.fromiter((len(record.text) for record in rendering.records), dtype=np.int64,
                               count=len(rendering.records))
-        starts = len(rendering.preamble) + np.concatenate(([0], np.cumsum(lengths)))
-        _STARTS[:] = [(rendering, starts)]
+        return len(rendering.preamble) + np.concatenate(([0], np.cumsum(lengths)))
+
+    starts = derived(rendering, "record starts", build)
     return {index: int(starts[index]) for index in indices}
 
 

@@ -49,6 +49,7 @@ from core.formats.base import (
 from core.formats.decoding import decoded_graph
 from core.formats.grouping import split_lines
 from core.formats.quoting import Cursor, Names, add_properties
+from core.graph.derived import derived
 from core.graph.model import Edge, Graph, Node, Properties
 from core.graph.units import Unit
 
@@ -199,15 +200,14 @@ def _is_hop_header(line: str) -> bool:
 
 _CITED = re.compile(r"@([0-9]+)")
 _ROW = re.compile(r"\n@([0-9]+) ")
-_ROWS: list[tuple[Rendering, dict[int, int], int | None]] = []  # the last rendering's rows (a sweep cuts one at a time)
-
-
 def _rows(rendering: Rendering) -> tuple[dict[int, int], int | None]:
     """Local number -> index of the record holding its row, and the index of the first edge record."""
-    for seen, rows, first_edge in _ROWS:
-        if seen is rendering:
-            return rows, first_edge
-    rows, first_edge = {}, None
+    return derived(rendering, "local rows", lambda: _built_rows(rendering))
+
+
+def _built_rows(rendering: Rendering) -> tuple[dict[int, int], int | None]:
+    rows: dict[int, int] = {}
+    first_edge = None
     for index, record in enumerate(rendering.records):
         if record.unit_keys[0].startswith("n:"):
             found = _ROW.search(record.text)
@@ -215,7 +215,6 @@ def _rows(rendering: Rendering) -> tuple[dict[int, int], int | None]:
                 rows.setdefault(int(found.group(1)), index)
         elif first_edge is None:
             first_edge = index
-    _ROWS[:] = [(rendering, rows, first_edge)]
     return rows, first_edge
 
 

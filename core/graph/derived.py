@@ -1,44 +1,37 @@
-"""Values derived from one graph object, built once and dropped with the graph.
+"""Values derived from one immutable object (a graph, a rendering, an accounting), built once and kept on it.
 
-A graph is immutable, so what is computed from it alone (its units in canonical order, their keys)
-never changes; the largest graphs have 240,000 units, and building them again for every format a
-page renders cost seconds. Keyed by the object's identity, not its content: hashing a graph reads its
-whole canonical text, and equal graphs loaded twice are rare enough to build twice.
+An object that cannot change never needs its derived values rebuilt: a graph's units in canonical order
+and their keys, a rendering's record starts, an accounting's unit positions. The largest graphs have
+240,000 units, and building these again for every format a page renders cost seconds. They live in the
+object's own memo (its `__dict__`, as `functools.cached_property` does on a frozen dataclass), so they
+are dropped with the object and nothing module-wide holds them: whoever keeps the object (a workbench's
+renderings, the dashboard's graphs) keeps its memo, within the bounds it keeps the object. A memo is
+keyed by the object's identity, not its content: hashing a graph reads its whole canonical text.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 Value = TypeVar("Value")
-
-_VALUES: dict[tuple[int, str], object] = {}
-_WATCHED: set[int] = set()
-_LOCK = threading.Lock()  # the dashboard serves sessions from several threads
+MEMO = "_derived"  # the owner's attribute that holds its memo; equality, hashing and repr ignore it
 
 
-def derived(graph: object, name: str, build: Callable[[], Value]) -> Value:
-    """`build()` the first time `name` is asked of this graph object; the same value after, until it is collected."""
-    key = (id(graph), name)
-    found = _VALUES.get(key, _MISSING)
+def memo_of(owner: object) -> dict[Hashable, Any]:
+    """The owner's memo: a dict for values derived from it alone."""
+    attributes = vars(owner)
+    memo = attributes.get(MEMO)
+    return memo if memo is not None else attributes.setdefault(MEMO, {})
+
+
+def derived(owner: object, name: Hashable, build: Callable[[], Value]) -> Value:
+    """`build()` the first time `name` is asked of this object; the same value after, for as long as it lives."""
+    memo = memo_of(owner)
+    found = memo.get(name, _MISSING)
     if found is not _MISSING:
-        return found  # type: ignore[return-value]
-    value = build()
-    with _LOCK:
-        if id(graph) not in _WATCHED:
-            _WATCHED.add(id(graph))
-            weakref.finalize(graph, _forget, id(graph))
-        return _VALUES.setdefault(key, value)  # type: ignore[return-value]
-
-
-def _forget(identity: int) -> None:
-    with _LOCK:
-        _WATCHED.discard(identity)
-        for key in [key for key in _VALUES if key[0] == identity]:
-            del _VALUES[key]
+        return found
+    return memo.setdefault(name, build())  # two threads may build it; both get the first kept
 
 
 _MISSING = object()

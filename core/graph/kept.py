@@ -16,13 +16,13 @@ labels, so they are the same.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
+from core.graph.derived import derived, memo_of
 from core.graph.model import ORPHAN_TYPE, Edge, Graph, Node
 from core.graph.units import edge_keys, graph_units, node_key
 
@@ -59,21 +59,18 @@ class _GraphKeys:
         return np.fromiter((lookup(key, -1) for key in keys), dtype=np.int64)
 
 
-_GRAPH_KEYS: list[tuple[Graph, _GraphKeys]] = []  # the last few graphs (holding one keeps its id unique)
-
-
 def graph_keys(graph: Graph) -> _GraphKeys:
-    """Unit keys, node indices and edge endpoints of a graph, computed once for its last few uses."""
-    for seen, keys in _GRAPH_KEYS:
-        if seen is graph:
-            return keys
+    """Unit keys, node indices and edge endpoints of a graph, computed once per graph."""
+    return derived(graph, "graph keys", lambda: _graph_keys(graph))
+
+
+def _graph_keys(graph: Graph) -> _GraphKeys:
     nodes = graph.nodes
     node_index = {node.id: index for index, node in enumerate(nodes)}
     keyed = list(edge_keys(graph))
     keys = _GraphKeys(node_index, [node_key(node.id) for node in nodes], [key for key, _ in keyed],
                       np.fromiter((node_index[edge.source] for _, edge in keyed), dtype=np.int64, count=len(keyed)),
                       np.fromiter((node_index[edge.target] for _, edge in keyed), dtype=np.int64, count=len(keyed)))
-    _GRAPH_KEYS[:] = [(graph, keys), *_GRAPH_KEYS[:1]]
     return keys
 
 
@@ -152,19 +149,14 @@ class UnitPositions:
         return dict(zip(self.edge_keys, self.graph.edges))
 
 
-_POSITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner (an accounted rendering) -> positions
-
-
 def positions_for(owner: object, graph: Graph, record_of_key: Mapping[str, int]) -> UnitPositions:
     """`UnitPositions(graph, record_of_key)`, built once per owner (the accounted rendering the keys are of),
     for the sweep and the placement columns alike."""
-    found = _POSITIONS.get(owner)
+    memo = memo_of(owner)
+    found = memo.get("unit positions")
     if found is None or found.graph is not graph or found.record_of_key is not record_of_key:
-        found = _POSITIONS[owner] = UnitPositions(graph, record_of_key)
+        found = memo["unit positions"] = UnitPositions(graph, record_of_key)
     return found
-
-
-_IMAGES: list[tuple[Graph, str, tuple]] = []  # the last few (graph, lossy format) images
 
 
 def _image_of(graph: Graph, format_) -> tuple[Graph, dict[str, tuple[str, ...]]]:
@@ -173,9 +165,10 @@ def _image_of(graph: Graph, format_) -> tuple[Graph, dict[str, tuple[str, ...]]]
     Units whose images are equal (two relations between the same ends, once relations are dropped) are
     parallel copies in the image: each may stand for any of them, so they share one list of keys.
     """
-    for seen, name, found in _IMAGES:
-        if seen is graph and name == format_.name:
-            return found
+    return derived(graph, ("image", format_.name), lambda: _image(graph, format_))
+
+
+def _image(graph: Graph, format_) -> tuple[Graph, dict[str, tuple[str, ...]]]:
     units = graph_units(graph)
     images = {unit.key: format_.image(unit) for unit in units}
     image = Graph.build([value for value in images.values() if isinstance(value, Node)],
@@ -186,9 +179,7 @@ def _image_of(graph: Graph, format_) -> tuple[Graph, dict[str, tuple[str, ...]]]
         copies.setdefault(edge, []).append(key)
     choices = {key: ((node_key(value.id),) if isinstance(value, Node) else tuple(copies[value]))
                for key, value in images.items()}
-    found = (image, choices)
-    _IMAGES[:] = [(graph, format_.name, found), *_IMAGES[:3]]
-    return found
+    return image, choices
 
 
 def image_positions(graph: Graph, format_, records) -> UnitPositions:

@@ -16,11 +16,11 @@ decoding the kept half of a 200,000-edge graph's JSON took 0.2 to 1.5 s per pane
 from __future__ import annotations
 
 import gc
-import weakref
 
 from core.budget.policies import Cut
 from core.formats.base import Format
 from core.formats.cut_parse import tail_verdict
+from core.graph.derived import memo_of
 from core.graph.kept import UnitPositions, image_positions, positions_for
 from core.graph.model import Graph
 from core.metrics.cut_metrics import DecodedCut, decode_cut, kept_cut
@@ -77,10 +77,6 @@ def tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
     return DecodedCut(positions.kept(kept, verdict.nodes, verdict.edges)) if positions is not None else None
 
 
-# accounting -> (format name, graph, its image's positions): built once per rendering, not per cut
-_IMAGES: weakref.WeakKeyDictionary[PrefixTokens, tuple[str, Graph, UnitPositions]] = weakref.WeakKeyDictionary()
-
-
 def reading_positions(accounting: PrefixTokens, format_: Format, graph: Graph) -> UnitPositions | None:
     """The positions a cut of this rendering of `graph` is read from: the graph's own units for a lossless
     format, the format's image of them for a lossy one that has one; None when only decoding can tell."""
@@ -88,10 +84,11 @@ def reading_positions(accounting: PrefixTokens, format_: Format, graph: Graph) -
         return positions_for(accounting, graph, accounting.record_of_key)
     if format_.image is None:
         return None
-    found = _IMAGES.get(accounting)
+    memo = memo_of(accounting)  # (format name, graph, its image's positions): once per rendering, not per cut
+    found = memo.get("image positions")
     if found is None or found[0] != format_.name or found[1] is not graph:
-        found = _IMAGES[accounting] = (format_.name, graph, image_positions(graph, format_,
-                                                                              accounting.rendering.records))
+        found = memo["image positions"] = (format_.name, graph, image_positions(graph, format_,
+                                                                                accounting.rendering.records))
     return found[2]
 
 

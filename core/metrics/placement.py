@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,6 +29,7 @@ import numpy as np
 
 from core.budget.policies import Cut
 from core.formats.base import Rendering
+from core.graph.derived import derived
 from core.graph.kept import NEVER, graph_keys, positions_for
 from core.metrics.cut_metrics import KeptKeys
 from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
@@ -94,21 +94,17 @@ class _Layout:
         return found
 
 
-_LAYOUTS: weakref.WeakKeyDictionary[PrefixTokens, _Layout] = weakref.WeakKeyDictionary()
-
-
 def _layout(accounting: PrefixTokens) -> _Layout:
-    found = _LAYOUTS.get(accounting)
-    if found is not None:
-        return found
+    return derived(accounting, "placement layout", lambda: _built_layout(accounting))
+
+
+def _built_layout(accounting: PrefixTokens) -> _Layout:
     records = accounting.rendering.records
     starts = accounting.tokens_before_bytes(np.asarray(accounting.record_ends[:len(records)]))
     edges_and_endpoints = _from_graph(accounting)
     if edges_and_endpoints is None:
         edges_and_endpoints = _from_keys(accounting.record_of_key, len(records))
-    layout = _Layout(starts, *edges_and_endpoints)
-    _LAYOUTS[accounting] = layout
-    return layout
+    return _Layout(starts, *edges_and_endpoints)
 
 
 def _from_keys(position: dict[str, int], missing: int) -> tuple[np.ndarray, np.ndarray]:
@@ -205,20 +201,14 @@ def evidence_strip(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str])
     return EvidenceStrip(accounting.total, ticks, cut_at)
 
 
-# id(rendering) -> ends, dropped with the rendering: a frozen Rendering hashes all its records, so it is no dict key
-_CHARACTER_ENDS: dict[int, np.ndarray] = {}
-
-
 def _character_ends(full: Rendering) -> np.ndarray:
     """ends[k]: characters of the preamble and the first k records (once per rendering: a budget change on a
     240,000-record rendering summed the kept records' lengths again, about 10 ms a panel)."""
-    found = _CHARACTER_ENDS.get(id(full))
-    if found is None:
+    def build() -> np.ndarray:
         lengths = np.fromiter((len(record.text) for record in full.records), dtype=np.int64, count=len(full.records))
-        found = np.concatenate(([len(full.preamble)], len(full.preamble) + np.cumsum(lengths)))
-        _CHARACTER_ENDS[id(full)] = found
-        weakref.finalize(full, _CHARACTER_ENDS.pop, id(full), None)
-    return found
+        return np.concatenate(([len(full.preamble)], len(full.preamble) + np.cumsum(lengths)))
+
+    return derived(full, "character ends", build)
 
 
 def cut_offset(full: Rendering, result: Cut, text: str | None = None) -> int:

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict, deque
 
-from cachetools import LRUCache
-
+from core.graph.derived import derived
 from core.graph.kept import NEVER, KeptGraph
 from core.graph.model import Edge, Graph
 from core.graph.units import edge_keys
 
-_RECENT: LRUCache[int, tuple[Graph, dict]] = LRUCache(maxsize=4)  # id(graph) -> (graph, derived tables)
-_LOCK = threading.Lock()
-
 
 def _tables(graph: Graph) -> dict:
-    """Per-graph derived tables, kept for the few most recent graphs (a sweep solves many queries on each)."""
-    with _LOCK:
-        entry = _RECENT.get(id(graph))  # a hit makes the entry the most recent
-        if entry is not None and entry[0] is graph:
-            return entry[1]
-        tables: dict = {}
-        _RECENT[id(graph)] = (graph, tables)  # holding the graph keeps its id from being reused
-        return tables
+    """Per-graph derived tables, filled as the solvers need them (a sweep solves many queries on each graph)."""
+    return derived(graph, "traversal tables", dict)
 
 
 def keyed_edges(graph: Graph) -> list[tuple[str, Edge]]:

@@ -182,7 +182,7 @@ def test_exports_parse_back_and_equal_core():
         hop_tiers = ORDERINGS.get("hop_tiers")
         accounting = accounted_rendering(RenderingSpec(graph, format_, hop_tiers, arranged,
                                                        inputs_for(hop_tiers, SAMPLE.seeds),
-                                                       TOKENIZERS.get("o200k_base")), cache=None)
+                                                       TOKENIZERS.get("o200k_base")))
         for policy in POLICIES:
             result = cut(accounting, format_, policy, 700)
             assert archive.read(context_name(result)).decode("utf-8") == result.text

@@ -19,7 +19,7 @@ def test_the_gap_is_the_oracle_figure_minus_the_orderings_at_the_same_cut():
     frame = sweep(SweepSpec.from_names(GRAPH, [QUERY], format_names=["csv"],
                                        ordering_names=["evidence_first", "canonical", "question_bm25+ends"],
                                        layouts=["nodes_then_edges"], policy_names=["record"],
-                                       budgets=[150, 400, 100_000]), cache=None)
+                                       budgets=[150, 400, 100_000]))
     gap = retriever_gap(frame)
     assert set(gap["ordering"]) == {"canonical", "question_bm25+ends"} and len(gap) == 6
     for row in gap.itertuples():
@@ -34,6 +34,6 @@ def test_the_gap_is_the_oracle_figure_minus_the_orderings_at_the_same_cut():
 def test_without_the_oracle_there_is_nothing_to_compare_with():
     frame = sweep(SweepSpec.from_names(GRAPH, [QUERY], format_names=["csv"], ordering_names=["canonical"],
                                        layouts=["nodes_then_edges"], policy_names=["record"],
-                                       budgets=[150]), cache=None)
+                                       budgets=[150]))
     with pytest.raises(ParameterError, match="evidence_first"):
         retriever_gap(frame)

@@ -26,7 +26,7 @@ QUERIES = [query(IMPACT_OWNERS, failed="db-identity"), query(DEPENDENCIES, start
 
 
 def test_one_row_per_cut_and_query_for_every_registered_format():
-    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, budgets=[128, 4096]), cache=None)
+    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, budgets=[128, 4096]))
     assert list(frame.columns) == ["graph_hash", "tokenizer", "hops", *COLUMNS]
     expected = 0
     for name in FORMATS:
@@ -39,7 +39,7 @@ def test_one_row_per_cut_and_query_for_every_registered_format():
 
 
 def test_untruncated_lossless_formats_answer_every_query():
-    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, budgets=[100_000]), cache=None)
+    frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, budgets=[100_000]))
     lossless = frame[frame["lossless"]]
     assert (lossless["traversal_accuracy"] == 1.0).all() and lossless["parse_ok"].all()
     assert (lossless["records_kept"] == lossless["records_total"]).all()
@@ -48,7 +48,7 @@ def test_untruncated_lossless_formats_answer_every_query():
 
 def test_rows_carry_the_sweep_s_settings_and_the_oracle_label():
     frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], budgets=[300],
-                                       shuffle_seed=5), cache=None)
+                                       shuffle_seed=5))
     shuffled = frame[frame["ordering"] == "shuffled"]
     assert (shuffled["shuffle_seed"] == 5).all() and frame[frame["ordering"] != "shuffled"]["shuffle_seed"].isna().all()
     assert set(frame[frame["oracle"]]["ordering"]) == {"evidence_first"}
@@ -60,12 +60,12 @@ def test_rows_carry_the_sweep_s_settings_and_the_oracle_label():
 
 def test_reported_tokens_are_those_of_the_cut_and_fit_the_budget():
     frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["compact_json", "csv"],
-                                       ordering_names=["hop_tiers"], budgets=[200, 700]), cache=None)
+                                       ordering_names=["hop_tiers"], budgets=[200, 700]))
     tokenizer = TOKENIZERS.get("o200k_base")
     for row in frame.itertuples():
         format_ = FORMATS.get(row.format)
         accounting = accounted_rendering(RenderingSpec(GRAPH, format_, ORDERINGS.get("hop_tiers"), row.layout,
-                                                       OrderingInputs(seeds=("db-identity",)), tokenizer), cache=None)
+                                                       OrderingInputs(seeds=("db-identity",)), tokenizer))
         result = cut(accounting, format_, row.policy, row.budget)
         assert row.tokens == tokenizer.count(result.text) and row.budgeted_tokens <= row.budget
         assert json.loads(row.first_dropped_keys) == list(result.first_dropped_keys)
@@ -82,7 +82,7 @@ def test_progress_reports_every_cut():
 def test_seeds_can_come_from_a_question_and_a_radius_renders_only_the_region():
     seeds = seeds_from_question(GRAPH, "what breaks if db-identity fails?")
     frame = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], seeds=seeds, format_names=["jsonl"],
-                                       ordering_names=["hop_tiers"], budgets=[10_000], radius=1), cache=None)
+                                       ordering_names=["hop_tiers"], budgets=[10_000], radius=1))
     assert (frame["records_total"] == 3).all()  # db-identity, svc-auth and the edge between them
     assert frame.attrs["parameters"]["radius"] == 1
 
@@ -129,11 +129,11 @@ def test_the_summary_describes_each_untruncated_rendering():
 def test_without_seeds_only_orderings_that_need_none_run_and_no_recall_is_claimed():
     members = {"services": query(QUERIES_BY_NAME.get("t4_taxonomy_members"), taxonomy="service")}
     frame = sweep(SweepSpec.from_names(GRAPH, members, format_names=["jsonl"], ordering_names=["canonical", "shuffled"],
-                                       budgets=[500]), cache=None)
+                                       budgets=[500]))
     assert frame["candidate_recall"].isna().all() and frame["coverage_tokens"].isna().all()
     with pytest.raises(ParameterError) as raised:
         sweep(SweepSpec.from_names(GRAPH, members, format_names=["jsonl"], ordering_names=["hop_tiers"],
-                                   budgets=[500]), cache=None)
+                                   budgets=[500]))
     assert "no seeds" in str(raised.value)
 
 
@@ -187,16 +187,16 @@ def test_cuts_that_hold_the_same_text_are_read_once(monkeypatch):
                         or real(result, format_))
     frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], ordering_names=["canonical"],
                                        layouts=["interleaved"],
-                                       budgets=[100_000, 200_000, 300]), cache=None, workers=1, metrics_from="decoded")
+                                       budgets=[100_000, 200_000, 300]), workers=1, metrics_from="decoded")
     # record: the complete prefix once (shared by the raw cuts that are the complete text), 300 once; raw 300 once
     assert sorted(decoded) == [300, 300, 100_000] and len(frame) == 12
     decoded.clear()
     sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["csv"], ordering_names=["canonical"],
-                               layouts=["interleaved"], budgets=[100_000, 200_000, 300]), cache=None, workers=1)
+                               layouts=["interleaved"], budgets=[100_000, 200_000, 300]), workers=1)
     assert decoded == [300]  # only the raw cut that ends inside a record is decoded
     decoded.clear()
     kept = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl"], ordering_names=["canonical"],
-                                      layouts=["interleaved"], budgets=[100_000, 200_000, 300]), cache=None, workers=1)
+                                      layouts=["interleaved"], budgets=[100_000, 200_000, 300]), workers=1)
     assert decoded == []  # jsonl's partial last line alone says whether that raw cut parses
     assert_frame_equal(kept, frame)
 

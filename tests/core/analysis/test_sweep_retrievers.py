@@ -15,7 +15,7 @@ def test_sections_cuts_parse_stay_within_budget_and_may_leave_edges_dangling():
     frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["jsonl", "csv", "compact_json"],
                                        ordering_names=["canonical", "personalized_pagerank"],
                                        layouts=["nodes_then_edges"], policy_names=["record", "sections"],
-                                       budgets=[300, 600, 100_000]), cache=None)
+                                       budgets=[300, 600, 100_000]))
     sections = frame[frame["policy"] == "sections"]
     assert len(sections) == 3 * 2 * 3 * 2 and sections["parse_ok"].all()
     assert (sections["budgeted_tokens"] <= sections["budget"]).all()
@@ -30,7 +30,7 @@ def test_evidence_positions_are_shares_of_the_context_and_bm25_is_ordered_per_qu
     frame = sweep(SweepSpec.from_names(GRAPH, QUERIES, format_names=["typed_edges"],
                                        ordering_names=["question_bm25", "question_bm25+ends"],
                                        layouts=["nodes_then_edges"], policy_names=["record"],
-                                       budgets=[100_000]), cache=None)
+                                       budgets=[100_000]))
     kept = frame.dropna(subset=["evidence_position_first"])
     assert len(kept) == len(frame) == 4
     for column in ("evidence_position_first", "evidence_position_median", "evidence_position_last"):
@@ -49,10 +49,10 @@ def test_the_sweep_takes_section_shares_and_the_command_line_reads_them(tmp_path
 
     halves = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["jsonl"], ordering_names=["hop_tiers"],
                                         layouts=["nodes_then_edges"], policy_names=["sections"], budgets=[600],
-                                        sections=Sections(0.5, 0.5)), cache=None)
+                                        sections=Sections(0.5, 0.5)))
     default = sweep(SweepSpec.from_names(GRAPH, QUERIES[:1], format_names=["jsonl"], ordering_names=["hop_tiers"],
                                          layouts=["nodes_then_edges"], policy_names=["sections"],
-                                         budgets=[600]), cache=None)
+                                         budgets=[600]))
     assert halves["budgeted_tokens"].iloc[0] > default["budgeted_tokens"].iloc[0]  # 100% of B against 46.7%
     assert halves.attrs["parameters"]["sections"] == "nodes 50.0%, edges 50.0% of the budget"
     output = tmp_path / "rows.csv"

@@ -36,7 +36,7 @@ def is_a_record_prefix(rendering, keys) -> bool:
 def recall_at(region, format_, layout, k, budget, radius=None):
     inputs = OrderingInputs(seeds=region.seeds, direction=region.direction)
     accounting = accounted_rendering(RenderingSpec(region.graph, format_, HOP_TIERS, layout, inputs, O200K,
-                                                   radius), region=region, cache=None)
+                                                   radius), region=region)
     result = cut(accounting, format_, "record", budget)
     return candidate_recall(set(result.kept_keys), region.candidate_keys(k)), accounting, result
 

@@ -195,16 +195,18 @@ def test_the_cut_line_falls_where_the_kept_text_stops_matching_the_complete_text
 
 def test_the_character_ends_kept_for_the_cut_line_go_with_their_rendering():
     import gc
+    import weakref
 
-    from core.metrics import placement as module
+    from core.graph.derived import memo_of
 
     rendering = JSONL.render(CHAIN, UNITS)
     accounting = prefix_tokens(rendering, O200K, source=(CHAIN, UNITS))
-    assert cut_offset(rendering, cut(accounting, JSONL, "record", 10_000)) > 0 and id(rendering) in module._CHARACTER_ENDS
-    kept = id(rendering)
+    assert cut_offset(rendering, cut(accounting, JSONL, "record", 10_000)) > 0
+    assert "character ends" in memo_of(rendering)  # kept on the rendering itself
+    watched = weakref.ref(rendering)
     del rendering, accounting
     gc.collect()
-    assert kept not in module._CHARACTER_ENDS
+    assert watched() is None  # and dropped with it: nothing module-wide holds it
 
 
 def test_a_raw_cut_draws_its_strip_line_where_its_text_ends_inside_a_record():

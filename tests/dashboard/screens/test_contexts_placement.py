@@ -23,7 +23,7 @@ def core_placement(format_name: str, ordering: str, policy: str, budget: int):
     inputs = inputs_for(ordering_, sample.seeds, evidence=evidence, question=query.question_on(graph))
     format_ = FORMATS.get(format_name)
     accounting = accounted_rendering(RenderingSpec(graph, format_, ordering_, "nodes_then_edges", inputs,
-                                                   TOKENIZERS.get("o200k_base")), cache=None)
+                                                   TOKENIZERS.get("o200k_base")))
     result = cut(accounting, format_, policy, budget)
     return placement(result, accounting, evidence), evidence_strip(result, accounting, evidence)
 
