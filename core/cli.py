@@ -6,16 +6,41 @@ import argparse
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import NoReturn
 
 from core.commands import advise, benchmark, convert, describe, evaluate, serve_model, serve_reader, suite, sweep
 from core.errors import GraphContextError, LoadNotice
 
 COMMANDS = [benchmark, convert, describe, evaluate, serve_model, serve_reader, sweep, suite, advise]  # each module adds its own subcommand
+CHOICES_SHOWN = 6  # an invalid choice among more than CHOICES_LISTED names this many; --help lists them all
+CHOICES_LISTED = 10
+
+
+class BriefParser(argparse.ArgumentParser):
+    """A parser whose usage mistake prints the one-line reason first, then a one-line usage that points at --help.
+
+    argparse's own error prints the whole usage first: 35 lines for `sweep`, mostly the 25 format names."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {shorter_choices(message)}\n"
+                     f"usage: {self.prog} {'COMMAND ' if self._subparsers else ''}[options]; "
+                     f"'{self.prog} --help' lists every option\n")
+
+
+def shorter_choices(message: str) -> str:
+    """argparse's "invalid choice: 'x' (choose from a, b, ...)" with the first few choices and the count."""
+    head, separator, listed = message.partition("(choose from ")
+    if not separator:
+        return message
+    choices = [choice.strip() for choice in listed.rstrip(")").split(",")]
+    if len(choices) <= CHOICES_LISTED:
+        return message
+    return f"{head}(choose from {', '.join(choices[:CHOICES_SHOWN])}, … {len(choices)} in all)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="graph-context-lab",
-                                     description="See what writing a graph into an LLM prompt costs and loses.")
+    parser = BriefParser(prog="graph-context-lab",
+                         description="See what writing a graph into an LLM prompt costs and loses.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(commands)
@@ -42,6 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return arguments.run(arguments)
     except GraphContextError as error:
         print(f"graph-context-lab: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the output was piped into a reader that stopped early (`| head`): not an error
+        sys.stderr.close()
+        return 0
+    except ConnectionError as error:  # a server named by an address (a database, a cluster, an endpoint) did not answer
+        print(f"graph-context-lab: error: {error}. Fix: check that the server at that address is up and reachable "
+              "from here", file=sys.stderr)
         return 2
     except OSError as error:  # a file that could not be written or read: name it when the error does
         place = f" ({error.filename})" if error.filename else ""

@@ -77,8 +77,14 @@ def _on_ray(function, shared, tasks, workers, ray_address, progress) -> list:
     if started_here:
         if ray_address:
             check_ray_address(ray_address)  # ray.init retries for ever when no cluster answers
-            ray.init(address=ray_address, runtime_env={"py_modules": [str(CORE_PACKAGE)]},
-                     log_to_driver=False)
+            try:
+                ray.init(address=ray_address, runtime_env={"py_modules": [str(CORE_PACKAGE)]},
+                         log_to_driver=False)
+            except ConnectionError as error:  # something answers there, but not a Ray cluster's GCS
+                raise ParameterError(f"no Ray cluster answers at {ray_address} ({error})", "ray_address",
+                                     "start the cluster (`ray start --head` on the head node) and give its "
+                                     "address as HOST:6379, or leave the address out to start a local Ray "
+                                     "instance") from None
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     try:

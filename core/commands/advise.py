@@ -158,9 +158,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),
                       help="orderings (default: all of them, without +ends); baselines (shuffled, evidence_first) "
                            "are shown beside the pick, never picked")
-    cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS))
+    cuts.add_argument("--layouts", type=names("layout", LAYOUTS), default=list(LAYOUTS),
+                      help="nodes_then_edges and/or interleaved (default both, where a format allows)")
     cuts.add_argument("--policies", type=names("policy", tuple(POLICIES.names())), default=list(DEFAULT_POLICIES),
-                      help=f"budget policies: {', '.join(POLICIES.names())} (default raw,record)")
+                      help=f"budget policies: {', '.join(POLICIES.names())} (default {','.join(DEFAULT_POLICIES)})")
     add_tokenizer_options(parser)
     cost = parser.add_argument_group("cost")
     cost.add_argument("--price-model", metavar="NAME", help=f"price per question from the bundled dated table "

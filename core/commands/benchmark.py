@@ -63,13 +63,27 @@ def tokenizer_table(table, choice: TokenizerChoice) -> str:
     return text_table(columns) + "\n" + winner_sentence(table)
 
 
+def verdict(figures: list[FormatFigures], encoding: str, approximate: bool) -> str:
+    """The first line: the cheapest lossless format that decodes back and answers, against the dearest one."""
+    answering = [item for item in figures if item.lossless and item.round_trip_equal and item.traversal_accuracy == 1]
+    if not answering:
+        return "verdict: no lossless format both decodes back to the graph and answers the queries"
+    cheapest = min(answering, key=lambda item: (item.tokens, item.name))
+    dearest = max(answering, key=lambda item: (item.tokens, item.name))
+    return (f"verdict: {cheapest.name} is the cheapest lossless format that decodes back and answers: "
+            f"{approximate_count(cheapest.tokens, approximate)} tokens ({encoding}) against "
+            f"{approximate_count(dearest.tokens, approximate)} for {dearest.name}, "
+            f"{dearest.tokens / max(cheapest.tokens, 1):.1f}x")
+
+
 def run(arguments: argparse.Namespace) -> int:
-    check_writable(arguments.output, "--output")  # before the work, not after it
+    if arguments.output is not None:
+        check_writable(arguments.output, "--output")  # before the work, not after it
     graph = graph_from_arguments(arguments)
     choice = chosen_tokenizers(arguments)
     encoding = choice.names[0]
     parameters = {**graph_parameters(arguments), "encoding": encoding, **choice.parameters(),
-                  "output": str(arguments.output)}
+                  "output": str(arguments.output) if arguments.output is not None else None}
     sample = named_sample(arguments) if arguments.graph is not None else None  # the generated graph: reference
     preset = sample.default_query() if sample is not None else None
     queries = {preset.label: preset} if preset is not None else None
@@ -82,11 +96,11 @@ def run(arguments: argparse.Namespace) -> int:
                                           "source": TOKENIZERS.get(name).source,
                                           "licence": TOKENIZERS.get(name).licence} for name in choice.names}
     report["approximate"] = choice.approximate
-    arguments.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if arguments.contexts_dir:
         arguments.contexts_dir.mkdir(parents=True, exist_ok=True)
         for item in figures:
             (arguments.contexts_dir / f"graph.{item.name}.txt").write_text(item.text, encoding="utf-8")
+    print(verdict(figures, encoding, choice.approximate))
     print(f"graph: {report['graph']['nodes']} nodes, {report['graph']['edges']} edges, "
           f"sha256 {report['graph_hash'][:16]}…, {choice.describe()}")
     for label, answer in report["gold_queries"].items():
@@ -106,8 +120,11 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"token counts are approximate: {choice.model.note}")
     if choice.reader is not None:
         print_request_table(report, graph, choice.reader, TOKENIZERS.get(choice.names[0]), preset)
+    if arguments.output is not None:  # last: the request table adds to the report
         arguments.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"report written to {arguments.output}")
+        print(f"report written to {arguments.output}")
+    if arguments.contexts_dir:
+        print(f"renderings written to {arguments.contexts_dir}/graph.<format>.txt")
     return 0
 
 
@@ -145,8 +162,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                              "run the reference queries and count exact tokens.")
     add_graph_options(parser)
     add_tokenizer_options(parser)
-    parser.add_argument("--output", type=Path, default=Path("benchmark-results.json"),
-                        help="JSON report path (default benchmark-results.json)")
+    parser.add_argument("--output", type=Path,
+                        help="write the JSON report (parameters, gold answers, figures per format, hashes, "
+                             "versions) to this path; without it nothing is written")
     parser.add_argument("--permutations", type=_permutations, default=DEFAULT_PERMUTATIONS,
                         help=f"shuffled unit orders for the cost stability table (0 leaves it out; "
                              f"default {DEFAULT_PERMUTATIONS}, at most {MAX_PERMUTATIONS})")

@@ -115,6 +115,38 @@ def sufficiency_table(table) -> str:
                        "abstained": [str(row.abstained) for row in rows]}, left=("format", "sufficiency"))
 
 
+def verdict_lines(table) -> list[str]:
+    """The first lines: per budget, the cut a model answered best (exact match, then fewer tokens), with its
+    interval, and the other formats whose exact match lies inside that interval (a tie, as the advisor's rule
+    calls one). Cuts with no answer (every request failed) and baseline orderings (random, or reading the
+    answer) are left out: a baseline is measured, never recommended."""
+    baseline = {name: ORDERINGS.get(name).baseline for name in table["ordering"].unique() if name in ORDERINGS}
+    if not (table["answered"] > 0).any():
+        return ["verdict: no request was answered, so there is nothing to compare"]
+    answered = table[(table["answered"] > 0) & ~table["ordering"].map(baseline).fillna(False).astype(bool)]
+    if answered.empty:
+        return ["verdict: only baseline orderings (random, or reading the answer) were answered; a baseline is "
+                "measured, never recommended"]
+    lines = ["verdict: the best exact match at each budget (then fewer tokens; Wilson 95% interval; baseline "
+             "orderings excluded)"]
+    for budget, part in answered.groupby("budget_tokens", sort=True):
+        ranked = part.sort_values(["exact_match", "measured_tokens", "format", "ordering", "layout", "policy"],
+                                  ascending=[False, True, True, True, True, True], kind="stable")
+        best = ranked.iloc[0]
+        if best["exact_match"] == 0:
+            lines.append(f"  {int(budget):>7,}: no cut was answered exactly ({int(part['answered'].sum())} answer(s) "
+                         f"over {len(part)} cut(s)), so there is no best one")
+            continue
+        others = ranked[ranked["format"] != best["format"]].groupby("format", sort=False).head(1)
+        tied = others[others["exact_match"].between(best["exact_match_low"], best["exact_match_high"])]
+        lines.append(f"  {int(budget):>7,}: {best['format']} / {best['ordering']} / {best['layout']} / "
+                     f"{best['policy']}: exact match {best['exact_match']:.2f} "
+                     f"[{best['exact_match_low']:.2f}–{best['exact_match_high']:.2f}] over "
+                     f"{int(best['answered'])} answer(s), {best['measured_tokens']:,.0f} tokens"
+                     + (f"; tied within the interval: {', '.join(tied['format'])}" if len(tied) else ""))
+    return lines
+
+
 def run(arguments: argparse.Namespace) -> int:
     # Imported here: the client brings the openai package, which the other commands do not need.
     from core.analysis.answer_contexts import SweepOptions
@@ -189,9 +221,14 @@ def send_and_report(graph, contexts: list, endpoint, extra: dict, arguments: arg
             bar.close()
         rows = store.results(run_id)
         table = summarise(rows, prices)
+    print("\n".join(verdict_lines(table)))
     print(f"run {run_id}: {progress.done} requests, {progress.sent} sent, {progress.cached} cached, "
           f"{progress.failed} failed; stored in {arguments.store}")
-    print(summary_table(table))
+    if arguments.verbose:
+        print(summary_table(table))
+    else:
+        print("--verbose prints every cut: answers, failures, exact match with its interval, traversal accuracy, "
+              "tokens, cost and latency")
     if arguments.questions or arguments.generate:
         for columns in (("format", "query_type"), ("format", "hop_depth")):
             print(f"\nexact match by {columns[1].replace('_', ' ')}:")
@@ -280,5 +317,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                                          "(stored with the run; default 0,0)")
     output = parser.add_argument_group("storage")
     output.add_argument("--store", type=Path, default=DEFAULT_PATH, help=f"SQLite run store (default {DEFAULT_PATH})")
+    output.add_argument("--verbose", action="store_true",
+                        help="also print every cut's answers, failures, interval, traversal accuracy, tokens, cost "
+                             "and latency")
     output.add_argument("--output", type=Path, help="also write the summary table as CSV, or JSON for a .json path")
     parser.set_defaults(run=run)

@@ -30,6 +30,7 @@ from core.commands.progress import CountBar
 from core.commands.sweep import _records, budgets, names, verdict_lines
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
+from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import ParameterError
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
@@ -120,14 +121,15 @@ def breakdown_lines(rows: pd.DataFrame, column: str, title: str) -> list[str]:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    if arguments.output.suffix.lower() not in OUTPUTS:
-        raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
-                             "name a .csv, .json or .parquet file")
+    if arguments.output is not None:
+        if arguments.output.suffix.lower() not in OUTPUTS:
+            raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
+                                 "name a .csv, .json or .parquet file")
+        check_writable(arguments.output, "--output")  # before the suite, not after it
     if arguments.ray_address and arguments.engine != "ray":
         raise ParameterError("--ray-address needs --engine ray", "--ray-address", "add --engine ray")
     if arguments.ray_address:
         check_ray_address(arguments.ray_address)  # before any work: Ray itself would wait for ever
-    check_writable(arguments.output, "--output")  # before the suite, not after it
     graph = graph_from_arguments(arguments)
     questions = question_set(graph, arguments)
     choice = chosen_tokenizers(arguments)
@@ -138,8 +140,9 @@ def run(arguments: argparse.Namespace) -> int:
         sum(each.task_cpu_seconds for each in results))
     result.rows.attrs["parameters"] = {**results[0].rows.attrs["parameters"], **choice.parameters(),
                                        "graph_source": graph_parameters(arguments)}
+    stage(f"aggregating {len(result.rows):,} rows", arguments.no_progress)
     table = aggregate(result.rows)
-    write_output(arguments.output, result, table)
+    print_headline(table, results[0].settings.seedings, len(questions))
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
           f"questions: {len(questions)} ({questions.source}); engine {arguments.engine}; {choice.describe()}")
     checks = result.questions["ground_truth"].value_counts()
@@ -151,12 +154,32 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"seeds from {seeding}: {len(questions) - len(unseeded)} questions seeded, {len(unseeded)} name no node"
               + (f" ({', '.join(unseeded['question_id'][:10])}{'…' if len(unseeded) > 10 else ''})"
                  if len(unseeded) else ""))
-    for each in results:
-        if len(results) > 1:
-            print(f"== tokenizer {each.settings.tokenizer} ==")
-        print_tables(each)
-    print(f"{len(result.rows):,} rows written to {arguments.output}")
+    if arguments.verbose:
+        for each in results:
+            if len(results) > 1:
+                print(f"== tokenizer {each.settings.tokenizer} ==")
+            print_tables(each)
+    else:
+        print(pareto_summary(pareto_across_budgets(result.rows)))
+        print("--verbose prints accuracy per budget for every choice, the Pareto verdicts and the breakdowns by "
+              "query type and hop depth")
+    if arguments.output is None:
+        print(f"{len(result.rows):,} rows measured; --output results.csv (.json with the aggregates, or .parquet) "
+              "keeps them")
+    else:
+        stage(f"writing {arguments.output}", arguments.no_progress)
+        write_output(arguments.output, result, table)
+        print(f"{len(result.rows):,} rows written to {arguments.output}")
     return 0
+
+
+def print_headline(table: pd.DataFrame, seedings, question_count: int) -> None:
+    """The suite's headline, first: per tokenizer and seeding, the best choice at each budget with its interval."""
+    print(f"headline: the best lossless choice at each budget over the question set ({question_count} questions; "
+          "traversal accuracy with its Wilson 95% interval; oracle orderings excluded)")
+    for (tokenizer, seeding), part in table.groupby(["tokenizer", "seeding"], sort=False):
+        print(f"{tokenizer}, seeds from {seeding}:")
+        print(verdict_table(best_per_budget(part, tokens_column="mean_tokens")))
 
 
 def run_one(graph: Graph, questions: QuestionSet, arguments: argparse.Namespace, tokenizer: str) -> SuiteResult:
@@ -195,13 +218,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "suite", help="run a question set (CKG file, own JSONL/CSV, or generated) over formats and budgets",
         description="Cut every format and ordering at every budget for every question of a set, with seeds "
-                    "from the question text and from the annotations; print accuracy per budget with the "
-                    "budgets that answer 90%% and 100%% of the questions, and the breakdown by query type "
-                    "and hop depth.")
+                    "from the question text and from the annotations; print the best choice per budget with its "
+                    "Wilson interval first, and with --verbose accuracy per budget with the budgets that answer "
+                    "90%% and 100%% of the questions, and the breakdown by query type and hop depth.")
     add_graph_options(parser)
     source = parser.add_argument_group("questions").add_mutually_exclusive_group()
     source.add_argument("--questions", type=Path, metavar="FILE",
-                        help="a CKG queries_*.jsonl file, or the project's JSONL/CSV question schema (see README)")
+                        help="a CKG queries_*.jsonl file, or the project's JSONL/CSV question schema (docs: how-to, your own "
+                             "questions)")
     source.add_argument("--generate", metavar="SPEC",
                         help="questions from a template, e.g. impact:type=database or "
                              "t3_prerequisite_path:count=50,distance=1-5,seed=7")
@@ -229,8 +253,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     engine.add_argument("--ray-address", metavar="ADDR",
                         help="an existing Ray cluster (host:port or ray://host:10001); without it --engine ray "
                              "starts a local instance for the run and shuts it down after")
-    parser.add_argument("--output", type=Path, default=Path("suite-results.csv"),
-                        help="results.csv (one row per question and cut), results.json (rows, aggregates, "
-                             "breakdowns, Pareto) or results.parquet (rows)")
+    parser.add_argument("--output", type=Path,
+                        help="write results.csv (one row per question and cut), results.json (rows, aggregates, "
+                             "breakdowns, Pareto) or results.parquet (rows); without it nothing is written")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also print accuracy per budget for every choice, the Pareto verdicts and the "
+                             "breakdowns by query type and hop depth")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(run=run)

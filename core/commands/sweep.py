@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +32,7 @@ from core.commands.progress import CountBar
 from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
+from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import ParameterError
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
@@ -55,9 +57,18 @@ def names(kind: str, registry_names: list[str] | tuple[str, ...]):
         unknown = [name for name in chosen if name not in registry_names]
         if unknown or not chosen:
             raise argparse.ArgumentTypeError(f"unknown {kind} {', '.join(map(repr, unknown)) or '(none given)'}; "
-                                             f"use one or more of: {', '.join(registry_names)}")
+                                             f"use one or more of: {known_names(unknown, registry_names)}")
         return chosen
     return parse
+
+
+def known_names(unknown: list[str], registry_names: list[str] | tuple[str, ...], listed: int = 10) -> str:
+    """Every name when there are few; else the closest to what was typed, the first few and how many there are."""
+    if len(registry_names) <= listed:
+        return ", ".join(registry_names)
+    close = [name for typed in unknown for name in difflib.get_close_matches(typed, registry_names, n=3)]
+    shown = list(dict.fromkeys([*close, *registry_names]))[:6]
+    return f"{', '.join(shown)}, … ({len(registry_names)} in all; --help lists them)"
 
 
 def budgets(text: str) -> list[int]:
@@ -208,10 +219,11 @@ def seeds_and_queries(graph: Graph, arguments: argparse.Namespace) -> tuple[Seed
 
 
 def run(arguments: argparse.Namespace) -> int:
-    if arguments.output.suffix.lower() not in (".csv", ".json"):
-        raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
-                             "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
-    check_writable(arguments.output, "--output")  # before the sweep, not after it
+    if arguments.output is not None:
+        if arguments.output.suffix.lower() not in (".csv", ".json"):
+            raise ParameterError(f"cannot write {arguments.output.name!r}", "--output",
+                                 "name a .csv file (one row per cut) or a .json file (rows, summary and Pareto)")
+        check_writable(arguments.output, "--output")  # before the sweep, not after it
     if arguments.cut_report is not None:
         check_writable(arguments.cut_report, "--cut-report")
     graph = graph_from_arguments(arguments)
@@ -239,9 +251,10 @@ def run(arguments: argparse.Namespace) -> int:
             progress.close()
     frame.attrs["parameters"]["graph_source"] = graph_parameters(arguments)
     frame.attrs["parameters"].update(choice.parameters())
+    stage("measuring the complete renderings", arguments.no_progress)
     summary = pd.concat([rendering_summary(graph, queries, formats=arguments.formats, tokenizer=name)
                          for name in choice.names], ignore_index=True)
-    write_results(arguments.output, frame, summary, verdicts)
+    print_verdict(frame, choice.names)
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…, "
           f"{choice.describe()}")
     print(seeds.describe() if seeds else f"seeds from the queries: {', '.join(frame.attrs['parameters']['seeds'])}")
@@ -251,14 +264,22 @@ def run(arguments: argparse.Namespace) -> int:
         if len(choice.names) > 1:
             print(f"tokenizer {name}:")
         print(summary_table(part))
-    print("Front over what answers (each traversal accuracy above 0% a format reaches, from the smallest swept "
-          "budget reaching it; the same rule as the dashboard's Pareto page):")
-    front = answer_front(frame)
-    print("\n".join(front_lines(front, [key for key in ("tokenizer", "ordering", "layout", "policy")
-                                         if key in front.columns])))
-    print("Pareto across budgets (a format is dominated if another is never worse and once better):")
-    print("\n".join(verdict_lines(verdicts)))
-    print(f"{len(frame)} cuts written to {arguments.output}")
+    if arguments.verbose:
+        print("Front over what answers (each traversal accuracy above 0% a format reaches, from the smallest swept "
+              "budget reaching it; the same rule as the dashboard's Pareto page):")
+        front = answer_front(frame)
+        print("\n".join(front_lines(front, [key for key in ("tokenizer", "ordering", "layout", "policy")
+                                             if key in front.columns])))
+        print("Pareto across budgets (a format is dominated if another is never worse and once better):")
+        print("\n".join(verdict_lines(verdicts)))
+    else:
+        print(pareto_summary(verdicts))
+    if arguments.output is None:
+        print(f"{len(frame):,} cuts measured; --output results.csv (or .json) keeps them")
+    else:
+        stage(f"writing {arguments.output}", arguments.no_progress)
+        write_results(arguments.output, frame, summary, verdicts)
+        print(f"{len(frame)} cuts written to {arguments.output}")
     if arguments.cut_report is not None:
         write_cut_reports(arguments, graph, queries, frame.attrs["parameters"]["seeds"], list(choice.names))
     return 0
@@ -276,6 +297,17 @@ def write_cut_reports(arguments: argparse.Namespace, graph, queries, seeds: Sequ
                 "cuts": cuts}
     arguments.cut_report.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(cuts)} cut reports written to {arguments.cut_report}")
+
+
+def print_verdict(frame: pd.DataFrame, tokenizer_names: Sequence[str]) -> None:
+    """The best choice per budget, per tokenizer when several were swept: the first thing a sweep prints."""
+    print("verdict: the best lossless choice at each budget (traversal accuracy, then evidence survival, then "
+          "fewer tokens; baseline orderings excluded, formats as good named beside it)")
+    for name in tokenizer_names:
+        part = frame[frame["tokenizer"] == name] if "tokenizer" in frame.columns else frame
+        if len(tokenizer_names) > 1:
+            print(f"tokenizer {name}:")
+        print(verdict_table(best_per_budget(part)))
 
 
 def add_seed_and_query_options(parser: argparse.ArgumentParser, title: str) -> argparse._ArgumentGroup:
@@ -328,8 +360,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--cut-report", type=Path, metavar="FILE",
                         help="also write every cut's report as JSON: kept and cut unit keys, evidence units lost, "
                              "the next unit that did not fit (and the budget it needs, for a prefix policy)")
-    parser.add_argument("--output", type=Path, default=Path("sweep-results.csv"),
-                        help="results.csv (one row per cut) or results.json (rows, summary, Pareto)")
+    parser.add_argument("--output", type=Path,
+                        help="write the cuts to results.csv (one row per cut) or results.json (rows, summary, "
+                             "Pareto); without it nothing is written")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also print the front over what answers and the Pareto verdict of every ordering, "
+                             "layout and policy")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--workers", type=positive, default=None, metavar="N",
                         help=f"processes rendering and cutting in parallel (default: every core, {default_workers()} "

@@ -1,6 +1,6 @@
 """Seeded graph generators; `service_graph` reproduces the reference benchmark's make_graph exactly.
 
-`GRAPH_GENERATOR_LIST` names the public generators (registered in `core.io.GENERATORS`); each one's
+`GRAPH_GENERATOR_LIST` names the public generators (registered in `GENERATORS` below); each one's
 numeric keyword parameters and defaults are read from its signature by `generator_parameters`.
 """
 
@@ -276,7 +276,7 @@ def parameter_limit(generator: str, parameter: str) -> int | None:
     return PARAMETER_LIMITS.get(generator, {}).get(parameter)
 
 
-# The public generators by name, in the order the dashboard and the CLI list them (core.io.GENERATORS).
+# The public generators by name, in the order the dashboard and the CLI list them (GENERATORS).
 GRAPH_GENERATOR_LIST: tuple[tuple[str, Callable[..., Graph]], ...] = (
     ("services", service_graph),
     ("learning", learning_graph),

@@ -74,7 +74,7 @@ def chosen_questions(selection: Selection) -> QuestionSet | None:
             upload = st.file_uploader("Question file (CKG queries_*.jsonl, or the project's JSONL / CSV schema)",
                                       type=["jsonl", "json", "csv"], key="qs_upload")
             if upload is None:
-                st.caption("One question per line with `question`, `query` and `parameters`; see the README.")
+                st.caption("One question per line with `question`, `query` and `parameters`; see docs/how-to/your-own-questions.md.")
                 return None
             return parse_question_file(upload.getvalue(), upload.name, graph=selection.graph)
         spec = st.text_input("Template spec", value=DEFAULT_SPEC, key="qs_spec", bind="query-params",

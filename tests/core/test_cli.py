@@ -100,3 +100,51 @@ def test_benchmark_shows_each_formats_cost_stability_from_core(tmp_path, capsys)
     assert "cost stability (o200k_base)" in printed and "relabeled max/min" in printed
     assert main(["benchmark", "--graph", "tinkerpop-modern", "--permutations", "0", "--output", str(output)]) == 0
     assert "cost_stability" not in json.loads(output.read_text(encoding="utf-8"))
+
+
+def test_a_usage_mistake_prints_the_reason_first_and_a_short_usage(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", "--direction", "sideways"])
+    assert exit_.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0].startswith("graph-context-lab sweep: error: argument --direction: invalid choice: 'sideways'")
+    assert len(lines) == 2 and lines[1].startswith("usage: graph-context-lab sweep [options];")
+    assert "pretty_json" not in "\n".join(lines), "the usage must not spell out every format"
+
+
+def test_a_long_choice_list_is_cut_to_a_few_names_and_a_count(capsys):
+    with pytest.raises(SystemExit):
+        main(["sweep", "--formats", "compact_jsn"])
+    reason = capsys.readouterr().err.splitlines()[0]
+    assert "unknown format 'compact_jsn'" in reason and reason.count(",") < 10
+    assert "compact_json" in reason.split("use one or more of:")[1].split(",")[0], "the closest name comes first"
+    from core.formats import FORMATS
+    assert f"({len(FORMATS)} in all; --help lists them)" in reason
+
+
+def test_a_missing_command_says_so_in_two_lines(capsys):
+    with pytest.raises(SystemExit):
+        main([])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0] == "graph-context-lab: error: the following arguments are required: COMMAND" and len(lines) == 2
+
+
+def test_benchmark_prints_its_verdict_first_and_writes_nothing_unasked(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["benchmark"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == ("verdict: local_ids is the cheapest lossless format that decodes back and answers: "
+                          "1,030 tokens (o200k_base) against 5,340 for ntriples, 5.2x")
+    assert list(tmp_path.iterdir()) == [], "benchmark wrote a file without --output"
+
+
+def test_a_server_that_does_not_answer_is_not_reported_as_a_file_problem(monkeypatch, capsys):
+    import core.commands.describe as describe
+
+    def refuse(arguments):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(describe, "run", refuse)
+    assert main(["describe"]) == 2
+    error = capsys.readouterr().err
+    assert "Connection refused" in error and "server at that address" in error and "path" not in error

@@ -19,7 +19,7 @@ SMALL = ["--formats", "csv,jsonl", "--orderings", "canonical,hop_tiers", "--budg
 
 def test_the_bundled_ckg_set_prints_the_tables_and_writes_cores_aggregate(tmp_path, capsys):
     output = tmp_path / "results.json"
-    assert main(["suite", "--graph", "nvidia-jetson", *SMALL, "--output", str(output)]) == 0
+    assert main(["suite", "--graph", "nvidia-jetson", *SMALL, "--verbose", "--output", str(output)]) == 0
     printed = capsys.readouterr().out
     assert "questions: 164 (ckg)" in printed and "163 match, 1 tie" in printed
     assert "tie: nvidia-jetson_T3_1_20" in printed
@@ -67,7 +67,7 @@ def test_a_bad_question_file_names_its_line(tmp_path, capsys):
 def test_several_tokenizers_give_one_table_with_a_tokenizer_column(tmp_path, capsys):
     output = tmp_path / "rows.csv"
     assert main(["suite", "--graph", "nvidia-jetson", "--generate", "t5_relation:count=4,seed=3", *SMALL,
-                 "--encodings", "o200k_base,tekken", "--output", str(output)]) == 0
+                 "--encodings", "o200k_base,tekken", "--verbose", "--output", str(output)]) == 0
     rows = pd.read_csv(output)
     assert set(rows["tokenizer"]) == {"o200k_base", "tekken"}
     per_tokenizer = rows.groupby("tokenizer").size()
@@ -76,3 +76,19 @@ def test_several_tokenizers_give_one_table_with_a_tokenizer_column(tmp_path, cap
     assert "== tokenizer o200k_base ==" in printed and "== tokenizer tekken ==" in printed
     table = aggregate(rows)
     assert set(table["tokenizer"]) == {"o200k_base", "tekken"}  # aggregates never mix tokenizers
+
+
+def test_the_headline_comes_first_with_intervals_and_nothing_is_written_unasked(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    arguments = [argument for argument in SMALL if argument != "--no-progress"]
+    assert main(["suite", "--graph", "nvidia-jetson", *arguments, "--seedings", "text"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("headline: the best lossless choice at each budget over the question set (164 ")
+    assert lines[1] == "o200k_base, seeds from text:" and "95% interval" in lines[2]
+    assert lines[4].split()[:2] == ["256", "csv"] and any(cell.endswith("]") for cell in lines[4].split())
+    assert "by query type (" not in captured.out and "Pareto across budgets, over" in captured.out
+    assert len(lines) < 20, "without --verbose the suite prints its headline and a few lines"
+    assert "rows measured; --output results.csv" in captured.out
+    assert list(tmp_path.iterdir()) == [], "suite wrote a file without --output"
+    assert "aggregating" in captured.err, "the step after the bar is named on stderr"

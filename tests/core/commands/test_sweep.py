@@ -138,3 +138,32 @@ def test_a_plain_sweep_of_the_generated_graph_asks_the_reference_question(tmp_pa
                  "--output", str(output)]) == 0
     rows = list(csv.DictReader(output.open(encoding="utf-8", newline="")))
     assert {row["query"].split(",")[0] for row in rows} == {"impact_owners(failed=db-identity"}
+
+
+def test_the_verdict_comes_first_the_groups_only_with_verbose_and_nothing_is_written_unasked(tmp_path, capsys,
+                                                                                            monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    arguments = ["sweep", "--seeds", "db-identity", "--query", "impact_owners", "--formats", "csv,compact_json",
+                 "--orderings", "canonical,hop_tiers", "--budgets", "1024,2048"]
+    assert main(arguments) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("verdict: the best lossless choice at each budget")
+    assert [line.split()[0] for line in lines[3:5]] == ["1,024", "2,048"]
+    assert lines[4].split()[1:8] == ["compact_json", "/", "canonical", "/", "nodes_then_edges", "/", "record"]
+    assert sum("non-dominated" in line for line in lines) == 0 and "(--verbose lists each group)" in captured.out
+    assert "cuts measured; --output results.csv" in captured.out and list(tmp_path.iterdir()) == []
+    assert "measuring the complete renderings" in captured.err
+    assert main([*arguments, "--verbose", "--no-progress"]) == 0
+    verbose = capsys.readouterr()
+    assert sum("non-dominated" in line for line in verbose.out.splitlines()) == 8  # 2 orderings x 2 layouts x 2 policies
+    assert verbose.err == ""
+
+
+def test_the_steps_after_the_bar_are_named_and_the_file_is_stated(tmp_path, capsys):
+    output = tmp_path / "cuts.csv"
+    assert main(["sweep", "--seeds", "db-identity", "--formats", "csv", "--orderings", "hop_tiers", "--budgets",
+                 "512", "--output", str(output)]) == 0
+    captured = capsys.readouterr()
+    assert "measuring the complete renderings…" in captured.err and f"writing {output}…" in captured.err
+    assert captured.out.rstrip().endswith(f"cuts written to {output}") and output.exists()

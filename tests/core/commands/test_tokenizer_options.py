@@ -43,7 +43,8 @@ def test_a_sweep_over_two_tokenizers_has_a_tokenizer_column_and_pareto_per_token
     output = tmp_path / "sweep.json"
     assert main(["sweep", *SMALL, "--query", "impact_owners:failed=db-identity", "--encodings", "o200k_base,tekken",
                  "--formats", "jsonl,csv",
-                 "--orderings", "canonical", "--budgets", "128,512", "--output", str(output), "--no-progress"]) == 0
+                 "--orderings", "canonical", "--budgets", "128,512", "--output", str(output), "--no-progress",
+                 "--verbose"]) == 0
     document = json.loads(output.read_text(encoding="utf-8"))
     assert {row["tokenizer"] for row in document["rows"]} == {"o200k_base", "tekken"}
     assert {row["tokenizer"] for row in document["pareto_across_budgets"]} == {"o200k_base", "tekken"}

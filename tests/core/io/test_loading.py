@@ -128,16 +128,6 @@ def test_a_schema_survives_node_link_but_is_not_part_of_the_hash():
     assert load_graph(save_graph(graph, "graphml").encode(), name="t.graphml").sha256 == graph.sha256
 
 
-def test_the_readme_documents_every_importer_exporter_and_limit():
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Graph sources and samples", 1)[1].split("\n## ", 1)[0]
-    for name in list(loading.IMPORTERS) + ["node-link", "learning-graph", "edge-list", "graphml"]:
-        assert f"`{name}`" in section, name
-    for option in ("--max-bytes", "--max-nodes", "--max-edges", "--max-string-length", "--max-depth", "--nodes",
-                   "--node-type-attribute", "--relation-attribute", "--duplicates", "--missing-endpoints"):
-        assert option in section, option
-
-
 def _comment_headed(comments: int, body: str) -> bytes:
     """A file shaped like the public air-routes GraphML: an XML declaration, then a block of comment lines."""
     line = "<!-- " + "Sample file containing selected air routes between selected airports. " + "-->\n"

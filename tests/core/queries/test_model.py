@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from core.errors import ParameterError
@@ -54,12 +52,6 @@ def test_natural_questions_use_labels_and_labels_identify_queries():
     bound = query(SHORTEST_PATH, source="1", target="2")
     assert bound.question_on(graph) == "What is the shortest directed path from Alpha to 2?"
     assert bound.label == "shortest_path(source=1, target=2)"
-
-
-def test_the_readme_documents_every_query_template():
-    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
-    for name in QUERIES:
-        assert f"`{name}`" in readme, f"README.md does not describe the {name} query"
 
 
 def test_every_template_declares_what_each_parameter_holds():

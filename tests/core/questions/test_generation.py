@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import networkx as nx
 import pytest
 
 from core.errors import ParameterError
 from core.io.samples import load_sample
 from core.questions import generate
-from core.questions.generation import QUESTION_GENERATORS
 
 JETSON = load_sample("nvidia-jetson")
 SERVICES = load_sample("reference-services")
@@ -50,9 +47,3 @@ def test_bad_specs_are_refused_by_name(spec, message):
     with pytest.raises(ParameterError) as raised:
         generate(SERVICES, spec)
     assert message in str(raised.value)
-
-
-def test_the_readme_names_every_registered_question_generator():
-    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
-    for name in QUESTION_GENERATORS:
-        assert f"`{name}`" in readme, f"README.md does not describe the {name} question generator"

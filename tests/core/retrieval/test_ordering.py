@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -129,12 +127,6 @@ def test_a_format_with_separate_sections_offers_only_nodes_then_edges():
     for name in FORMATS:
         expected = LAYOUTS if name not in sectioned else ("nodes_then_edges",)
         assert layouts_for(FORMATS.get(name)) == expected
-
-
-def test_the_readme_documents_every_ordering_and_layout():
-    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
-    for name in [*ORDERINGS.names(), *LAYOUTS]:
-        assert f"`{name}`" in readme, f"README.md does not describe the {name} ordering or layout"
 
 
 def _rendered_text(graph, format_name: str, ordering_name: str, seeds: tuple[str, ...]) -> str:

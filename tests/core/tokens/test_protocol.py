@@ -87,12 +87,3 @@ def test_a_damaged_vocabulary_file_is_refused():
 def test_an_unknown_tokenizer_lists_the_known_ones():
     with pytest.raises(UnknownNameError, match=r"o200k_base, cl100k_base, o200k_harmony, llama3, qwen, qwen3\.6, tekken, deepseek, or gguf:PATH"):
         TOKENIZERS.get("gpt-2")
-
-
-def test_the_readme_lists_every_tokenizer_and_model_family():
-    from core.tokens import MODELS
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in [*TOKENIZERS.names(), *MODELS.names()]:
-        assert f"`{name}`" in readme, f"README.md does not list {name}"
-    for name in TOKENIZERS:
-        assert TOKENIZERS.get(name).source.split(":")[0].split()[0] in readme

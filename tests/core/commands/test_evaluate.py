@@ -1,0 +1,31 @@
+"""`graph-context-lab evaluate` prints its verdict first: the best exact match per budget, with its interval."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from core.commands.evaluate import verdict_lines
+
+
+def summary_row(format_name, budget, exact, low, high, tokens, answered=3):
+    return dict(format=format_name, ordering="canonical", layout="nodes_then_edges", policy="record",
+                budget_tokens=budget, answered=answered, exact_match=exact, exact_match_low=low,
+                exact_match_high=high, measured_tokens=tokens)
+
+
+def test_the_verdict_names_the_best_cut_per_budget_with_its_interval():
+    table = pd.DataFrame([summary_row("csv", 1024, 0.33, 0.06, 0.79, 1000),
+                          summary_row("compact_json", 1024, 1.0, 0.44, 1.0, 990),
+                          summary_row("jsonl", 2048, 1.0, 0.44, 1.0, 2000),
+                          summary_row("csv", 2048, 1.0, 0.44, 1.0, 1900),        # as exact, fewer tokens
+                          summary_row("toon", 2048, 1.0, 0.44, 1.0, 100, answered=0)])  # every request failed
+    lines = verdict_lines(table)
+    assert lines[0].startswith("verdict: the best exact match at each budget")
+    assert lines[1] == ("    1,024: compact_json / canonical / nodes_then_edges / record: exact match 1.00 "
+                        "[0.44–1.00] over 3 answer(s), 990 tokens")
+    assert lines[2].split(":")[1].strip().startswith("csv /") and len(lines) == 3
+
+
+def test_no_answer_at_all_says_so():
+    table = pd.DataFrame([summary_row("csv", 1024, 0.0, 0.0, 0.0, 1000, answered=0)])
+    assert verdict_lines(table) == ["verdict: no request was answered, so there is nothing to compare"]
