@@ -20,26 +20,18 @@ Pure functions of the figures: the advisor and the dashboard share them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-Z_95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
+from core.evaluate import statistics
+
 SEPARATION_LIMIT = 100_000  # questions; beyond this two accuracies count as never separable
 
 
-def wilson_interval(correct: int, questions: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval of `correct` successes out of `questions` (0 questions: the whole [0, 1])."""
-    if questions <= 0:
-        return 0.0, 1.0
-    share = correct / questions
-    denominator = 1 + z * z / questions
-    centre = (share + z * z / (2 * questions)) / denominator
-    half = z * math.sqrt(share * (1 - share) / questions + z * z / (4 * questions * questions)) / denominator
-    # At 0 or all correct one end is exact (0 or 1); rounding must not move it off.
-    low = 0.0 if correct == 0 else max(0.0, centre - half)
-    high = 1.0 if correct == questions else min(1.0, centre + half)
-    return low, high
+def wilson_interval(correct: int, questions: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of `correct` out of `questions` (0 questions: the whole [0, 1]), as
+    core.evaluate.statistics computes it for every other interval the lab shows."""
+    return (0.0, 1.0) if questions <= 0 else statistics.wilson_bounds(correct, questions)
 
 
 def intervals_overlap(first: tuple[float, float], second: tuple[float, float]) -> bool:

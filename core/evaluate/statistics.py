@@ -6,6 +6,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from statistics import NormalDist
 
 from core.errors import ParameterError
@@ -19,6 +20,10 @@ class Interval:
     confidence: float
 
 
+Z_95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
+
+
+@lru_cache(maxsize=8)
 def _z(confidence: float) -> float:
     if not 0 < confidence < 1:
         raise ParameterError(f"confidence {confidence} is outside (0, 1)", "confidence", "use e.g. 0.95")
@@ -36,7 +41,13 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> In
                              "pass 0 <= successes <= trials")
     if trials == 0:
         return Interval(math.nan, 0.0, 1.0, confidence)
-    z = _z(confidence)
+    low, high = wilson_bounds(successes, trials, _z(confidence))
+    return Interval(successes / trials, low, high, confidence)
+
+
+def wilson_bounds(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval's ends for `successes` of `trials` (at least one) at quantile `z`: unchecked,
+    for callers that scan many counts (the advisor's questions_to_separate)."""
     proportion = successes / trials
     denominator = 1 + z * z / trials
     centre = (proportion + z * z / (2 * trials)) / denominator
@@ -44,7 +55,7 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> In
     # At 0 or n successes the exact limit is 0 or 1; the formula gets there only up to rounding.
     low = 0.0 if successes == 0 else max(0.0, centre - half_width)
     high = 1.0 if successes == trials else min(1.0, centre + half_width)
-    return Interval(proportion, low, high, confidence)
+    return low, high
 
 
 def bootstrap_over_queries(values_by_query: Mapping[str, Sequence[float]], confidence: float = 0.95,
