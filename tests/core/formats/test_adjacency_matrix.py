@@ -12,6 +12,7 @@ from core.formats.untyped_pairs import PLACEHOLDER_RELATION, PLACEHOLDER_TYPE
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
 from core.io.generate import service_graph
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 
@@ -32,7 +33,7 @@ def test_rows_count_parallel_edges_per_column():
     assert adjacency_matrix.decode(render(graph).text) == untyped(graph)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs(), data=st.data())
 def test_hostile_graphs_come_back_untyped_and_every_prefix_is_the_rendering_of_its_units(graph, data):
     assert adjacency_matrix.decode(render(graph).text) == untyped(graph)
@@ -44,7 +45,7 @@ def test_hostile_graphs_come_back_untyped_and_every_prefix_is_the_rendering_of_i
     adjacency_matrix.decode(rendering.prefix_text(count))
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs(max_nodes=4, max_edges=4), data=st.data())
 def test_mangled_text_raises_only_format_errors(graph, data):
     text = render(graph).text

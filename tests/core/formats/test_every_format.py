@@ -12,6 +12,7 @@ from core.formats.base import ATOM_KINDS
 from core.graph.model import Graph, Node
 from core.graph.units import graph_units
 from core.io.generate import service_graph
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 ALL = FORMATS.names()
@@ -74,7 +75,7 @@ def test_decoding_arbitrary_text_raises_only_format_errors(name, text):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs(max_nodes=4, max_edges=4), data=st.data())
 def test_decoding_a_mangled_rendering_raises_only_format_errors(name, graph, data):
     text = render_all(name, graph).text

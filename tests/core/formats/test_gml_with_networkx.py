@@ -10,6 +10,7 @@ from core.formats import gml
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
 from tests.core.formats.independent_samples import SAMPLE_NAMES, sample_graphs
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 LIST_TYPES = {"text": str, "int": int, "real": float, "bool": bool}
@@ -58,7 +59,7 @@ def test_networkx_reads_every_sample_as_the_decoder_does(sample):
     check_agreement(sample_graphs()[sample])
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs())
 def test_networkx_reads_hostile_graphs_as_the_decoder_does(graph):
     check_agreement(graph)

@@ -15,6 +15,7 @@ from rdflib.compare import isomorphic
 from core.formats import FORMATS
 from core.graph.units import graph_units
 from tests.core.formats.independent_samples import SAMPLE_NAMES, sample_graphs
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 RDFLIB_FORMATS = {"jsonld": "json-ld", "ntriples": "nt"}
@@ -41,7 +42,7 @@ def test_rdflib_reads_every_sample_as_the_decoder_does(name, sample):
 
 
 @pytest.mark.parametrize("name", RDFLIB_FORMATS)
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs())
 def test_rdflib_reads_hostile_graphs_as_the_decoder_does(name, graph):
     check_agreement(name, graph)

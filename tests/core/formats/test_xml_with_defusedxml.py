@@ -12,6 +12,7 @@ from core.formats.graphml import unescape_text
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
 from tests.core.formats.independent_samples import SAMPLE_NAMES, sample_graphs
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 TYPES = {None: str, "integer": int, "double": float, "boolean": lambda text: text == "true"}
@@ -48,7 +49,7 @@ def test_defusedxml_reads_every_sample_as_the_decoder_does(sample):
     check_agreement(sample_graphs()[sample])
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs())
 def test_defusedxml_reads_hostile_graphs_as_the_decoder_does(graph):
     check_agreement(graph)

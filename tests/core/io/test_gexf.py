@@ -12,6 +12,7 @@ from core.io import load, save_graph
 from core.io.generate import service_graph, transport_graph
 from core.io.gexf import parse_gexf, write_gexf
 from core.io.limits import Limits
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 THIRD_PARTY = Path(__file__).resolve().parents[2] / "data" / "third_party"
@@ -69,7 +70,7 @@ def test_export_reads_back_as_the_same_graph(graph):
     assert text.startswith("<gexf") and parse_gexf(text.encode()) == graph
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs())
 def test_any_graph_either_round_trips_or_is_refused_at_export(graph):
     try:

@@ -53,11 +53,13 @@ def test_malformed_files_are_load_errors(data, message):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from tests.hypothesis_profiles import examples  # noqa: E402
+
 _WORDS = st.text(alphabet=st.sampled_from(list("abc XYZ&<>;é#[]-_.")), min_size=1, max_size=6)
 _VALUES = st.one_of(_WORDS, st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: round(x, 3)))
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(ids=st.lists(st.integers(0, 50), min_size=1, max_size=6, unique=True), data=st.data(),
        directed=st.booleans())
 def test_networkx_written_gml_reads_as_networkx_reads_it(ids, data, directed):

@@ -11,6 +11,7 @@ from core.io import load, save_graph
 from core.io.generate import service_graph
 from core.io.limits import Limits
 from core.io.pajek import parse_pajek, write_pajek
+from tests.hypothesis_profiles import examples
 from tests.strategies import graphs
 
 # The shape of networkx's own test network (networkx/readwrite/tests/test_pajek.py).
@@ -55,7 +56,7 @@ def test_export_reads_back_as_the_same_graph():
     assert text.startswith("*vertices 43") and parse_pajek(text.encode()) == graph
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150, 50))
 @given(graph=graphs(with_properties=False))
 def test_any_graph_without_properties_either_round_trips_or_is_refused(graph: Graph):
     try:
