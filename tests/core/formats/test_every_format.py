@@ -30,7 +30,7 @@ def test_decoding_a_rendering_gives_back_the_same_graph(name, graph):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=100)
+@settings(max_examples=examples(100, 50))
 @given(graph=graphs(), data=st.data())
 def test_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
     format_ = FORMATS.get(name)
@@ -43,7 +43,7 @@ def test_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=100)
+@settings(max_examples=examples(100, 50))
 @given(graph=graphs())
 def test_records_cover_every_unit_once_and_atoms_lie_inside_their_record(name, graph):
     rendering = render_all(name, graph)
@@ -148,7 +148,7 @@ def test_an_integer_too_long_to_convert_is_a_format_error_not_a_crash(name):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=100)
+@settings(max_examples=examples(100, 50))
 @given(graph=graphs(), data=st.data())
 def test_in_any_unit_order_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
     format_ = FORMATS.get(name)
