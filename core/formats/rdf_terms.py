@@ -11,42 +11,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import unquote_to_bytes
 
 from core.errors import FormatError
 from core.formats.decoding import decoded_graph, properties_from
-from core.formats.turtle import NAMESPACES, literal, local_name
+from core.formats.turtle import NAMESPACES, literal, local_name, local_of
 from core.graph.model import Edge, Graph, Node, PropertyValue
 
+# IRIs are names in the text, never fetched: nothing here (or in rdflib's parse of our own text) opens a URL.
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF_TYPE, RDF_STATEMENT = RDF + "type", RDF + "Statement"
 RDF_SUBJECT, RDF_PREDICATE, RDF_OBJECT = RDF + "subject", RDF + "predicate", RDF + "object"
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
-__all__ = ["NAMESPACES", "literal", "local_name"]
+__all__ = ["NAMESPACES", "literal", "local_name", "local_of"]
 
 
 def iri(prefix: str, value: str) -> str:
     """The full IRI of a name: `iri("n", "a b")` -> `http://example.org/node/a%20b`."""
     return NAMESPACES[prefix] + local_name(value)
-
-
-def local_of(value: str, prefix: str, where: str) -> str:
-    """The name an IRI under `prefix` stands for (percent-decoded); a FormatError for any other IRI."""
-    namespace = NAMESPACES[prefix]
-    if not value.startswith(namespace):
-        raise FormatError(f"expected an IRI under {namespace}, found {value!r:.80}", where,
-                          f"write {prefix}:<name> (prefix {prefix}: is <{namespace}>)")
-    name = value[len(namespace):]
-    if _BAD_PERCENT.search(name):
-        raise FormatError(f"a % in {value!r:.80} is not followed by two hex digits", where,
-                          "write %25 for a percent sign")
-    try:
-        return unquote_to_bytes(name).decode("utf-8")
-    except UnicodeDecodeError:
-        raise FormatError(f"the %-escapes in {value!r:.80} are not UTF-8", where,
-                          "percent-encode the UTF-8 bytes of each character") from None
 
 
 def datatype_of(value: PropertyValue) -> str | None:

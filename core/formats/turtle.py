@@ -183,18 +183,27 @@ def _statement_start(rendering: Rendering, kept: int, records_end: int) -> int:
 # ---------------------------------------------------------------------------------------------- decoding
 
 def _local(term: object, prefix: str, where: str) -> str:
-    namespace = NAMESPACES[prefix]
-    if not isinstance(term, URIRef) or not str(term).startswith(namespace):
+    if not isinstance(term, URIRef):
         raise FormatError(f"expected a {prefix}: name, found {_shown(term)}", where,
+                          f"write {prefix}:<name> (prefix {prefix}: is <{NAMESPACES[prefix]}>)")
+    return local_of(str(term), prefix, where)
+
+
+def local_of(value: str, prefix: str, where: str) -> str:
+    """The name an IRI under `prefix` stands for (percent-decoded); a FormatError for any other IRI.
+    Shared by every RDF format (core.formats.rdf_terms)."""
+    namespace = NAMESPACES[prefix]
+    if not value.startswith(namespace):
+        raise FormatError(f"expected a {prefix}: name, found <{value[:80]}>", where,
                           f"write {prefix}:<name> (prefix {prefix}: is <{namespace}>)")
-    name = str(term)[len(namespace):]
+    name = value[len(namespace):]
     if _BAD_PERCENT.search(name):
-        raise FormatError(f"a % in {_shown(term)} is not followed by two hex digits", where,
+        raise FormatError(f"a % in <{value[:80]}> is not followed by two hex digits", where,
                           "write %25 for a percent sign")
     try:
         return unquote_to_bytes(name).decode("utf-8")
     except UnicodeDecodeError:
-        raise FormatError(f"the %-escapes in {_shown(term)} are not UTF-8", where,
+        raise FormatError(f"the %-escapes in <{value[:80]}> are not UTF-8", where,
                           "percent-encode the UTF-8 bytes of each character") from None
 
 
