@@ -63,3 +63,15 @@ def test_the_pareto_summary_is_one_line_naming_the_never_and_always_dominated():
     line = pareto_summary(verdicts)
     assert "\n" not in line and "over 2 group(s)" in line
     assert "never dominated csv" in line and "dominated in every group pretty_json" in line
+
+
+def test_with_a_suites_interval_a_format_inside_the_best_ones_interval_is_tied():
+    frame = pd.DataFrame([dict(cut("csv", "hop_tiers", "record", 512, 0.80, 0.9, 500), accuracy_low=0.70,
+                               accuracy_high=0.87, questions=100),
+                          dict(cut("jsonl", "hop_tiers", "record", 512, 0.75, 0.9, 480), accuracy_low=0.66,
+                               accuracy_high=0.83, questions=100),   # 0.75 lies in [0.70, 0.87]
+                          dict(cut("toon", "hop_tiers", "record", 512, 0.60, 0.8, 300), accuracy_low=0.50,
+                               accuracy_high=0.69, questions=100)])  # 0.60 does not
+    best = best_per_budget(frame, tokens_column="budgeted_tokens")
+    assert best["format"].tolist() == ["csv"] and best["tied_with"].tolist() == ["jsonl"]
+    assert verdict_table(best).splitlines()[2].split()[-1] == "jsonl"
