@@ -71,8 +71,10 @@ def verdict_table(best: pd.DataFrame) -> str:
     interval = "accuracy_low" in best.columns
     columns = {
         "budget": [f"{int(budget):,}" for budget in best["budget"]],
-        "best (format / ordering / layout / policy)": [" / ".join(str(row[key]) for key in CHOICE)
-                                                        for _, row in best.iterrows()],
+        # At accuracy 0 nothing answers: the row names the choice that kept the most evidence, not a "best".
+        "best (format / ordering / layout / policy)": [
+            ("" if row["traversal_accuracy"] > 0 else "nothing answers; most evidence: ")
+            + " / ".join(str(row[key]) for key in CHOICE) for _, row in best.iterrows()],
         "accuracy": [f"{value:.2f}" for value in best["traversal_accuracy"]],
     }
     if interval:
@@ -81,7 +83,8 @@ def verdict_table(best: pd.DataFrame) -> str:
     columns["evidence"] = [f"{value:.0%}" for value in best["evidence_survival"]]
     columns["tokens"] = [f"{value:,.0f}" for value in best["tokens"]]
     if "tied_with" in best.columns and best["tied_with"].astype(bool).any():
-        columns["tied with (as good here)"] = [value or "—" for value in best["tied_with"]]
+        columns["tied with (as good here)"] = [value if value and accuracy > 0 else "—"
+                                               for value, accuracy in zip(best["tied_with"], best["traversal_accuracy"])]
     return text_table(columns, left=("best (format / ordering / layout / policy)", "tied with (as good here)"))
 
 

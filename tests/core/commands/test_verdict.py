@@ -75,3 +75,10 @@ def test_with_a_suites_interval_a_format_inside_the_best_ones_interval_is_tied()
     best = best_per_budget(frame, tokens_column="budgeted_tokens")
     assert best["format"].tolist() == ["csv"] and best["tied_with"].tolist() == ["jsonl"]
     assert verdict_table(best).splitlines()[2].split()[-1] == "jsonl"
+
+
+def test_a_budget_where_nothing_answers_names_no_best():
+    frame = pd.DataFrame([cut("csv", "hop_tiers", "record", 256, 0.0, 0.6, 244),
+                          cut("jsonl", "hop_tiers", "record", 256, 0.0, 0.4, 250)])
+    row = verdict_table(best_per_budget(frame)).splitlines()[2]
+    assert "nothing answers; most evidence: csv / hop_tiers" in row and "jsonl" not in row
