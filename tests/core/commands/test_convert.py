@@ -43,7 +43,8 @@ def test_errors_exit_with_a_clear_message(arguments, message, tmp_path, capsys, 
     assert message in capsys.readouterr().err
 
 
-def test_an_unknown_target_format_is_refused_by_the_parser(capsys):
+def test_an_unknown_target_format_is_refused_by_the_parser(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # nothing may be written beside the checkout, whatever the parser does
     with pytest.raises(SystemExit):
         main(["convert", "transport", "out.x", "--to", "no-such-format"])
     assert "invalid choice: 'no-such-format'" in capsys.readouterr().err
