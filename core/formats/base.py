@@ -175,7 +175,10 @@ def _forget_oldest() -> None:
 
 def _weight(memo: dict[Hashable, Record]) -> int:
     """The records a memo holds: its entries, plus what each of its tables holds."""
-    return len(memo) + sum(_table_size(value) for key, value in memo.items() if _is_table_key(key))
+    # A snapshot: another thread may be adding records to this memo while it is weighed (two sessions, or two
+    # formats rendered at once); iterating the live dict would raise "dictionary changed size during iteration".
+    entries = list(memo.items())
+    return len(entries) + sum(_table_size(value) for key, value in entries if _is_table_key(key))
 
 
 def _is_table_key(key: Hashable) -> bool:

@@ -62,3 +62,20 @@ def test_a_memo_table_counts_as_the_records_it_holds(monkeypatch) -> None:
     FORMATS.get("jsonl").render(graph, graph_units(graph))
     FORMATS.get("csv").render(graph, graph_units(graph))  # three memos, over the records kept: graphml goes
     assert set(base.memos_held()) == {"jsonl", "csv"}
+
+
+def test_a_memo_another_thread_fills_can_be_weighed_while_it_grows(monkeypatch):
+    """Two sessions rendering two formats of one large graph: a new memo weighs the others while another
+    thread adds records to one of them. A table that adds a record when it is measured stands for that thread."""
+    monkeypatch.setattr(base, "_MEMOS", type(base._MEMOS)())
+    graph = load_sample("online-boutique")
+    growing = record_memo(graph, "jsonl")
+
+    class GrowsWhenMeasured(list):
+        def __len__(self) -> int:
+            growing[f"n:added-{super().__len__()}"] = None  # the other thread's insert, mid-iteration
+            return super().__len__()
+
+    growing["codes"] = GrowsWhenMeasured([1, 2, 3])
+    assert record_memo(graph, "csv") == {}  # weighing "jsonl" does not raise
+    assert base.memos_held()["jsonl"] >= 4
