@@ -5,8 +5,9 @@ and, per graph (nvidia-jetson and the generated 2,000-service graph), prints the
 Contexts page, the median and maximum of 10 budget changes (a slider step of one token), 10 budgets typed
 7% apart (each moves the cut by whole records) and 10 format changes, and, measured in the same run, the latency of a page reload, so the figures can be read as ratios on a noisy machine.
 
-A latency is taken in the page: a MutationObserver records when the app's script state turns to
-running and back to notRunning; the figure is from the interaction to the last notRunning after it.
+A latency is taken in the page, on the page's clock: from the input event that sent the app its rerun request
+(the key press or the click, as the browser stamped it; typing a format's name before the Enter is the user's
+time, not the app's) until the app's script state, recorded by a MutationObserver, last turns back to notRunning.
 
     python bench/browser.py [--repeats 10] [--graphs nvidia-jetson,services-2000]
     python bench/browser.py --repeats 3 --graphs scale-free-200000   # the server's peak memory on the largest
@@ -52,16 +53,25 @@ DONE = """start => {
   const after = window.__states.filter(([, at]) => at >= start);
   const ran = after.findIndex(([state]) => state === 'running');
   const last = after.length ? after[after.length - 1] : null;
-  return ran >= 0 && last[0] === 'notRunning' ? last[1] - start : null;
+  if (ran < 0 || last[0] !== 'notRunning') return null;
+  // The input that caused the run: the last key press or click before the first message the page sent after start.
+  const sent = (window.__frames ?? []).find(([way, at]) => way === 'out' && at >= start);
+  const inputs = (window.__inputs ?? []).filter(at => at >= start && (!sent || at <= sent[1]));
+  return last[1] - (inputs.length ? inputs[inputs.length - 1] : start);
 }"""
 QUIET_MS = 600  # no new run within this long after notRunning: the interaction has settled
 JUMP_FACTOR = 0.93  # each typed budget 7% below the last: whole records leave the cut every time
 TIMEOUT_S = 60  # an interaction that starts no run is reported, not waited for forever
-# Installed before the app's scripts (add_init_script): every websocket frame the app sends and receives, with
-# performance.now() and its size, every long task of the page's main thread, and the last change of the main area's
-# DOM, all on the page's clock, so a budget change splits into press -> rerun request sent -> first delta
-# -> last message received -> the browser done drawing.
+# Installed before the app's scripts (add_init_script): the time of every key press and click, every websocket frame
+# the app sends and receives, with performance.now() and its size, every long task of the page's main thread, and the
+# last change of the main area's DOM, all on the page's clock, so a latency starts at the input that sent the rerun
+# request, and a budget change splits into press -> rerun request sent -> first delta -> last message received ->
+# the browser done drawing.
 TRACER = """(() => {
+  window.__inputs = [];
+  for (const type of ['keydown', 'click']) {
+    window.addEventListener(type, event => window.__inputs.push(event.timeStamp), {capture: true});
+  }
   const Original = window.WebSocket;
   window.__frames = [];
   const size = data => data.byteLength ?? data.size ?? data.length ?? 0;
@@ -83,6 +93,8 @@ TRACER = """(() => {
 PHASES = """start => {
   const frames = window.__frames.filter(([, at]) => at >= start);
   const sent = frames.find(([way]) => way === 'out');
+  const inputs = window.__inputs.filter(at => at >= start && sent && at <= sent[1]);
+  if (inputs.length) start = inputs[inputs.length - 1];
   const received = frames.filter(([way, at]) => way === 'in' && sent && at >= sent[1]);
   const idle = window.__states.filter(([state, at]) => at >= start && state === 'notRunning').pop();
   if (!sent || !received.length || !idle) return null;
@@ -121,7 +133,8 @@ def start_app(port: int) -> subprocess.Popen:
 
 
 def timed(page, action) -> float:
-    """Seconds from `action()` until the run it started has ended and no other followed."""
+    """Seconds from the input `action()` makes that sends the rerun request (its key press or click) until the run
+    it started has ended and no other followed."""
     page.evaluate(OBSERVER) if page.evaluate("() => window.__states === undefined") else None
     start = page.evaluate("() => performance.now()")
     action()
@@ -287,8 +300,7 @@ def main() -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             for name in arguments.graphs.split(","):
                 page = browser.new_page(viewport={"width": 1440, "height": 900})
-                if arguments.breakdown:
-                    page.add_init_script(TRACER)
+                page.add_init_script(TRACER)
                 url = f"http://127.0.0.1:{port}/?{GRAPHS[name]}"
                 if arguments.overview_first:
                     drawn, idle = overview_open(page, url)
