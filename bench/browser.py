@@ -199,10 +199,13 @@ def timed_with_phases(page, action, phases: list[dict] | None) -> float:
 
 
 def budget_changes(page, repeats: int, phases: list[dict] | None = None) -> list[float]:
-    """Seconds per budget change (one ArrowRight on the page's slider); with `phases`, each change's breakdown."""
+    """Seconds per budget change (one arrow key on the page's slider); with `phases`, each change's breakdown.
+    The steps go down when the budget sits too near the slider's top to go up: a step past it would start no run."""
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type=range]').first
     slider.focus()
-    return [timed_with_phases(page, lambda: slider.press("ArrowRight"), phases) for _ in range(repeats)]
+    value, top = slider.evaluate("element => [Number(element.value), Number(element.max)]")
+    key = "ArrowRight" if value + repeats <= top else "ArrowLeft"
+    return [timed_with_phases(page, lambda: slider.press(key), phases) for _ in range(repeats)]
 
 
 def budget_jumps(page, repeats: int, phases: list[dict] | None = None, factor: float = JUMP_FACTOR) -> list[float]:
