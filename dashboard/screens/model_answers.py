@@ -46,6 +46,9 @@ READERS = {"bundled": "The bundled local model (SmolLM2-135M-Instruct, run on th
            "first-k": "First-k baseline (built in: the first ids of the context, no traversal)",
            "endpoint": "An OpenAI-compatible endpoint (a model)"}
 DEFAULT_BUDGETS = "512, 1024, 2048, 4096, 8192"
+# The bundled 135M model reads about 38 prompt tokens a second on one core (the performance page): prompts of
+# 8,192 tokens made a first run take many minutes, so it starts from two small budgets.
+BUNDLED_BUDGETS = "128, 512"
 ANSWER_LABELS = {"json_schema": "Constrained JSON (the answer schema as response_format)",
                  "free": "Free text (no response_format)"}
 SHOWN_CHARACTERS = 20_000  # a long prompt is shown in part (the page stays fast) and downloadable whole
@@ -76,9 +79,21 @@ def planned_contexts(graph_key: str, _graph: Graph, query_key: str, _query: Quer
     return contexts
 
 
+def default_budgets(reader: str) -> str:
+    return BUNDLED_BUDGETS if reader == "bundled" else DEFAULT_BUDGETS
+
+
+def _budgets_follow_reader() -> None:
+    """A new reader brings its default budgets, unless the user typed others."""
+    state = st.session_state
+    if state.get("answers_budgets") in (DEFAULT_BUDGETS, BUNDLED_BUDGETS):
+        state["answers_budgets"] = default_budgets(state["answers_reader"])
+
+
 def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
     """The reader choice, the endpoint (None for a built-in reader) and a key typed in this session."""
-    reader = st.radio("Who answers", list(READERS), format_func=READERS.get, key="answers_reader", horizontal=True)
+    reader = st.radio("Who answers", list(READERS), format_func=READERS.get, key="answers_reader", horizontal=True,
+                      on_change=_budgets_follow_reader)
     if reader in ("oracle", "first-k"):
         with st.expander("How to start a model endpoint (Ollama, vLLM, llama.cpp)"):
             st.markdown(HOW_TO_START)
@@ -122,7 +137,7 @@ def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
     return reader, endpoint, typed
 
 
-def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, PriceTable, Path] | None:
+def sweep_settings(selection: Selection, reader: str) -> tuple[SweepOptions, int, int, str, PriceTable, Path] | None:
     columns = st.columns(4)
     formats = columns[0].multiselect("Formats", FORMATS.names(), default=list(selection.formats),
                                      format_func=format_label, key="answers_formats")
@@ -132,7 +147,7 @@ def sweep_settings(selection: Selection) -> tuple[SweepOptions, int, int, str, P
     policies = columns[3].multiselect("Policies", POLICIES.names(), default=[selection.policy],
                                       key="answers_policies")
     columns = st.columns(4)
-    budget_text = columns[0].text_input("Budgets (tokens)", DEFAULT_BUDGETS, key="answers_budgets",
+    budget_text = columns[0].text_input("Budgets (tokens)", default_budgets(reader), key="answers_budgets",
                                         help="Whole numbers of tokens from 1, separated by commas or spaces")
     trials = columns[1].number_input("Trials per cut", 1, 20, 1, key="answers_trials")
     concurrency = columns[2].number_input("Requests at once", 1, 32, 4, key="answers_concurrency")
@@ -375,7 +390,7 @@ def show() -> None:
                "data), sent to a chat-completions endpoint, stored with its raw request and response, and scored "
                "strictly: JSON only, exact identifiers.")
     reader, endpoint, typed_key = endpoint_settings()
-    settings = sweep_settings(selection)
+    settings = sweep_settings(selection, reader)
     if settings is None:
         return
     if reader != "endpoint" or endpoint is not None:  # an endpoint with bad settings shows its error instead

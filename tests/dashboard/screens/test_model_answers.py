@@ -144,3 +144,16 @@ def test_the_run_store_is_picked_from_the_servers_folder_never_typed(tmp_path):
     app = on_page(started(), "model_answers")
     assert not [item for item in app.text_input if item.key == "answers_store"]
     assert app.selectbox(key="answers_store").options == [STORE, "older.sqlite"]
+
+
+def test_the_budgets_start_small_for_the_bundled_model_and_follow_the_reader_until_typed():
+    """A 135M model on one core reads about 38 prompt tokens a second: 8,192-token prompts made a first run take
+    minutes. The bundled model starts from 128 and 512 tokens; an endpoint from the usual five budgets."""
+    app = on_page(started(), "model_answers")
+    budgets = app.text_input(key="answers_budgets")
+    assert (app.radio(key="answers_reader").value, budgets.value) == ("bundled", "128, 512")
+    app.radio(key="answers_reader").set_value("oracle").run()
+    assert app.text_input(key="answers_budgets").value == "512, 1024, 2048, 4096, 8192"
+    app.text_input(key="answers_budgets").set_value("300").run()
+    app.radio(key="answers_reader").set_value("bundled").run()
+    assert app.text_input(key="answers_budgets").value == "300"  # what the user typed stays
