@@ -9,11 +9,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from core.commands import advise, benchmark, convert, describe, evaluate, serve_model, serve_reader, suite, sweep
+from core.commands.name_lists import LISTED, known_names
 from core.errors import GraphContextError, LoadNotice
 
 COMMANDS = [benchmark, convert, describe, evaluate, serve_model, serve_reader, sweep, suite, advise]  # each module adds its own subcommand
-CHOICES_SHOWN = 6  # an invalid choice among more than CHOICES_LISTED names this many; --help lists them all
-CHOICES_LISTED = 10
 
 
 class BriefParser(argparse.ArgumentParser):
@@ -28,14 +27,14 @@ class BriefParser(argparse.ArgumentParser):
 
 
 def shorter_choices(message: str) -> str:
-    """argparse's "invalid choice: 'x' (choose from a, b, ...)" with the first few choices and the count."""
+    """argparse's "invalid choice: 'x' (choose from 'a', 'b', ...)" naming many choices as a command names them
+    (core.commands.name_lists): the closest to 'x', the first few and how many there are."""
     head, separator, listed = message.partition("(choose from ")
-    if not separator:
+    choices = [choice.strip().strip("'") for choice in listed.rstrip(")").split(",")]
+    if not separator or len(choices) <= LISTED:
         return message
-    choices = [choice.strip() for choice in listed.rstrip(")").split(",")]
-    if len(choices) <= CHOICES_LISTED:
-        return message
-    return f"{head}(choose from {', '.join(choices[:CHOICES_SHOWN])}, … {len(choices)} in all)"
+    typed = head.partition("invalid choice: ")[2].strip().strip("'")
+    return f"{head.rstrip()}; use one of: {known_names([typed], choices)}"
 
 
 def build_parser() -> argparse.ArgumentParser:

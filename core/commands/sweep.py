@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from core.commands.graph_source import (
     named_sample,
     non_negative,
 )
+from core.commands.name_lists import known_names
 from core.commands.progress import CountBar
 from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.text_table import text_table
@@ -60,15 +60,6 @@ def names(kind: str, registry_names: list[str] | tuple[str, ...]):
                                              f"use one or more of: {known_names(unknown, registry_names)}")
         return chosen
     return parse
-
-
-def known_names(unknown: list[str], registry_names: list[str] | tuple[str, ...], listed: int = 10) -> str:
-    """Every name when there are few; else the closest to what was typed, the first few and how many there are."""
-    if len(registry_names) <= listed:
-        return ", ".join(registry_names)
-    close = [name for typed in unknown for name in difflib.get_close_matches(typed, registry_names, n=3)]
-    shown = list(dict.fromkeys([*close, *registry_names]))[:6]
-    return f"{', '.join(shown)}, … ({len(registry_names)} in all; --help lists them)"
 
 
 def budgets(text: str) -> list[int]:

@@ -122,6 +122,14 @@ def test_a_long_choice_list_is_cut_to_a_few_names_and_a_count(capsys):
     assert f"({len(FORMATS)} in all; --help lists them)" in reason
 
 
+def test_a_long_list_of_argparse_choices_is_named_the_same_way_closest_first(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["convert", "transport", str(tmp_path / "out.ttl"), "--to", "nturtle"])
+    reason = capsys.readouterr().err.splitlines()[0]
+    assert "invalid choice: 'nturtle'; use one of: turtle," in reason, "the closest name comes first"
+    assert reason.endswith("in all; --help lists them)") and reason.count(",") < 10
+
+
 def test_a_missing_command_says_so_in_two_lines(capsys):
     with pytest.raises(SystemExit):
         main([])
