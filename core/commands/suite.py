@@ -176,7 +176,7 @@ def run(arguments: argparse.Namespace) -> int:
 def print_headline(table: pd.DataFrame, seedings, question_count: int) -> None:
     """The suite's headline, first: per tokenizer and seeding, the best choice at each budget with its interval."""
     print(f"headline: the best lossless choice at each budget over the question set ({question_count} questions; "
-          "traversal accuracy with its Wilson 95% interval; oracle orderings excluded)")
+          "traversal accuracy with its Wilson 95% interval; baseline orderings excluded)")
     for (tokenizer, seeding), part in table.groupby(["tokenizer", "seeding"], sort=False):
         print(f"{tokenizer}, seeds from {seeding}:")
         print(verdict_table(best_per_budget(part, tokens_column="mean_tokens")))
