@@ -7,6 +7,10 @@ bound: the page that asked for it reads it again on its next rerun, and rebuildi
 would cost far more than holding it. For the same reason an entry read within the last `keep_seconds`
 is not dropped (a page showing four large renderings must not push out the first one while it builds
 the fourth, then rebuild it on the next rerun): the bound then waits until they age.
+
+A value is built once however many threads ask for it at the same time: the others wait for that build.
+Two sessions, or one session's interrupted run and the run that replaced it (a click on another page while a
+large graph is rendered), otherwise built the same rendering side by side, each at half speed on the GIL.
 """
 
 from __future__ import annotations
@@ -31,16 +35,20 @@ class SizedCache(Generic[V]):
         self._used: dict[Hashable, float] = {}  # when each entry was last put or read
         self._held = 0
         self._lock = threading.Lock()  # sessions are threads
+        self._building: dict[Hashable, threading.Event] = {}  # keys being built now, set when their build ends
 
     def get(self, key: Hashable) -> V | None:
         """The value under `key` (now the most recently used), or None."""
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
-                return None
-            self._entries.move_to_end(key)
-            self._used[key] = self._clock()
-            return entry[0]
+            return self._read(key)
+
+    def _read(self, key: Hashable) -> V | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._entries.move_to_end(key)
+        self._used[key] = self._clock()
+        return entry[0]
 
     def put(self, key: Hashable, value: V) -> None:
         """Keep `value` as the newest entry, then drop the least recently used others while over the bound."""
@@ -59,12 +67,26 @@ class SizedCache(Generic[V]):
                 del self._used[oldest]
 
     def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:
-        found = self.get(key)
-        if found is not None:
-            return found
-        built = build()  # outside the lock: building takes seconds to minutes on a large graph
-        self.put(key, built)
-        return built
+        """The value under `key`, built by `build` when missing; a build of it already running is waited for
+        (if that build fails, this one tries again and raises its own error)."""
+        while True:
+            with self._lock:
+                found = self._read(key)
+                if found is not None:
+                    return found
+                running = self._building.get(key)
+                if running is None:
+                    self._building[key] = finished = threading.Event()
+                    break
+            running.wait()
+        try:
+            built = build()  # outside the lock: building takes seconds to minutes on a large graph
+            self.put(key, built)
+            return built
+        finally:
+            with self._lock:
+                del self._building[key]
+            finished.set()
 
     @property
     def held_bytes(self) -> int:

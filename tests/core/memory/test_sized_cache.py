@@ -85,3 +85,57 @@ def test_an_entry_read_within_keep_seconds_is_not_dropped_until_it_ages():
     assert cache.get("b") is not None
     cache.put("c", "z" * 2)  # a is 80 s old: it goes; b was read just now and stays
     assert "a" not in cache and "b" in cache and cache.held_bytes == 10
+
+
+def test_threads_asking_for_a_value_being_built_wait_for_that_build():
+    # An interrupted run and the run that replaced it asked for the same large rendering at once, and both built it.
+    cache = sized()
+    started, release, builds = threading.Event(), threading.Event(), []
+
+    def build() -> str:
+        builds.append(threading.current_thread().name)
+        started.set()
+        release.wait(5)
+        return "built"
+
+    answers: list[str] = []
+    first = threading.Thread(target=lambda: answers.append(cache.get_or_build("k", build)), name="first")
+    first.start()
+    started.wait(5)
+    others = [threading.Thread(target=lambda: answers.append(cache.get_or_build("k", build))) for _ in range(3)]
+    for thread in others:
+        thread.start()
+    release.set()
+    for thread in (first, *others):
+        thread.join(5)
+    assert builds == ["first"] and answers == ["built"] * 4
+
+
+def test_when_the_build_waited_for_fails_the_waiting_thread_builds_the_value_itself():
+    cache = sized()
+    started, release = threading.Event(), threading.Event()
+
+    def failing() -> str:
+        started.set()
+        release.wait(5)
+        raise ValueError("the first build failed")
+
+    errors: list[Exception] = []
+
+    def first() -> None:
+        try:
+            cache.get_or_build("k", failing)
+        except ValueError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    started.wait(5)
+    answers: list[str] = []
+    waiting = threading.Thread(target=lambda: answers.append(cache.get_or_build("k", lambda: "second")))
+    waiting.start()
+    release.set()
+    thread.join(5)
+    waiting.join(5)
+    assert [str(error) for error in errors] == ["the first build failed"] and answers == ["second"]
+    assert cache.get("k") == "second"
