@@ -95,18 +95,38 @@ def line_feed_rule_applies(pattern: str | None) -> bool:
     return pattern not in NO_LINE_FEED_RULE
 
 
-def _letter(values: np.ndarray) -> np.ndarray:
-    folded = values | 0x20
-    return (folded >= ord("a")) & (folded <= ord("z"))
+# Each byte's class for the rules above, then one table of which (byte before, byte after) class pairs force a
+# boundary: two gathers over the text rather than a dozen comparisons (24 MB of pretty JSON: 1.0 s -> 0.1 s).
+LETTER, DIGIT, LINE_FEED, SPACE, APOSTROPHE, SLASH, OTHER_ASCII, NOT_ASCII = range(8)
 
 
-def _digit(values: np.ndarray) -> np.ndarray:
-    return (values >= ord("0")) & (values <= ord("9"))
-
-
-def _space_like(values: np.ndarray) -> np.ndarray:
+def _byte_class(byte: int) -> int:
+    character = chr(byte)
+    if byte >= 0x80:
+        return NOT_ASCII
+    if character.isalpha():
+        return LETTER
+    if character.isdigit():
+        return DIGIT
+    if byte == 0x0A:
+        return LINE_FEED
     # Tab to carriage return and space, plus 0x1C-0x1F, which some regex engines call space.
-    return ((values >= 0x09) & (values <= 0x0D)) | ((values >= 0x1C) & (values <= 0x20))
+    if 0x09 <= byte <= 0x0D or 0x1C <= byte <= 0x20:
+        return SPACE
+    return {"'": APOSTROPHE, "/": SLASH}.get(character, OTHER_ASCII)
+
+
+def _forces(before: int, after: int, line_feeds: bool) -> bool:
+    """The three rules, for a pair of byte classes."""
+    if after == NOT_ASCII:
+        return False
+    return ((before == LETTER and after not in (LETTER, APOSTROPHE)) or (before == DIGIT and after != DIGIT)
+            or (line_feeds and before == LINE_FEED and after not in (LINE_FEED, SPACE, SLASH)))
+
+
+_CLASSES = np.array([_byte_class(byte) for byte in range(256)], dtype=np.uint8)
+_FORCING_PAIRS = {line_feeds: np.array([_forces(pair >> 3, pair & 7, line_feeds) for pair in range(64)])
+                  for line_feeds in (True, False)}
 
 
 def forced_boundaries(data: bytes, line_feeds: bool = True) -> np.ndarray:
@@ -115,14 +135,9 @@ def forced_boundaries(data: bytes, line_feeds: bool = True) -> np.ndarray:
 
     Offsets always fall between two ASCII bytes, so they are character boundaries too.
     """
-    values = np.frombuffer(data, dtype=np.uint8)
-    if len(values) < 2:
+    if len(data) < 2:
         return np.empty(0, dtype=np.int64)
-    before, after = values[:-1], values[1:]
-    ascii_after = after < 0x80
-    after_letter = _letter(before) & ascii_after & ~_letter(after) & (after != ord("'"))
-    after_digit = _digit(before) & ascii_after & ~_digit(after)
-    forced = after_letter | after_digit
-    if line_feeds:
-        forced |= (before == 0x0A) & ascii_after & ~_space_like(after) & (after != ord("/"))
-    return np.flatnonzero(forced).astype(np.int64) + 1
+    classes = _CLASSES[np.frombuffer(data, dtype=np.uint8)]
+    pairs = classes[:-1] << 3
+    pairs |= classes[1:]
+    return np.flatnonzero(_FORCING_PAIRS[line_feeds][pairs]).astype(np.int64) + 1

@@ -48,6 +48,24 @@ def test_boundaries_follow_letters_digits_and_line_feeds():
     assert forced_boundaries(b"x").tolist() == [] and forced_boundaries(b"").tolist() == []
 
 
+
+def _rule_forces(before: int, after: int, line_feeds: bool) -> bool:
+    """The module docstring's three rules, byte by byte."""
+    letter, digit = (lambda byte: chr(byte).isascii() and chr(byte).isalpha()), (lambda byte: 48 <= byte <= 57)
+    space = 0x09 <= after <= 0x0D or 0x1C <= after <= 0x20
+    return after < 0x80 and ((letter(before) and not letter(after) and after != ord("'"))
+                             or (digit(before) and not digit(after))
+                             or (line_feeds and before == 0x0A and not space and after != ord("/")))
+
+
+@pytest.mark.parametrize("line_feeds", [True, False])
+def test_every_pair_of_bytes_forces_a_boundary_exactly_when_a_rule_says_so(line_feeds):
+    # Each pair stands between two bytes that force nothing on either side of it ("é" is not ASCII).
+    pairs = [(before, after) for before in range(256) for after in range(256)]
+    data = b"".join(b"\xc3\xa9" + bytes(pair) for pair in pairs) + b"\xc3\xa9"
+    expected = [4 * index + 3 for index, (before, after) in enumerate(pairs) if _rule_forces(before, after, line_feeds)]
+    assert forced_boundaries(data, line_feeds).tolist() == expected
+
 @pytest.mark.parametrize("name", TOKENIZERS.names())
 @given(text=texts, data=st.data())
 def test_encoding_splits_at_every_forced_boundary_in_any_context(name, text, data):
