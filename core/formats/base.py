@@ -92,6 +92,17 @@ class RecordText:
         self._length += len(text)
         return self
 
+    def add_around(self, before: str, text: str, after: str, kind: AtomKind | None) -> RecordText:
+        """`before + text + after` in one step, the atom (when `kind` is given) spanning `text`: the
+        JSON formats write each value between its label and its quotes, hundreds of thousands of times."""
+        start = self._length + len(before)
+        end = start + len(text)
+        if kind is not None and text:
+            self._spans.append((start, end, kind))
+        self._parts.append(f"{before}{text}{after}")
+        self._length = end + len(after)
+        return self
+
     def add_piece(self, piece: tuple[str, tuple[Span, ...]]) -> RecordText:
         """Text built before by `piece()`, with its atoms: as if its `add` calls were made here."""
         text, spans = piece

@@ -20,11 +20,9 @@ edge array holds its properties."""
 
 
 def _array_record(values: list[tuple[str, AtomKind]], properties, key: str, lead: str) -> Record:
-    record = RecordText().add(lead + "[")
+    record = RecordText()
     for index, (value, kind) in enumerate(values):
-        if index:
-            record.add(",")
-        add_scalar(record, value, kind)
+        add_scalar(record, value, kind, "," if index else lead + "[")
     if properties:
         record.add(",")
         add_compact_properties(record, properties)

@@ -9,28 +9,24 @@ from core.graph.model import Properties, PropertyValue
 
 # What json.dumps(value, ensure_ascii=False) builds on every call, built once: the same text.
 _SCALAR = json.JSONEncoder(ensure_ascii=False)
+_STRING = json.encoder.encode_basestring  # what _SCALAR.encode does with a string, without the dispatch
 
 
 def json_scalar(value: PropertyValue) -> str:
     return _SCALAR.encode(value)
 
 
-def add_scalar(record: RecordText, value: PropertyValue, kind: AtomKind | None) -> None:
-    """Write a JSON scalar; the atom covers a string's content without its quotes."""
-    text = json_scalar(value)
+def add_scalar(record: RecordText, value: PropertyValue, kind: AtomKind | None, before: str = "") -> None:
+    """Write `before` then a JSON scalar; the atom covers a string's content without its quotes."""
     if isinstance(value, str):
-        record.add('"').add(text[1:-1], kind).add('"')
+        record.add_around(before + '"', _STRING(value)[1:-1], '"', kind)
     else:
-        record.add(text, kind)
+        record.add_around(before, _SCALAR.encode(value), "", kind)
 
 
 def add_compact_properties(record: RecordText, properties: Properties) -> None:
     """`{"key":value,...}` as json.dumps(separators=(",", ":")) writes it."""
-    record.add("{")
     for index, (key, value) in enumerate(properties):
-        if index:
-            record.add(",")
-        add_scalar(record, key, "property_key")
-        record.add(":")
-        add_scalar(record, value, "property_value")
+        add_scalar(record, key, "property_key", "," if index else "{")
+        add_scalar(record, value, "property_value", ":")
     record.add("}")

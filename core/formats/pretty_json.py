@@ -31,29 +31,24 @@ def _add_properties(record: RecordText, properties: Properties) -> None:
         return
     record.add(f',{_FIELD}"properties": {{')
     for index, (key, value) in enumerate(properties):
-        record.add("," if index else "").add(_FIELD + "  ")
-        add_scalar(record, key, "property_key")
-        record.add(": ")
-        add_scalar(record, value, "property_value")
+        add_scalar(record, key, "property_key", ("," if index else "") + _FIELD + "  ")
+        add_scalar(record, value, "property_value", ": ")
     record.add(f"{_FIELD}}}")
 
 
 def _node_record(node: Node, key: str, lead: str) -> Record:
-    record = RecordText().add(f'{lead}{_ITEM}{{{_FIELD}"id": ')
-    add_scalar(record, node.id, "node_id")
-    record.add(f',{_FIELD}"type": ')
-    add_scalar(record, node.type, "node_type")
+    record = RecordText()
+    add_scalar(record, node.id, "node_id", f'{lead}{_ITEM}{{{_FIELD}"id": ')
+    add_scalar(record, node.type, "node_type", f',{_FIELD}"type": ')
     _add_properties(record, node.properties)
     return record.add(_ITEM + "}").build(key)
 
 
 def _edge_record(edge: Edge, key: str, lead: str) -> Record:
-    record = RecordText().add(f'{lead}{_ITEM}{{{_FIELD}"source": ')
-    add_scalar(record, edge.source, "node_id")
-    record.add(f',{_FIELD}"relation": ')
-    add_scalar(record, edge.relation, "relation")
-    record.add(f',{_FIELD}"target": ')
-    add_scalar(record, edge.target, "node_id")
+    record = RecordText()
+    add_scalar(record, edge.source, "node_id", f'{lead}{_ITEM}{{{_FIELD}"source": ')
+    add_scalar(record, edge.relation, "relation", f',{_FIELD}"relation": ')
+    add_scalar(record, edge.target, "node_id", f',{_FIELD}"target": ')
     _add_properties(record, edge.properties)
     return record.add(_ITEM + "}").build(key)
 
