@@ -238,9 +238,10 @@ def describe_phases(phases: list[dict]) -> list[str]:
 
 
 def format_changes(page, repeats: int, name: str = "csv") -> list[float]:
-    """Alternately add `name` to the chosen formats and remove it again (by what the box shows). An interaction
-    that starts no run within TIMEOUT_S (a keystroke the box missed) is left out and counted."""
-    box = page.locator('[data-testid="stSidebar"] [data-testid="stMultiSelect"]').filter(has_text="Formats").first
+    """Alternately add `name` to the chosen formats and remove it again (by what the box shows: the Contexts page
+    draws it above its panels). An interaction that starts no run within TIMEOUT_S (a keystroke the box missed)
+    is left out and counted."""
+    box = page.locator('[data-testid="stMain"] [data-testid="stMultiSelect"]').filter(has_text="Formats (up to 4)").first
     figures, missed = [], 0
     for _ in range(repeats):
         remove = box.get_by_role("button", name=f"Remove {name}").first

@@ -102,13 +102,13 @@ def main() -> None:
     names = FORMATS.names()
     pairs = ([names[0], names[1]], [names[2], names[3]])
     for pair in pairs:  # warm both pairs
-        checked(app.sidebar.multiselect(key="formats").set_value(pair).run())
+        checked(app.main.multiselect(key="formats").set_value(pair).run())
     rerun = [timed(lambda: checked(app.run())) for _ in range(arguments.repeats)]
     budget = [timed(lambda: checked(app.slider(key=BUDGET).set_value(next(budgets)).run()))  # the page's own slider
               for _ in range(arguments.repeats)]
-    warm = [timed(lambda pair=pair: checked(app.sidebar.multiselect(key="formats").set_value(pair).run()))
+    warm = [timed(lambda pair=pair: checked(app.main.multiselect(key="formats").set_value(pair).run()))
             for pair in pairs * ((arguments.repeats + 1) // 2)]
-    cold = [timed(lambda name=name: checked(app.sidebar.multiselect(key="formats").set_value([name]).run()))
+    cold = [timed(lambda name=name: checked(app.main.multiselect(key="formats").set_value([name]).run()))
             for name in names[4:7]]
     show("Contexts, rerun (baseline)", rerun)
     show("Contexts, budget change (the page's slider)", budget, 0.3)

@@ -52,6 +52,7 @@ PAGES = {
 selection = sidebar.draw()
 url_state.restore_lost_parameters()
 navigation = st.navigation(PAGES)
+selection = sidebar.place_formats(selection, navigation.url_path)
 detour.return_if_asked()  # "Back to your selection": the selection is restored, now the page it was on
 detour.way_back(st.container())  # while a click-through's cut is shown: what it changed and the way back
 status = st.container()  # where a large graph's counting shows its progress, above the page

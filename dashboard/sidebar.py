@@ -116,6 +116,7 @@ BUDGET_SLIDER = "budget_slider"
 BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (dashboard.state.mirrored_controls)
 BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
 BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
+FORMATS_SLOT = "formats_slot"  # the sidebar place of the formats control, for this run
 BUDGET_LIST_SLOT = "budget_list_slot"  # the sidebar place of the sweep budgets, for this run
 GRAPH_CHANGED = "graph_changed"  # this run shows another graph than the last: the budgets take its defaults
 PENDING = -1  # a budget not counted yet: only pages that ignore it (PAGES_WITHOUT_BUDGET) run before it is
@@ -151,9 +152,8 @@ def draw() -> Selection:
     sidebar.divider()
     model, tokenizer, approximation = _model_and_tokenizer(sidebar)
     _what_fits(sidebar, tokenizer if is_gguf_name(tokenizer) else model, tokenizer, graph, query)
-    names = FORMATS.names()
-    formats = sidebar.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
-                                  max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1]
+    st.session_state[FORMATS_SLOT] = sidebar.container()  # the formats control, drawn once the page is known
+    formats = chosen_formats()
     ordering = sidebar.selectbox("Ordering", ORDERINGS.names() + ORDERINGS.ends_names(), key="ordering",
                                  bind="query-params")
     sidebar.caption(f"{ORDERINGS.get(ordering).title}: {ORDERINGS.get(ordering).description}")
@@ -177,8 +177,45 @@ def draw() -> Selection:
     state[BUDGET_SLOT], state[BUDGET_LIST_SLOT], state[GRAPH_CHANGED] = sidebar.container(), sidebar.container(), changed
     with sidebar.expander(GLOSSARY_LABEL):  # in the sidebar, so every page where the words appear reaches it
         st.markdown(glossary_markdown())
-    return Selection(loaded, tokenizer, tuple(formats), PENDING, PENDING, query, seeds, ordering, layout, policy,
+    return Selection(loaded, tokenizer, formats, PENDING, PENDING, query, seeds, ordering, layout, policy,
                      model, approximation)
+
+
+def chosen_formats() -> tuple[str, ...]:
+    """The formats the formats control reports in this run, read before it is drawn (`place_formats` draws it
+    once the page is known): the session's, else the URL's (by name or by the label the control writes there),
+    else the default, as the control itself would."""
+    names = FORMATS.names()
+    held = st.session_state.get("formats")
+    if isinstance(held, list):
+        values = held
+    elif "formats" in st.query_params:
+        by_label = {format_label(name): name for name in names}
+        values = [by_label.get(value, value) for value in st.query_params.get_all("formats")]
+    else:
+        values = names[:2]
+    return tuple([name for name in dict.fromkeys(values) if name in names][:MAX_PANELS] or names[:1])
+
+
+def formats_control(container) -> tuple[str, ...]:
+    """The formats control (bound to the URL as `formats`), in the sidebar or on a page that draws it itself."""
+    names = FORMATS.names()
+    return tuple(container.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
+                                       max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1])
+
+
+PAGES_WITH_OWN_FORMATS = ("contexts",)  # the formats are chosen on the page, in its fragment, above the panels
+OWN_FORMATS_NOTE = ("**Formats**: chosen on this page, above the panels they show (a change redraws only those). "
+                    "The URL keeps them as `formats` for every page.")
+
+
+def place_formats(selection: Selection, page_path: str) -> Selection:
+    """Draw the formats control in the sidebar, unless the page `page_path` draws it itself."""
+    slot = st.session_state.pop(FORMATS_SLOT)
+    if page_path in PAGES_WITH_OWN_FORMATS:
+        slot.caption(OWN_FORMATS_NOTE)
+        return selection
+    return replace(selection, formats=formats_control(slot))
 
 
 def budgets_wait(page_path: str) -> bool:

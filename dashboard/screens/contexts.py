@@ -13,8 +13,9 @@ from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.policies import cut, grammar_tokens
 from core.formats import FORMATS
 from dashboard.context_panel import cut_metrics, draw_panel
+from dashboard.large_graph import large
 from dashboard.renderings import accounting_for
-from dashboard.sidebar import Selection, budget_controls, current
+from dashboard.sidebar import Selection, budget_controls, current, formats_control
 from dashboard.views.context_html import legend_html
 from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
@@ -95,9 +96,12 @@ def answering_panels(selection: Selection, chosen: list[tuple[str, str]]) -> lis
 
 @st.fragment
 def at_budget(selection: Selection, comparison: str, colour: bool, whitespace: bool) -> None:
-    """The budget controls and the panels they change: moving the budget reruns only this."""
+    """The formats and budget controls and the panels they change: a change of either reruns only this."""
+    formats = formats_control(st.container())
+    if formats != selection.formats and large(selection.graph):
+        st.rerun()  # a large graph's budget range and defaults come from the shown formats' counts: a full run
     slider, number = st.columns([4, 1], vertical_alignment="bottom")
-    selection = replace(selection, budget=budget_controls(slider, selection.budget_limit, number))
+    selection = replace(selection, formats=formats, budget=budget_controls(slider, selection.budget_limit, number))
     policies = compared_policies(selection)
     if comparison == "policies":
         policies = tuple(st.multiselect("Policies side by side", POLICIES.names(), default=list(policies),

@@ -57,3 +57,28 @@ def test_a_budget_change_reruns_only_the_pages_fragment(dashboard_url, guarded_p
     assert url_parameters(page)["budget"] == [str(moved)] and url_parameters(page)["sample"] == ["nvidia-jetson"]
     page.screenshot(path=str(ARTIFACTS / f"fragment-{title.lower().replace(' ', '-')}.png"))
     guard.assert_clean()
+
+
+def test_a_format_change_on_contexts_reruns_only_its_fragment(dashboard_url, guarded_page):
+    page, guard = guarded_page
+    page.goto(f"{dashboard_url}/?sample=nvidia-jetson", wait_until="domcontentloaded")
+    page.locator("h1", has_text="Overview").first.wait_for(timeout=90_000)
+    settle(page)
+    open_page(page, "Contexts")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.locator('[data-testid="stMultiSelect"]').filter(has_text="Formats").count() == 0
+    sidebar.get_by_text("chosen on this page").first.wait_for()
+    before = full_runs(page)
+    box = page.locator('[data-testid="stMain"] [data-testid="stMultiSelect"]').filter(has_text="Formats (up to 4)")
+    box.first.locator("input").first.click()
+    page.keyboard.type("csv")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    settle(page)
+    page.locator("h3", has_text="csv · record").first.wait_for(timeout=60_000)
+    assert full_runs(page) == before  # only the fragment ran
+    assert url_parameters(page)["formats"] == ["pretty_json", "compact_json", "csv"]
+    page.screenshot(path=str(ARTIFACTS / "fragment-contexts-formats.png"))
+    open_page(page, "Walkthrough")  # the choice is the sidebar's on every other page
+    sidebar.locator('[data-testid="stMultiSelect"]').filter(has_text="Formats").get_by_text("csv").first.wait_for()
+    guard.assert_clean()

@@ -153,7 +153,7 @@ def test_a_clicked_point_opens_its_cut_on_the_contexts_page():
     app.run()
     assert not app.exception
     assert any(item.value == "Contexts" for item in app.title)
-    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.main.slider(key="budget_slider").value == 512
+    assert app.main.multiselect(key="formats").value == ["csv"] and app.main.slider(key="budget_slider").value == 512
 
 
 def test_exports_parse_back_and_equal_core():

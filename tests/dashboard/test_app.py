@@ -15,6 +15,7 @@ from core.number_style import share
 from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
 from core.workbench import Workbench
+from dashboard.sidebar import OWN_FORMATS_NOTE
 from dashboard.views.graph_html import inner_page
 from tests.dashboard.conftest import metric, on_page, started, unescaped
 
@@ -88,7 +89,7 @@ def test_contexts_show_core_figures_after_every_change():
     app.main.slider(key="budget_slider").set_value(1300).run()
     assert metric(app, "Tokens used / budget") != before
     check([first, second], "canonical", "record", 1300)
-    app.sidebar.multiselect(key="formats").set_value([second]).run()
+    app.main.multiselect(key="formats").set_value([second]).run()  # on this page, above its panels
     check([second], "canonical", "record", 1300)
     app.sidebar.selectbox(key="ordering").set_value("hop_tiers").run()
     check([second], "hop_tiers", "record", 1300)
@@ -97,6 +98,19 @@ def test_contexts_show_core_figures_after_every_change():
     app.main.number_input(key="budget").set_value(321).run()
     assert app.main.slider(key="budget_slider").value == 321
     check([second], "hop_tiers", "raw", 321)
+
+
+def test_contexts_choose_their_formats_on_the_page_and_other_pages_in_the_sidebar():
+    app = on_page(started(formats=["jsonl", "csv"]), "contexts")
+    assert app.main.multiselect(key="formats").value == ["jsonl", "csv"]
+    assert "formats" not in [widget.key for widget in app.sidebar.multiselect]
+    assert any(caption.value == OWN_FORMATS_NOTE for caption in app.sidebar.caption)
+    assert [subheader.value for subheader in app.subheader] == ["jsonl · record", "csv · record"]
+    app.main.multiselect(key="formats").set_value(["toon"]).run()
+    on_page(app, "walkthrough")  # the choice made on Contexts is the sidebar's on every other page
+    assert app.sidebar.multiselect(key="formats").value == ["toon"]
+    assert "formats" not in [widget.key for widget in app.main.multiselect]
+    assert app.session_state["selection"].formats == ("toon",)
 
 
 def test_one_format_under_both_policies_shows_core_figures():

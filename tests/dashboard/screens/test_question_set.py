@@ -99,7 +99,7 @@ def test_a_clicked_failing_question_opens_contexts_on_its_seeds_and_query():
     assert app.sidebar.multiselect(key="seeds").value == list(question.annotation_seeds)
     assert app.sidebar.selectbox(key="query").value == "t3_prerequisite_path"
     assert app.sidebar.selectbox(key="q_concept").value == question.query.all_arguments["concept"]
-    assert app.sidebar.multiselect(key="formats").value == ["csv"] and app.main.number_input(key="budget").value == 256
+    assert app.main.multiselect(key="formats").value == ["csv"] and app.main.number_input(key="budget").value == 256
 
 
 def test_the_oracle_answers_the_set_and_its_exact_match_equals_the_traversal_accuracy(tmp_path):
