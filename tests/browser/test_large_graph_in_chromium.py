@@ -13,7 +13,7 @@ import pytest
 from core.formats import FORMATS
 from dashboard.large_graph import THRESHOLD_VARIABLE
 from tests.browser.conftest import ARTIFACTS, running_dashboard
-from tests.browser.session import RUN_TIMEOUT, settle
+from tests.browser.session import RUN_TIMEOUT, full_runs, open_page, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -57,4 +57,25 @@ def test_a_large_graph_opens_at_once_and_measures_every_format_when_asked(small_
     assert page.get_by_role("button", name="Measure every format").count() == 0
     assert page.locator('[data-testid="stPlotlyChart"]').count() == 1  # the tokens chart; the tokenizers' waits
     page.screenshot(path=str(ARTIFACTS / "large-graph-measured.png"), full_page=True)
+    guard.assert_clean()
+
+
+def test_a_format_added_on_contexts_of_a_large_graph_runs_the_whole_script(small_threshold_url, guarded_page):
+    # The budget range and defaults of a large graph come from the shown formats' counts: the new format's are
+    # counted in a full run, which then redraws the sidebar's budgets too.
+    page, guard = guarded_page
+    page.goto(f"{small_threshold_url}/?{BIG}", wait_until="domcontentloaded")
+    page.get_by_text("A large graph: 6,011 nodes and edges").wait_for(timeout=RUN_TIMEOUT)
+    settle(page, RUN_TIMEOUT * 3)
+    open_page(page, "Contexts")
+    before = full_runs(page)
+    box = page.locator('[data-testid="stMain"] [data-testid="stMultiSelect"]').filter(has_text="Formats (up to 4)")
+    box.first.locator("input").first.click()
+    page.keyboard.type("csv")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    page.locator("h3", has_text="csv · record").first.wait_for(timeout=RUN_TIMEOUT * 3)
+    settle(page, RUN_TIMEOUT * 3)
+    assert full_runs(page) > before
+    assert len(page.locator('[data-testid="stMetric"]').filter(has_text="Records kept / total").all()) == 3
     guard.assert_clean()
