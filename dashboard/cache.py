@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 import warnings
 
 import pandas as pd
@@ -21,6 +22,7 @@ from core.analysis.workers import fewer_collections
 from core.errors import LoadNotice
 from core.formats import FORMATS
 from core.graph.hops import hop_distances
+from core.graph.units import graph_units
 from core.graph.model import Graph
 from core.graph.view import GraphView, graph_positions, layout_positions, select_view
 from core.io import LoadOptions, load_graph
@@ -165,14 +167,18 @@ def _render_with_status(graph: Graph, missing: list[RenderingSpec]) -> None:
                      "controls start from the exact tokens of the formats on screen, counted now: they appear in the "
                      "sidebar when the counts are in (the Overview below can be read meanwhile, and measures the "
                      "other formats only when asked).")
-        for index, spec in enumerate(missing, start=1):
-            name = spec.format.name
-            status.write(f"{name} ({index:,} of {len(missing):,}): rendering the complete text and counting every "
-                         "record's tokens…")
-            started = time.monotonic()
-            accounting = account(spec)
-            status.write(f"{name}: {accounting.records:,} records, {accounting.total:,} tokens, "
-                         f"{time.monotonic() - started:,.0f} s")
+        status.write(f"Rendering the complete text of {', '.join(spec.format.name for spec in missing)} and counting "
+                     "every record's tokens…")
+        # Two formats at a time: tiktoken counts without holding the GIL, so one format's counting runs on the
+        # second core beside the other's rendering (largest graph, pretty_json and compact_json: see the
+        # performance page). The workbench builds each rendering once, whoever else asks for it meanwhile.
+        with fewer_collections(), ThreadPoolExecutor(max_workers=2) as pool:
+            graph_units(graph)  # what every rendering orders, built once here rather than by both threads at once
+            builds = {pool.submit(workbench().account, spec): spec for spec in missing}
+            for build in as_completed(builds):
+                accounting = build.result()
+                status.write(f"{builds[build].format.name}: {accounting.records:,} records, {accounting.total:,} "
+                             f"tokens, {time.monotonic() - began:,.0f} s")
         status.update(label=f"Rendered and counted {', '.join(spec.format.name for spec in missing)} in "
                             f"{time.monotonic() - began:,.0f} s", state="complete", expanded=False)
 
