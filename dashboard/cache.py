@@ -241,18 +241,23 @@ def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str,
 
 
 @st.cache_resource
-def _layouts() -> SizedCache[tuple[str, list[tuple[int, int]], list[int]]]:
+def _layouts() -> SizedCache[tuple[str, list[tuple[int, int]]]]:
     return SizedCache(LAYOUTS_BYTES, layout_bytes, keep_seconds=KEEP_SECONDS)
 
 
-def text_layout(rendering_key: str, accounting: PrefixTokens, evidence: frozenset[str]
-                ) -> tuple[str, list[tuple[int, int]], list[int]]:
-    """A rendering's complete text, each record's character span, and the records that carry evidence
-    (bounded by the bytes they hold, LAYOUTS_BYTES)."""
-    def build() -> tuple[str, list[tuple[int, int]], list[int]]:
+def text_layout(rendering_key: str, accounting: PrefixTokens) -> tuple[str, list[tuple[int, int]]]:
+    """A rendering's complete text and each record's character span (bounded by the bytes they hold,
+    LAYOUTS_BYTES)."""
+    def build() -> tuple[str, list[tuple[int, int]]]:
         rendering = accounting.rendering
-        spans = record_spans(rendering.preamble, [record.text for record in rendering.records])
-        carrying = [index for index, record in enumerate(rendering.records) if evidence.intersection(record.unit_keys)]
-        return rendering.text, spans, carrying
+        return rendering.text, record_spans(rendering.preamble, [record.text for record in rendering.records])
 
     return _layouts().get_or_build(rendering_key, build)
+
+
+def evidence_records(accounting: PrefixTokens, evidence: frozenset[str]) -> list[int]:
+    """The records that carry evidence of this query, in order (a rendering's key does not hold the query: the
+    records were kept with its text, and a page asking another query of the same rendering underlined the
+    first query's records)."""
+    where = accounting.record_of_key
+    return sorted({where[key] for key in evidence if key in where})

@@ -75,7 +75,7 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     if result.explanation:
         st.caption(escape_markdown(result.explanation))
     key = rendering_key(selection, format_name)
-    full_text, _spans, _evidence_records = cache.text_layout(key, accounting, selection.evidence)
+    full_text, _spans = cache.text_layout(key, accounting)
     cut_at = cut_offset(accounting.rendering, result, full_text)
     panel_text(selection, format_name, policy, key, result, cut_at, colour, whitespace)
     # A callable is only called on click, so a large text is not sent with every rerun.
@@ -112,8 +112,9 @@ def text_pages(key: str, _text: str) -> tuple[tuple[int, int], ...]:
 def panel_text(selection: Selection, format_name: str, policy: str, key: str, result: Cut, cut_at: int,
                colour: bool, whitespace: bool) -> None:
     """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
-    full_text, spans, evidence_records = cache.text_layout(key, accounting_for(selection, format_name),
-                                                           selection.evidence)
+    accounting = accounting_for(selection, format_name)
+    full_text, spans = cache.text_layout(key, accounting)
+    evidence_records = cache.evidence_records(accounting, selection.evidence)
     # The cut's page starts a few lines above the cut line; the others are the rendering's own pages.
     pages = pages_around(full_text, cut_at, grid=text_pages(key, full_text))
     cut_page = page_containing(pages, cut_at)
@@ -124,7 +125,7 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
                                cut_page + 1, key=f"page_{format_name}_{policy}_{pages[cut_page][0]}") - 1
     if result.selection:
         kept = set(result.kept_keys)
-        records = result.rendering and accounting_for(selection, format_name).rendering.records
+        records = result.rendering and accounting.rendering.records
         highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]
     else:
         highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]

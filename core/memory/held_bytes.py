@@ -53,12 +53,11 @@ def accounting_bytes(accounting: PrefixTokens) -> int:
             + key_count * KEY_INDEX_BYTES)
 
 
-def layout_bytes(layout: tuple[str, Sequence[tuple[int, int]], Sequence[int]]) -> int:
-    """A text with each record's (start, end) span and the indexes of the records that carry evidence."""
-    text, spans, carrying = layout
+def layout_bytes(layout: tuple[str, Sequence[tuple[int, int]]]) -> int:
+    """A text with each record's (start, end) span."""
+    text, spans = layout
     span_bytes = _scaled(spans, lambda span: sys.getsizeof(span) + sys.getsizeof(span[0]) + sys.getsizeof(span[1]))
-    return (sys.getsizeof(text) + sys.getsizeof(spans) + span_bytes + sys.getsizeof(carrying)
-            + _scaled(carrying, sys.getsizeof))
+    return sys.getsizeof(text) + sys.getsizeof(spans) + span_bytes
 
 
 def graph_bytes(graph: Graph) -> int:

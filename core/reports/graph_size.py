@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from operator import attrgetter
 
+from core.graph.derived import derived
 from core.graph.model import Graph
 
 # About 20 s of measuring every format on the shared two-core machine (the 2,000-service graph, 6,011
@@ -48,7 +49,12 @@ class GraphFigures:
 
 
 def graph_figures(graph: Graph) -> GraphFigures:
-    """Counts of nodes, edges, node types, relations, property values and the largest degrees."""
+    """Counts of nodes, edges, node types, relations, property values and the largest degrees (counted once per
+    graph: the dashboard shows them on the Overview and again while a large graph's formats are rendered)."""
+    return derived(graph, "graph_figures", lambda: _counted_figures(graph))
+
+
+def _counted_figures(graph: Graph) -> GraphFigures:
     # map(attrgetter) lets Counter count in C: the largest graph's figures took most of a second
     out_degree = Counter(map(attrgetter("source"), graph.edges))
     in_degree = Counter(map(attrgetter("target"), graph.edges))

@@ -10,7 +10,7 @@ import html
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 TOKEN_COLOURS = ("#fde68a", "#bfdbfe", "#bbf7d0", "#fbcfe8", "#ddd6fe")
 KEPT_COLOUR, CUT_COLOUR = "#16a34a", "#dc2626"
@@ -78,12 +78,8 @@ def page_containing(pages: Sequence[tuple[int, int]], offset: int) -> int:
 
 def record_spans(preamble: str, record_texts: Sequence[str]) -> list[tuple[int, int]]:
     """Character span of each record in preamble + records + closing."""
-    spans = []
-    position = len(preamble)
-    for text in record_texts:
-        spans.append((position, position + len(text)))
-        position += len(text)
-    return spans
+    bounds = list(accumulate(map(len, record_texts), initial=len(preamble)))
+    return list(zip(bounds, bounds[1:]))
 
 
 STYLE = ("<style>"

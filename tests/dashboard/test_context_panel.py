@@ -44,3 +44,24 @@ def test_a_sections_cut_runs_behind_a_spinner_that_says_what_it_does(monkeypatch
     shown.clear()
     on_page(started(sample="nvidia-jetson", formats=["pretty_json"], policy="record", budget="600"), "contexts")
     assert not any("sections" in text for text in shown)  # a record cut is a lookup: no spinner
+
+
+def test_the_records_underlined_follow_the_query_not_the_first_query_asked_of_the_rendering():
+    # Two queries share one rendering (canonical order does not depend on the query); the records carrying
+    # evidence were once kept with the rendering's text, so the second query showed the first one's.
+    from core.io.samples import load_sample
+    from core.queries import QUERIES, query
+    from dashboard import cache
+
+    graph = load_sample("nvidia-jetson")
+    spec = cache.rendering_spec(graph, "csv", "canonical", "nodes_then_edges", (), frozenset(), "o200k_base")
+    accounting = cache.workbench().account(spec)
+    records = accounting.rendering.records
+    shown = []
+    for hops in (1, 3):
+        asked = query(QUERIES.get("dependencies_within"), start="12", hops=hops, relation="depends_on")
+        evidence = asked.solve(graph).evidence
+        cache.text_layout(spec.digest, accounting)
+        shown.append(cache.evidence_records(accounting, evidence))
+        assert shown[-1] == [index for index, record in enumerate(records) if evidence.intersection(record.unit_keys)]
+    assert shown[0] != shown[1]

@@ -59,7 +59,10 @@ class TiktokenTokenizer:
     def encode_array(self, text: str) -> np.ndarray:
         # encode_to_numpy with nothing special allowed or disallowed is encode_ordinary, minus the list copy.
         tokens = self.encoding.encode_to_numpy(self.prepare(text), allowed_special=set(), disallowed_special=())
-        return tokens.astype(np.int64) + self.id_offset
+        ids = tokens.astype(np.int64)
+        if self.id_offset:  # in place: a copy of 7 million ids costs a tenth of a second
+            ids += self.id_offset
+        return ids
 
     def encode(self, text: str) -> list[int]:
         tokens = self.encoding.encode_ordinary(self.prepare(text))
