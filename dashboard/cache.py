@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 import warnings
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import pandas as pd
 import streamlit as st
@@ -22,8 +22,8 @@ from core.analysis.workers import fewer_collections
 from core.errors import LoadNotice
 from core.formats import FORMATS
 from core.graph.hops import hop_distances
-from core.graph.units import graph_units
 from core.graph.model import Graph
+from core.graph.units import graph_units
 from core.graph.view import GraphView, graph_positions, layout_positions, select_view
 from core.io import LoadOptions, load_graph
 from core.io.generate import GENERATORS

@@ -78,8 +78,7 @@ def page_containing(pages: Sequence[tuple[int, int]], offset: int) -> int:
 
 def record_spans(preamble: str, record_texts: Sequence[str]) -> list[tuple[int, int]]:
     """Character span of each record in preamble + records + closing."""
-    bounds = list(accumulate(map(len, record_texts), initial=len(preamble)))
-    return list(zip(bounds, bounds[1:]))
+    return list(pairwise(accumulate(map(len, record_texts), initial=len(preamble))))
 
 
 STYLE = ("<style>"
