@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
-from core.formats.json_writing import add_compact_properties, add_scalar
+from core.formats.json_writing import add_compact_properties, add_scalar, string_fields_record
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import Unit
 
@@ -17,6 +17,23 @@ GRAMMAR = """\
 The graph is one JSON object. "n" lists nodes as [id, type]; "e" lists edges as \
 [source, relation, target], meaning: source --relation--> target. A trailing object in a node or \
 edge array holds its properties."""
+
+
+_NODE_LABELS, _NODE_KINDS = ('["', '","', '"]'), ("node_id", "node_type")
+_EDGE_LABELS, _EDGE_KINDS = ('["', '","', '","', '"]'), ("node_id", "relation", "node_id")
+
+
+def _node_record(node: Node, key: str, lead: str) -> Record:
+    if not node.properties:  # the fixed text around the values, in one step (string_fields_record)
+        return string_fields_record(key, lead, _NODE_LABELS, (node.id, node.type), _NODE_KINDS)
+    return _array_record([(node.id, "node_id"), (node.type, "node_type")], node.properties, key, lead)
+
+
+def _edge_record(edge: Edge, key: str, lead: str) -> Record:
+    if not edge.properties:
+        return string_fields_record(key, lead, _EDGE_LABELS, (edge.source, edge.relation, edge.target), _EDGE_KINDS)
+    values: list[tuple[str, AtomKind]] = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
+    return _array_record(values, edge.properties, key, lead)
 
 
 def _array_record(values: list[tuple[str, AtomKind]], properties, key: str, lead: str) -> Record:
@@ -40,17 +57,13 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             lead = "," if index else ""
             record = memo.get((unit.key, lead))
             if record is None:
-                node = unit.node
-                values: list[tuple[str, AtomKind]] = [(node.id, "node_id"), (node.type, "node_type")]
-                record = memo[unit.key, lead] = _array_record(values, node.properties, unit.key, lead)
+                record = memo[unit.key, lead] = _node_record(unit.node, unit.key, lead)
             closings.append('],"e":[]}')
         else:
             lead = '],"e":[' if index == node_count else ","
             record = memo.get((unit.key, lead))
             if record is None:
-                edge = unit.edge
-                values = [(edge.source, "node_id"), (edge.relation, "relation"), (edge.target, "node_id")]
-                record = memo[unit.key, lead] = _array_record(values, edge.properties, unit.key, lead)
+                record = memo[unit.key, lead] = _edge_record(unit.edge, unit.key, lead)
             closings.append("]}")
         records.append(record)
     return Rendering(NAME, '{"n":[', tuple(records), tuple(closings))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json, properties_from
-from core.formats.json_writing import add_scalar
+from core.formats.json_writing import add_scalar, string_fields_record
 from core.graph.model import Edge, Graph, Node, Properties
 from core.graph.units import Unit
 
@@ -36,7 +36,14 @@ def _add_properties(record: RecordText, properties: Properties) -> None:
     record.add(f"{_FIELD}}}")
 
 
+# The fixed text around a record's values when it has no properties (string_fields_record).
+_NODE_LABELS = (f'{_ITEM}{{{_FIELD}"id": "', f'",{_FIELD}"type": "', f'"{_ITEM}}}')
+_EDGE_LABELS = (f'{_ITEM}{{{_FIELD}"source": "', f'",{_FIELD}"relation": "', f'",{_FIELD}"target": "', f'"{_ITEM}}}')
+
+
 def _node_record(node: Node, key: str, lead: str) -> Record:
+    if not node.properties:
+        return string_fields_record(key, lead, _NODE_LABELS, (node.id, node.type), ("node_id", "node_type"))
     record = RecordText()
     add_scalar(record, node.id, "node_id", f'{lead}{_ITEM}{{{_FIELD}"id": ')
     add_scalar(record, node.type, "node_type", f',{_FIELD}"type": ')
@@ -45,6 +52,9 @@ def _node_record(node: Node, key: str, lead: str) -> Record:
 
 
 def _edge_record(edge: Edge, key: str, lead: str) -> Record:
+    if not edge.properties:
+        return string_fields_record(key, lead, _EDGE_LABELS, (edge.source, edge.relation, edge.target),
+                                    ("node_id", "relation", "node_id"))
     record = RecordText()
     add_scalar(record, edge.source, "node_id", f'{lead}{_ITEM}{{{_FIELD}"source": ')
     add_scalar(record, edge.relation, "relation", f',{_FIELD}"relation": ')
