@@ -13,10 +13,13 @@ renderings, bounded by the bytes of their texts) is kept here, under the spec's 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import pandas as pd
 
 from core.analysis import advisor, answer_contexts, budget_sweep, format_anatomies, format_markers, suite
+from core.analysis.forked_accounting import ForkedAccounting, can_fork
 from core.analysis.sweep import accounted_rendering, sweep
 from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
@@ -50,6 +53,27 @@ class Workbench:
     def account(self, spec: RenderingSpec) -> PrefixTokens:
         """The rendering with the exact token count of every record prefix (built once per spec key)."""
         return accounted_rendering(spec, cache=self.renderings)
+
+    def account_many(self, specs: Sequence[RenderingSpec]) -> list[PrefixTokens]:
+        """`account` of each spec. Those neither kept nor being built are made at the same time where the platform
+        forks: the first here, the others in one forked process (core.analysis.forked_accounting); the others are
+        waited for, as `account` waits for a build already running."""
+        cache = self.renderings
+        new = list({spec.key: spec for spec in specs if spec.key not in cache and not cache.building(spec.key)}
+                   .values())
+        if len(new) > 1 and can_fork():
+            forked = ForkedAccounting(new[1:])
+            try:
+                # A thread per forked build holds its key, so any other caller waits for it rather than build it.
+                with ThreadPoolExecutor(max_workers=len(new) - 1) as pool:
+                    waits = [pool.submit(cache.get_or_build, spec.key, partial(forked.result, spec))
+                             for spec in new[1:]]
+                    self.account(new[0])
+                    for wait in waits:
+                        wait.result()
+            finally:
+                forked.close()
+        return [self.account(spec) for spec in specs]
 
     def render(self, spec: RenderingSpec) -> Rendering:
         return self.account(spec).rendering

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import pandas as pd
 import streamlit as st
@@ -23,7 +22,6 @@ from core.errors import LoadNotice
 from core.formats import FORMATS
 from core.graph.hops import hop_distances
 from core.graph.model import Graph
-from core.graph.units import graph_units
 from core.graph.view import GraphView, graph_positions, layout_positions, select_view
 from core.io import LoadOptions, load_graph
 from core.io.generate import GENERATORS
@@ -169,16 +167,12 @@ def _render_with_status(graph: Graph, missing: list[RenderingSpec]) -> None:
                      "other formats only when asked).")
         status.write(f"Rendering the complete text of {', '.join(spec.format.name for spec in missing)} and counting "
                      "every record's tokens…")
-        # Two formats at a time: tiktoken counts without holding the GIL, so one format's counting runs on the
-        # second core beside the other's rendering (largest graph, pretty_json and compact_json: see the
-        # performance page). The workbench builds each rendering once, whoever else asks for it meanwhile.
-        with fewer_collections(), ThreadPoolExecutor(max_workers=2) as pool:
-            graph_units(graph)  # what every rendering orders, built once here rather than by both threads at once
-            builds = {pool.submit(workbench().account, spec): spec for spec in missing}
-            for build in as_completed(builds):
-                accounting = build.result()
-                status.write(f"{builds[build].format.name}: {accounting.records:,} records, {accounting.total:,} "
-                             f"tokens, {time.monotonic() - began:,.0f} s")
+        # At the same time where the platform forks (core.analysis.forked_accounting): the largest graph's
+        # pretty_json and compact_json took 5-6 s one after the other, on one core.
+        with fewer_collections():
+            accountings = workbench().account_many(missing)
+        for spec, accounting in zip(missing, accountings):
+            status.write(f"{spec.format.name}: {accounting.records:,} records, {accounting.total:,} tokens")
         status.update(label=f"Rendered and counted {', '.join(spec.format.name for spec in missing)} in "
                             f"{time.monotonic() - began:,.0f} s", state="complete", expanded=False)
 

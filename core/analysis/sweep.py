@@ -73,14 +73,19 @@ def accounted_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None
     graph, inputs = spec.graph, spec.inputs
 
     def build() -> PrefixTokens:
-        seeded = region or seed_region(graph, inputs.seeds or (), inputs.direction)
-        units = seeded.units if spec.radius is None else seeded.candidates(spec.radius)
+        units = rendering_units(spec, region)
         arranged = ordered if ordered is not None else order_units(graph, units, spec.ordering, spec.layout, inputs)
         # the ordering and its inputs too: the selecting policies weigh units by the scores it ranks by
         return prefix_tokens(spec.format.render(graph, arranged), spec.tokenizer,
                              source=(graph, units, spec.ordering, inputs))
 
     return cache.get_or_build(spec.key, build) if cache is not None else build()
+
+
+def rendering_units(spec: RenderingSpec, region: SeedRegion | None = None) -> Sequence[Unit]:
+    """The units the spec renders: the graph's, or those of U_radius(S)."""
+    seeded = region or seed_region(spec.graph, spec.inputs.seeds or (), spec.inputs.direction)
+    return seeded.units if spec.radius is None else seeded.candidates(spec.radius)
 
 
 def full_recall_budget(accounting: PrefixTokens, candidates: Iterable[str], extra: int) -> int | None:

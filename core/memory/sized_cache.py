@@ -88,6 +88,11 @@ class SizedCache(Generic[V]):
                 del self._building[key]
             finished.set()
 
+    def building(self, key: Hashable) -> bool:
+        """Whether a `get_or_build` of `key` is building it now."""
+        with self._lock:
+            return key in self._building
+
     @property
     def held_bytes(self) -> int:
         with self._lock:
