@@ -22,6 +22,9 @@ from core.analysis.sweep import accounted_rendering, rendering_units
 from core.specs import RenderingSpec
 from core.tokens.prefix_tokens import PrefixTokens
 
+# How long one accounting may take to arrive. The largest graph's take 2-5 s; past this the process is taken to be
+# stuck and the accounting is made here.
+RECEIVE_SECONDS = 120.0
 _NOT_SENT = ("tokenizer", "source")  # the receiving process has both: the spec's tokenizer, the graph and its units
 
 
@@ -53,6 +56,8 @@ class ForkedAccounting:
 
     def _receive(self, spec: RenderingSpec) -> PrefixTokens | None:
         try:
+            if not self._connection.poll(RECEIVE_SECONDS):
+                return None  # stuck (a lock another thread held when it forked): made here, the process ended
             fields = pickle.loads(self._connection.recv_bytes())
         except (EOFError, OSError, pickle.UnpicklingError):
             return None  # the process died or closed the pipe early

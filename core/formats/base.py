@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -131,6 +132,16 @@ RECORDS_KEPT = 200_000
 # entry (getsizeof) only when it is inserted.
 _MEMOS: OrderedDict[tuple[int, str], tuple[Graph, dict[Hashable, Record]]] = OrderedDict()
 _MEMO_LOCK = threading.Lock()
+
+
+def _fresh_memo_lock() -> None:
+    """A forked process renders (core.analysis.forked_accounting): the lock another thread held at the fork
+    would stay held there forever."""
+    global _MEMO_LOCK
+    _MEMO_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_memo_lock)
 
 
 def record_memo(graph: Graph, format_name: str) -> dict[Hashable, Record]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 
@@ -54,3 +55,23 @@ def test_what_the_process_fails_to_send_is_made_here(monkeypatch):
     monkeypatch.setattr(forked_accounting, "_account_and_send", lambda specs, connection: connection.close())
     made = Workbench().account_many(SPECS)
     assert all(same(made_one, Workbench().account(spec)) for made_one, spec in zip(made, SPECS))
+
+
+def test_a_process_that_sends_nothing_in_time_is_ended_and_the_accounting_made_here(monkeypatch):
+    monkeypatch.setattr(forked_accounting, "RECEIVE_SECONDS", 0.5)
+    monkeypatch.setattr(forked_accounting, "_account_and_send", lambda specs, connection: time.sleep(60))
+    began = time.monotonic()
+    made = Workbench().account_many(SPECS)
+    assert time.monotonic() - began < 30
+    assert all(same(made_one, Workbench().account(spec)) for made_one, spec in zip(made, SPECS))
+
+
+def test_a_forked_process_renders_even_when_another_thread_holds_the_memos_lock():
+    from core.formats import base
+
+    with base._MEMO_LOCK:  # another session's thread, in record_memo when the fork happens
+        forked = forked_accounting.ForkedAccounting(SPECS[1:2])
+        try:
+            assert forked._connection.poll(30)  # the process rendered and sent, its lock fresh
+        finally:
+            forked.close()
