@@ -15,7 +15,7 @@ import dataclasses
 import multiprocessing
 import pickle
 import threading
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from multiprocessing.connection import Connection
 
 from core.analysis.sweep import accounted_rendering, rendering_units
@@ -37,7 +37,7 @@ class ForkedAccounting:
 
     def __init__(self, specs: Sequence[RenderingSpec]) -> None:
         self._specs = list(specs)
-        self._received: dict[str, PrefixTokens | None] = {}  # None: the process did not make it
+        self._received: dict[Hashable, PrefixTokens | None] = {}  # None: the process did not make it
         self._lock = threading.Lock()  # one reader of the pipe at a time
         context = multiprocessing.get_context("fork")
         self._connection, sending = context.Pipe(duplex=False)

@@ -19,8 +19,9 @@ The graph is one JSON object. "n" lists nodes as [id, type]; "e" lists edges as 
 edge array holds its properties."""
 
 
-_NODE_LABELS, _NODE_KINDS = ('["', '","', '"]'), ("node_id", "node_type")
-_EDGE_LABELS, _EDGE_KINDS = ('["', '","', '","', '"]'), ("node_id", "relation", "node_id")
+_NODE_LABELS, _EDGE_LABELS = ('["', '","', '"]'), ('["', '","', '","', '"]')
+_NODE_KINDS: tuple[AtomKind, ...] = ("node_id", "node_type")
+_EDGE_KINDS: tuple[AtomKind, ...] = ("node_id", "relation", "node_id")
 
 
 def _node_record(node: Node, key: str, lead: str) -> Record:
