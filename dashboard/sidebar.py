@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -44,6 +46,7 @@ from dashboard.state.mirrored_controls import Mirror, budget_range_top, needs_dr
 from dashboard.views.markdown_text import escape_markdown
 
 MAX_PANELS = 4
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -211,11 +214,17 @@ OWN_FORMATS_NOTE = ("**Formats**: chosen on this page, above the panels they sho
 
 def place_formats(selection: Selection, page_path: str) -> Selection:
     """Draw the formats control in the sidebar, unless the page `page_path` draws it itself."""
-    slot = st.session_state.pop(FORMATS_SLOT)
-    if page_path in PAGES_WITH_OWN_FORMATS:
-        slot.caption(OWN_FORMATS_NOTE)
-        return selection
-    return replace(selection, formats=formats_control(slot))
+    formats = _in_sidebar_slot(FORMATS_SLOT, page_path in PAGES_WITH_OWN_FORMATS, OWN_FORMATS_NOTE, formats_control)
+    return selection if formats is None else replace(selection, formats=formats)
+
+
+def _in_sidebar_slot(slot_key: str, on_page: bool, note: str, draw: Callable[[Any], T]) -> T | None:
+    """`draw` the control in the sidebar place kept for it, or, when the page draws it itself, say so there."""
+    slot = st.session_state.pop(slot_key)
+    if on_page:
+        slot.caption(note)
+        return None
+    return draw(slot)
 
 
 def budgets_wait(page_path: str) -> bool:
@@ -455,11 +464,9 @@ OWN_BUDGET_NOTE = ("**Token budget**: set on this page, beside what it changes (
 
 def place_budget(selection: Selection, page_path: str) -> Selection:
     """Draw the budget controls in the sidebar, unless the page `page_path` draws them itself."""
-    slot = st.session_state.pop(BUDGET_SLOT)
-    if page_path in PAGES_WITH_OWN_BUDGET:
-        slot.caption(OWN_BUDGET_NOTE)
-        return selection
-    return replace(selection, budget=budget_controls(slot, selection.budget_limit))
+    budget = _in_sidebar_slot(BUDGET_SLOT, page_path in PAGES_WITH_OWN_BUDGET, OWN_BUDGET_NOTE,
+                              lambda slot: budget_controls(slot, selection.budget_limit))
+    return selection if budget is None else replace(selection, budget=budget)
 
 
 def _budget_list(sidebar, totals: dict[str, int], changed: bool) -> tuple[int, ...]:

@@ -88,3 +88,12 @@ def wait_until(page, condition, timeout: float = 60.0) -> None:
             raise TimeoutError("the page never reached the expected state")
         page.wait_for_timeout(250)
     settle(page)
+
+
+def add_format_on_contexts(page, name: str) -> None:
+    """Type a format's name into the Contexts page's formats box and pick it."""
+    box = page.locator('[data-testid="stMain"] [data-testid="stMultiSelect"]').filter(has_text="Formats (up to 4)")
+    box.first.locator("input").first.click()
+    page.keyboard.type(name)
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")

@@ -9,7 +9,15 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.session import full_runs, open_page, settle, sidebar_budget, url_parameters, wait_until
+from tests.browser.session import (
+    add_format_on_contexts,
+    full_runs,
+    open_page,
+    settle,
+    sidebar_budget,
+    url_parameters,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -69,11 +77,7 @@ def test_a_format_change_on_contexts_reruns_only_its_fragment(dashboard_url, gua
     assert sidebar.locator('[data-testid="stMultiSelect"]').filter(has_text="Formats").count() == 0
     sidebar.get_by_text("chosen on this page").first.wait_for()
     before = full_runs(page)
-    box = page.locator('[data-testid="stMain"] [data-testid="stMultiSelect"]').filter(has_text="Formats (up to 4)")
-    box.first.locator("input").first.click()
-    page.keyboard.type("csv")
-    page.keyboard.press("Enter")
-    page.keyboard.press("Escape")
+    add_format_on_contexts(page, "csv")
     settle(page)
     page.locator("h3", has_text="csv · record").first.wait_for(timeout=60_000)
     assert full_runs(page) == before  # only the fragment ran

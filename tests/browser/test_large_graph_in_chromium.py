@@ -13,7 +13,7 @@ import pytest
 from core.formats import FORMATS
 from dashboard.large_graph import THRESHOLD_VARIABLE
 from tests.browser.conftest import ARTIFACTS, running_dashboard
-from tests.browser.session import RUN_TIMEOUT, full_runs, open_page, settle
+from tests.browser.session import RUN_TIMEOUT, add_format_on_contexts, full_runs, open_page, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -69,11 +69,7 @@ def test_a_format_added_on_contexts_of_a_large_graph_runs_the_whole_script(small
     settle(page, RUN_TIMEOUT * 3)
     open_page(page, "Contexts")
     before = full_runs(page)
-    box = page.locator('[data-testid="stMain"] [data-testid="stMultiSelect"]').filter(has_text="Formats (up to 4)")
-    box.first.locator("input").first.click()
-    page.keyboard.type("csv")
-    page.keyboard.press("Enter")
-    page.keyboard.press("Escape")
+    add_format_on_contexts(page, "csv")
     page.locator("h3", has_text="csv · record").first.wait_for(timeout=RUN_TIMEOUT * 3)
     settle(page, RUN_TIMEOUT * 3)
     assert full_runs(page) > before
