@@ -12,10 +12,6 @@ _SCALAR = json.JSONEncoder(ensure_ascii=False)
 _STRING = json.encoder.encode_basestring  # what _SCALAR.encode does with a string, without the dispatch
 
 
-def json_scalar(value: PropertyValue) -> str:
-    return _SCALAR.encode(value)
-
-
 def add_scalar(record: RecordText, value: PropertyValue, kind: AtomKind | None, before: str = "") -> None:
     """Write `before` then a JSON scalar; the atom covers a string's content without its quotes."""
     if isinstance(value, str):
