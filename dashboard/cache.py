@@ -174,7 +174,7 @@ def _render_with_status(graph: Graph, missing: list[RenderingSpec]) -> None:
         for spec, accounting in zip(missing, accountings):
             status.write(f"{spec.format.name}: {accounting.records:,} records, {accounting.total:,} tokens")
         status.update(label=f"Rendered and counted {', '.join(spec.format.name for spec in missing)} in "
-                            f"{time.monotonic() - began:,.0f} s", state="complete", expanded=False)
+                            f"{time.monotonic() - began:,.1f} s", state="complete", expanded=False)
 
 
 @st.cache_resource(max_entries=USER_DATA_ENTRIES, show_spinner="Counting every format's complete text…")
