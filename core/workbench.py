@@ -12,15 +12,14 @@ renderings, bounded by the bytes of their texts) is kept here, under the spec's 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import pandas as pd
 
 from core.analysis import advisor, answer_contexts, budget_sweep, format_anatomies, format_markers, suite
-from core.analysis.forked_accounting import ForkedAccounting, can_fork
-from core.analysis.sweep import accounted_rendering, sweep
+from core.analysis.sweep import accounted_rendering, rendering_units, spec_rendering, sweep
 from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
 from core.budget.policies import Cut, cut
@@ -35,6 +34,7 @@ from core.queries import Query
 from core.questions import QuestionSet
 from core.retrieval.seeds import Seeds
 from core.specs import RenderingSpec, SweepSpec
+from core.tokens.forked_counting import can_fork, counted_in_fork
 from core.tokens.prefix_tokens import PrefixTokens
 
 Progress = Callable[[int, int, str], None]  # (done, in all, what)
@@ -56,24 +56,32 @@ class Workbench:
 
     def account_many(self, specs: Sequence[RenderingSpec]) -> list[PrefixTokens]:
         """`account` of each spec. Those neither kept nor being built are made at the same time where the platform
-        forks: the first here, the others in one forked process (core.analysis.forked_accounting); the others are
-        waited for, as `account` waits for a build already running."""
-        cache = self.renderings
-        new = list({spec.key: spec for spec in specs if spec.key not in cache and not cache.building(spec.key)}
-                   .values())
-        if len(new) > 1 and can_fork():
-            forked = ForkedAccounting(new[1:])
-            try:
-                # A thread per forked build holds its key, so any other caller waits for it rather than build it.
-                with ThreadPoolExecutor(max_workers=len(new) - 1) as pool:
-                    waits = [pool.submit(cache.get_or_build, spec.key, partial(forked.result, spec))
-                             for spec in new[1:]]
-                    self.account(new[0])
-                    for wait in waits:
-                        wait.result()
-            finally:
-                forked.close()
+        forks: all but the last counted in one forked process (`account_in_background`), the last here meanwhile."""
+        new = self._unbuilt(specs)
+        for spec in new[-1:] if len(new) > 1 and self.account_in_background(new[:-1]) else new:
+            self.account(spec)  # those made here first; then those being made elsewhere are waited for
         return [self.account(spec) for spec in specs]
+
+    def account_in_background(self, specs: Sequence[RenderingSpec]) -> bool:
+        """Start accounting the specs neither kept nor being built, each in a thread of its own that renders it and
+        has it counted in a forked process (core.tokens.forked_counting), and return at once: from now on, `account`
+        of one of them waits for it rather than build it. Where the platform does not fork, nothing starts (False),
+        and `account` builds each when asked."""
+        if not can_fork():
+            return False
+        new = self._unbuilt(specs)
+        for spec in new:  # made once, here: threads that render one graph at once would each make them
+            rendering_units(spec)
+        for spec in new:
+            build = self.renderings.claim(spec.key)
+            if build is not None:
+                threading.Thread(target=build, args=(partial(_counted_in_fork, spec),), daemon=True).start()
+        return True
+
+    def _unbuilt(self, specs: Sequence[RenderingSpec]) -> list[RenderingSpec]:
+        cache = self.renderings
+        return list({spec.key: spec for spec in specs if spec.key not in cache and not cache.building(spec.key)}
+                    .values())
 
     def render(self, spec: RenderingSpec) -> Rendering:
         return self.account(spec).rendering
@@ -144,3 +152,8 @@ def _candidate_keys(spec: RenderingSpec, hops: int) -> frozenset[str]:
     if not spec.inputs.seeds:
         return frozenset()
     return frozenset(seed_region(spec.graph, spec.inputs.seeds, spec.inputs.direction).candidate_keys(hops))
+
+
+def _counted_in_fork(spec: RenderingSpec) -> PrefixTokens:
+    rendering, source = spec_rendering(spec)
+    return counted_in_fork(rendering, spec.tokenizer, source)

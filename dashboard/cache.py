@@ -143,7 +143,7 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
     complete texts are rendered and counted once; while they are, a status box says which and how long each took."""
     if not large(graph):
         return _every_complete_tokens(graph_key, graph, tokenizer)
-    specs = {name: rendering_spec(graph, name, "canonical", LAYOUTS[0], (), frozenset(), tokenizer) for name in shown}
+    specs = _default_specs(graph, tokenizer, shown)
     missing = [spec for spec in specs.values() if spec.key not in workbench().renderings]
     # Drawn on every run of a large graph, so the elements after it keep their places in the next run
     # (one element fewer would leave the old ones on screen, greyed, until the run ends).
@@ -152,6 +152,21 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
         with slot.container():
             _render_with_status(graph, missing)
     return {name: session_defaults.rendered_tokens(account(spec), spec.format) for name, spec in specs.items()}
+
+
+def start_counting(graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> None:
+    """On a large graph, start the renderings `complete_tokens` will wait for, all but the last (which it makes in
+    this process), counted in a forked process while the sidebar draws on (Workbench.account_many's split, begun
+    a second or two earlier)."""
+    if large(graph):
+        bench = workbench()
+        missing = [spec for spec in _default_specs(graph, tokenizer, shown).values() if spec.key not in bench.renderings]
+        bench.account_in_background(missing[:-1])
+
+
+def _default_specs(graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> dict[str, RenderingSpec]:
+    """The shown formats' renderings under the Contexts page's default settings (canonical order, nodes then edges)."""
+    return {name: rendering_spec(graph, name, "canonical", LAYOUTS[0], (), frozenset(), tokenizer) for name in shown}
 
 
 def _render_with_status(graph: Graph, missing: list[RenderingSpec]) -> None:

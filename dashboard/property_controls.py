@@ -32,6 +32,12 @@ def _filtered(key: tuple, _graph: Graph, _chosen: PropertyFilter) -> Graph:
     return filter_properties(_graph, _chosen)
 
 
+def filtering() -> bool:
+    """Whether this run's property filter may be active, read before the control is drawn (from the session, or
+    from the URL on a first run)."""
+    return any(st.session_state.get(key) or st.query_params.get(key) for key in KEYS)
+
+
 def property_filter_controls(sidebar, graph: Graph, query: Query, formats: tuple[str, ...], tokenizer: str) -> Graph:
     """Draw the control; return the graph with the properties it keeps (the graph itself when it filters none,
     or when it would drop a property the query needs: then it says which)."""

@@ -33,7 +33,7 @@ from core.tokens.models import counting_note
 from core.tokens.tokenizers.gguf_file import MAX_GGUF_UPLOAD_BYTES, is_gguf_name, stored_gguf_upload
 from dashboard import cache, url_state
 from dashboard.property_controls import KEYS as PROPERTY_KEYS
-from dashboard.property_controls import property_filter_controls
+from dashboard.property_controls import filtering, property_filter_controls
 from dashboard.query_widgets import (
     QUERY_PARAMETER_PREFIX,
     query_widgets,
@@ -154,6 +154,8 @@ def draw() -> Selection:
     query = query_widgets(sidebar, graph, seeds, defaults)
     sidebar.divider()
     model, tokenizer, approximation = _model_and_tokenizer(sidebar)
+    if not filtering():  # a filtered graph's renderings are other renderings
+        cache.start_counting(graph, tokenizer, chosen_formats())
     _what_fits(sidebar, tokenizer if is_gguf_name(tokenizer) else model, tokenizer, graph, query)
     st.session_state[FORMATS_SLOT] = sidebar.container()  # the formats control, drawn once the page is known
     formats = chosen_formats()

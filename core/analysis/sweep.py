@@ -25,7 +25,7 @@ from core.budget.policies import Cut, cut, grammar_tokens
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import DecodeMismatchError, ParameterError
 from core.formats import FORMATS
-from core.formats.base import Format
+from core.formats.base import Format, Rendering
 from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions, positions_for
 from core.graph.model import Graph
 from core.graph.units import Unit
@@ -70,16 +70,21 @@ def accounted_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None
     `region` and `ordered`, when given, are the seed region and `order_units(...)` already computed
     (a sweep orders once for every format).
     """
-    graph, inputs = spec.graph, spec.inputs
-
     def build() -> PrefixTokens:
-        units = rendering_units(spec, region)
-        arranged = ordered if ordered is not None else order_units(graph, units, spec.ordering, spec.layout, inputs)
-        # the ordering and its inputs too: the selecting policies weigh units by the scores it ranks by
-        return prefix_tokens(spec.format.render(graph, arranged), spec.tokenizer,
-                             source=(graph, units, spec.ordering, inputs))
+        rendering, source = spec_rendering(spec, region=region, ordered=ordered)
+        return prefix_tokens(rendering, spec.tokenizer, source=source)
 
     return cache.get_or_build(spec.key, build) if cache is not None else build()
+
+
+def spec_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None,
+                   ordered: Sequence[Unit] | None = None) -> tuple[Rendering, tuple]:
+    """The spec's rendering, and the source its accounting keeps: the graph, its units, and the ordering and its
+    inputs (the selecting policies weigh units by the scores it ranks by)."""
+    graph, inputs = spec.graph, spec.inputs
+    units = rendering_units(spec, region)
+    arranged = ordered if ordered is not None else order_units(graph, units, spec.ordering, spec.layout, inputs)
+    return spec.format.render(graph, arranged), (graph, units, spec.ordering, inputs)
 
 
 def rendering_units(spec: RenderingSpec, region: SeedRegion | None = None) -> Sequence[Unit]:

@@ -19,6 +19,8 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from contextlib import suppress
+from functools import partial
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -79,6 +81,24 @@ class SizedCache(Generic[V]):
                     self._building[key] = finished = threading.Event()
                     break
             running.wait()
+        return self._build(key, build, finished)
+
+    def claim(self, key: Hashable) -> Callable[[Callable[[], V]], None] | None:
+        """Mark `key` as being built by the caller, unless it is kept or being built (None). Returns what builds
+        it: call that once, in any thread, with the build. Until then `get_or_build` of `key` waits; if the build
+        fails, the waiter builds the value itself and raises its own error."""
+        with self._lock:
+            if key in self._entries or key in self._building:
+                return None
+            self._building[key] = finished = threading.Event()
+        return partial(self._build_quietly, key, finished=finished)
+
+    def _build_quietly(self, key: Hashable, build: Callable[[], V], finished: threading.Event) -> None:
+        with suppress(Exception):  # a claimed build is waited for by nobody: the next asker builds it again
+            self._build(key, build, finished)
+
+    def _build(self, key: Hashable, build: Callable[[], V], finished: threading.Event) -> V:
+        """Build the value of a key this thread marked as being built, keep it, and tell any waiter."""
         try:
             built = build()  # outside the lock: building takes seconds to minutes on a large graph
             self.put(key, built)

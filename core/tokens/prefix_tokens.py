@@ -23,7 +23,7 @@ A workbench keeps accountings by their rendering spec's key (`core.memory.render
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 import numpy as np
@@ -187,6 +187,13 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | No
     counts = tokens_before + _tail_tokens(tokenizer, text, counting, record_ends, rendering.closings, closing_ids)
     return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
                         anchors, replaced, source)
+
+
+def counted_fields(accounting: PrefixTokens) -> dict[str, object]:
+    """What counting added to the rendering (arrays and bytes, quick to send to another process):
+    `PrefixTokens(rendering, tokenizer, source=source, **counted_fields(accounting))` is the accounting again."""
+    return {field.name: getattr(accounting, field.name) for field in fields(accounting)
+            if field.name not in ("rendering", "tokenizer", "source")}
 
 
 def _reencoded_prefixes(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:

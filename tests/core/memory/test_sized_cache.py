@@ -139,3 +139,32 @@ def test_when_the_build_waited_for_fails_the_waiting_thread_builds_the_value_its
     waiting.join(5)
     assert [str(error) for error in errors] == ["the first build failed"] and answers == ["second"]
     assert cache.get("k") == "second"
+
+
+def test_a_claimed_key_is_waited_for_until_its_build_is_given_and_made():
+    cache = sized()
+    build = cache.claim("k")
+    assert build is not None and cache.building("k")
+    assert cache.claim("k") is None  # claimed once
+    answers: list[str] = []
+    waiting = threading.Thread(target=lambda: answers.append(cache.get_or_build("k", lambda: "the asker's")))
+    waiting.start()
+    waiting.join(0.2)
+    assert waiting.is_alive() and answers == []  # waits for the claimed build, not yet given
+    threading.Thread(target=build, args=(lambda: "claimed",)).start()
+    waiting.join(5)
+    assert answers == ["claimed"] and not cache.building("k")
+    assert cache.claim("k") is None  # kept
+
+
+def test_when_a_claimed_build_fails_the_asker_builds_the_value_itself():
+    cache = sized()
+    build = cache.claim("k")
+    assert build is not None
+
+    def failing() -> str:
+        raise ValueError("the claimed build failed")
+
+    build(failing)  # quietly: nobody waits on the claimer
+    assert not cache.building("k") and cache.get("k") is None
+    assert cache.get_or_build("k", lambda: "the asker's") == "the asker's"

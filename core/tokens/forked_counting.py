@@ -1,0 +1,74 @@
+"""A rendering's prefix tokens counted in a forked process, while this process goes on with other work.
+
+Why: counting is Python and numpy around tiktoken, and tiktoken's `encode_to_numpy` holds the GIL, so the
+threads of one process count one rendering at a time. A large graph's first page waits for two (the
+200,000-edge graph: pretty_json counts in 2 s, compact_json renders and counts in 1.6 s); on two cores they
+can be counted at once. A process forked after the rendering is made starts with it in its memory (nothing is
+pickled to start it) and sends back only what counting adds: the token arrays and the text's bytes (pretty_json:
+160 MB of arrays, read in 0.1 s). The records stay here: 200,000 of them take longer to unpickle than to make.
+
+Where the process fails to count or send, or stays silent for RECEIVE_SECONDS, the rendering is counted here
+instead: the same result, only later.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+from multiprocessing.connection import Connection
+
+from core.formats.base import Rendering
+from core.tokens.prefix_tokens import PrefixTokens, counted_fields, prefix_tokens
+from core.tokens.protocol import Tokenizer
+
+# How long the counts may take to arrive. The largest graph's take 2-4 s; past this the process is taken to be
+# stuck and the rendering is counted here.
+RECEIVE_SECONDS = 120.0
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def counted_in_fork(rendering: Rendering, tokenizer: Tokenizer, source: tuple | None = None) -> PrefixTokens:
+    """`prefix_tokens(rendering, tokenizer, source)`, counted in a process forked now; this thread waits for it
+    without holding the GIL, so the others run meanwhile."""
+    tokenizer.token_byte_lengths()  # loaded here, not in the process: a load under way in another thread at the
+    tokenizer.count("tables")  # fork would leave its lock held there, forever
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    process = context.Process(target=_count_and_send, args=(rendering, tokenizer, sending), daemon=True)
+    try:
+        process.start()
+    except OSError:  # no process to be had (memory, a limit on processes): counted here
+        counted = None
+    else:
+        sending.close()
+        counted = _receive(receiving)
+        process.terminate()  # it has sent, or failed to in time
+        process.join()
+    finally:
+        sending.close()
+        receiving.close()
+    if counted is None:
+        return prefix_tokens(rendering, tokenizer, source=source)
+    return PrefixTokens(rendering, tokenizer, source=source, **counted)
+
+
+def _receive(connection: Connection) -> dict | None:
+    try:
+        if not connection.poll(RECEIVE_SECONDS):
+            return None  # stuck: counted here, the process ended
+        return pickle.loads(connection.recv_bytes())
+    except (EOFError, OSError, pickle.UnpicklingError):
+        return None  # the process died or closed the pipe early
+
+
+def _count_and_send(rendering: Rendering, tokenizer: Tokenizer, connection: Connection) -> None:
+    """In the forked process: count the rendering and send what counting added (None if it failed)."""
+    try:
+        message = pickle.dumps(counted_fields(prefix_tokens(rendering, tokenizer)), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # counted again in the receiving process (which raises the error, if it fails there too)
+        message = pickle.dumps(None)
+    connection.send_bytes(message)
+    connection.close()

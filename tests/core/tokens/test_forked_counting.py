@@ -1,0 +1,103 @@
+"""Renderings counted in a forked process: the same accountings as those counted here, and counted here when the
+process fails."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+
+import numpy as np
+
+from core.analysis import sweep
+from core.formats import base
+from core.io.samples import load_sample
+from core.specs import RenderingSpec
+from core.tokens import forked_counting
+from core.workbench import Workbench
+
+GRAPH = load_sample("reference-services")
+SPECS = [RenderingSpec.from_names(GRAPH, name, ordering_name=ordering, tokenizer_name="o200k_base", seeds=seeds)
+         for name, ordering, seeds in (("pretty_json", "canonical", ()), ("compact_json", "canonical", ()),
+                                       ("csv", "hop_tiers", ("db-identity",)))]
+
+
+def same(made, expected) -> bool:
+    return (made.rendering == expected.rendering and np.array_equal(made.counts, expected.counts)
+            and np.array_equal(made.full_tokens, expected.full_tokens) and made.source == expected.source
+            and made.tokenizer is expected.tokenizer
+            and all(made.count(records, "\n") == expected.count(records, "\n") for records in range(made.records + 1)))
+
+
+def counted_here(spec: RenderingSpec):
+    return Workbench().account(spec)
+
+
+def counted_in_fork(spec: RenderingSpec):
+    rendering, source = sweep.spec_rendering(spec)
+    return forked_counting.counted_in_fork(rendering, spec.tokenizer, source)
+
+
+def noting_counts_here(monkeypatch) -> list[int]:
+    """Calls of prefix_tokens in this process. A forked process inherits the patch but notes in its own memory."""
+    counts: list[int] = []
+    for module in (forked_counting, sweep):
+        original = module.prefix_tokens
+        monkeypatch.setattr(module, "prefix_tokens", lambda rendering, *args, original=original, **options:
+                            counts.append(os.getpid()) or original(rendering, *args, **options))
+    return counts
+
+
+def test_a_rendering_counted_in_a_forked_process_equals_one_counted_here(monkeypatch):
+    counts = noting_counts_here(monkeypatch)
+    made = [counted_in_fork(spec) for spec in SPECS]
+    assert counts == []  # every count came from the other process
+    assert all(same(made_one, counted_here(spec)) for made_one, spec in zip(made, SPECS))
+
+
+def test_accountings_made_at_once_equal_those_made_one_by_one():
+    bench = Workbench()
+    made = bench.account_many(SPECS)
+    assert all(same(made_one, counted_here(spec)) for made_one, spec in zip(made, SPECS))
+    assert [bench.account(spec) for spec in SPECS] == made  # kept, as account keeps them
+
+
+def test_accountings_started_in_the_background_are_waited_for_not_built_again(monkeypatch):
+    bench = Workbench()
+    counts = noting_counts_here(monkeypatch)
+    bench.account_in_background(SPECS[:2])
+    assert all(bench.renderings.building(spec.key) or spec.key in bench.renderings for spec in SPECS[:2])
+    made = [bench.account(spec) for spec in SPECS[:2]]
+    assert counts == []  # waited for, counted by the forked processes, not here
+    assert all(same(made_one, counted_here(spec)) for made_one, spec in zip(made, SPECS[:2]))
+    deadline = time.monotonic() + 10
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert multiprocessing.active_children() == []  # each process ended once its counts were read
+
+
+def test_what_the_process_fails_to_send_is_counted_here(monkeypatch):
+    monkeypatch.setattr(forked_counting, "_count_and_send", lambda rendering, tokenizer, connection: connection.close())
+    counts = noting_counts_here(monkeypatch)
+    made = Workbench().account_many(SPECS)
+    assert len(counts) == len(SPECS)  # the last as planned, the others after the processes sent nothing
+    assert all(same(made_one, counted_here(spec)) for made_one, spec in zip(made, SPECS))
+
+
+def test_a_process_that_sends_nothing_in_time_is_ended_and_the_rendering_counted_here(monkeypatch):
+    monkeypatch.setattr(forked_counting, "RECEIVE_SECONDS", 0.5)
+    monkeypatch.setattr(forked_counting, "_count_and_send", lambda rendering, tokenizer, connection: time.sleep(60))
+    began = time.monotonic()
+    made = counted_in_fork(SPECS[0])
+    assert time.monotonic() - began < 30 and multiprocessing.active_children() == []
+    assert same(made, counted_here(SPECS[0]))
+
+
+def test_a_forked_process_renders_even_when_another_thread_holds_the_memos_lock():
+    context = multiprocessing.get_context("fork")
+    with base._MEMO_LOCK:  # another session's thread, in record_memo when a sweep forks its workers
+        process = context.Process(target=sweep.spec_rendering, args=(SPECS[2],), daemon=True)
+        process.start()
+        process.join(30)
+    process.terminate()
+    assert process.exitcode == 0  # it rendered, with a lock of its own (the held one would have blocked it)
