@@ -34,7 +34,7 @@ from core.queries import Query
 from core.questions import QuestionSet
 from core.retrieval.seeds import Seeds
 from core.specs import RenderingSpec, SweepSpec
-from core.tokens.forked_counting import can_fork, counted_in_fork
+from core.tokens.forked_counting import accounted_in_fork, can_fork, loaded
 from core.tokens.prefix_tokens import PrefixTokens
 
 Progress = Callable[[int, int, str], None]  # (done, in all, what)
@@ -71,11 +71,12 @@ class Workbench:
             return False
         new = self._unbuilt(specs)
         for spec in new:  # made once, here: threads that render one graph at once would each make them
+            loaded(spec.tokenizer)
             rendering_units(spec)
         for spec in new:
             build = self.renderings.claim(spec.key)
             if build is not None:
-                threading.Thread(target=build, args=(partial(_counted_in_fork, spec),), daemon=True).start()
+                threading.Thread(target=build, args=(partial(_accounted_in_fork, spec),), daemon=True).start()
         return True
 
     def _unbuilt(self, specs: Sequence[RenderingSpec]) -> list[RenderingSpec]:
@@ -154,6 +155,5 @@ def _candidate_keys(spec: RenderingSpec, hops: int) -> frozenset[str]:
     return frozenset(seed_region(spec.graph, spec.inputs.seeds, spec.inputs.direction).candidate_keys(hops))
 
 
-def _counted_in_fork(spec: RenderingSpec) -> PrefixTokens:
-    rendering, source = spec_rendering(spec)
-    return counted_in_fork(rendering, spec.tokenizer, source)
+def _accounted_in_fork(spec: RenderingSpec) -> PrefixTokens:
+    return accounted_in_fork(partial(spec_rendering, spec), spec.tokenizer)

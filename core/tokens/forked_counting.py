@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from core.formats.base import Rendering
-from core.tokens.prefix_tokens import PrefixTokens, counted_fields, prefix_tokens
+from core.tokens.prefix_tokens import PrefixTokens, counted_fields, prefix_tokens, rendering_bytes
 from core.tokens.protocol import Tokenizer
 
 # How long the counts may take to arrive. The largest graph's take 2-4 s; past this the process is taken to be
@@ -30,27 +31,39 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def counted_in_fork(rendering: Rendering, tokenizer: Tokenizer, source: tuple | None = None) -> PrefixTokens:
-    """`prefix_tokens(rendering, tokenizer, source)`, counted in a process forked now; this thread waits for it
-    without holding the GIL, so the others run meanwhile."""
-    tokenizer.token_byte_lengths()  # loaded here, not in the process: a load under way in another thread at the
-    tokenizer.count("tables")  # fork would leave its lock held there, forever
+def loaded(tokenizer: Tokenizer) -> None:
+    """Load the tokenizer's tables in this process before a fork, not in the forked process: a load under way in
+    another thread at the fork would leave its lock held there, forever."""
+    tokenizer.token_byte_lengths()
+    tokenizer.count("tables")
+
+
+def accounted_in_fork(make: Callable[[], tuple[Rendering, tuple | None]], tokenizer: Tokenizer) -> PrefixTokens:
+    """`prefix_tokens(rendering, tokenizer, source)` of `(rendering, source) = make()`, made in two processes at
+    once: a process forked now makes the rendering and counts it, while this thread makes it again for its records.
+    The two are joined when their texts are equal byte for byte; otherwise (or if the process fails) the rendering
+    is counted here. This thread waits for the process without holding the GIL, so the others run meanwhile."""
+    loaded(tokenizer)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
-    process = context.Process(target=_count_and_send, args=(rendering, tokenizer, sending), daemon=True)
+    process = context.Process(target=_count_and_send, args=(make, tokenizer, sending), daemon=True)
     try:
         process.start()
     except OSError:  # no process to be had (memory, a limit on processes): counted here
-        counted = None
+        started = False
     else:
+        started = True
         sending.close()
-        counted = _receive(receiving)
-        process.terminate()  # it has sent, or failed to in time
-        process.join()
+    try:
+        rendering, source = make()
     finally:
+        counted = _receive(receiving) if started else None
+        if started:
+            process.terminate()  # it has sent, or failed to in time
+            process.join()
         sending.close()
         receiving.close()
-    if counted is None:
+    if counted is None or counted.get("_text") != rendering_bytes(rendering):
         return prefix_tokens(rendering, tokenizer, source=source)
     return PrefixTokens(rendering, tokenizer, source=source, **counted)
 
@@ -64,9 +77,11 @@ def _receive(connection: Connection) -> dict | None:
         return None  # the process died or closed the pipe early
 
 
-def _count_and_send(rendering: Rendering, tokenizer: Tokenizer, connection: Connection) -> None:
-    """In the forked process: count the rendering and send what counting added (None if it failed)."""
+def _count_and_send(make: Callable[[], tuple[Rendering, tuple | None]], tokenizer: Tokenizer,
+                    connection: Connection) -> None:
+    """In the forked process: make the rendering, count it and send what counting added (None if it failed)."""
     try:
+        rendering, _ = make()
         message = pickle.dumps(counted_fields(prefix_tokens(rendering, tokenizer)), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # counted again in the receiving process (which raises the error, if it fails there too)
         message = pickle.dumps(None)

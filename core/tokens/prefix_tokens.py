@@ -149,17 +149,7 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | No
     rendering made by a sweep also carries its ordering and the ordering's inputs: (graph, units, ordering,
     inputs), whose relevance scores the selecting policies weigh.
     """
-    parts = [rendering.preamble] + [record.text for record in rendering.records]
-    closing = rendering.closing
-    full_text = "".join(parts) + closing
-    replaced = False
-    try:
-        text = full_text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates: count what tiktoken counts
-        parts, closing = [tokenizable(part) for part in parts], tokenizable(closing)
-        full_text = "".join(parts) + closing
-        text = full_text.encode("utf-8")
-        replaced = True
+    parts, full_text, text, replaced = _encoded(rendering)
     if tokenizer.normalization and tokenizer.prepare(full_text) != full_text:
         return _reencoded_prefixes(rendering, tokenizer)
     full_tokens = tokenizer.encode_array(full_text)
@@ -187,6 +177,24 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | No
     counts = tokens_before + _tail_tokens(tokenizer, text, counting, record_ends, rendering.closings, closing_ids)
     return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
                         anchors, replaced, source)
+
+
+def _encoded(rendering: Rendering) -> tuple[list[str], str, bytes, bool]:
+    """The rendering's parts (preamble, then each record), complete text, its UTF-8 bytes, and whether lone
+    surrogates were replaced to encode them (as tiktoken counts them)."""
+    parts = [rendering.preamble] + [record.text for record in rendering.records]
+    full_text = "".join(parts) + rendering.closing
+    try:
+        return parts, full_text, full_text.encode("utf-8"), False
+    except UnicodeEncodeError:
+        parts = [tokenizable(part) for part in parts]
+        full_text = "".join(parts) + tokenizable(rendering.closing)
+        return parts, full_text, full_text.encode("utf-8"), True
+
+
+def rendering_bytes(rendering: Rendering) -> bytes:
+    """The complete text's bytes as an accounting of the rendering keeps them (`_text`)."""
+    return _encoded(rendering)[2]
 
 
 def counted_fields(accounting: PrefixTokens) -> dict[str, object]:

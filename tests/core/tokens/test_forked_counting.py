@@ -1,11 +1,13 @@
-"""Renderings counted in a forked process: the same accountings as those counted here, and counted here when the
-process fails."""
+"""Renderings accounted in a forked process as well as here: the same accountings as those made here alone, and
+counted here when the process fails or its text differs."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import time
+from functools import partial
 
 import numpy as np
 
@@ -14,6 +16,7 @@ from core.formats import base
 from core.io.samples import load_sample
 from core.specs import RenderingSpec
 from core.tokens import forked_counting
+from core.tokens.prefix_tokens import counted_fields
 from core.workbench import Workbench
 
 GRAPH = load_sample("reference-services")
@@ -33,9 +36,8 @@ def counted_here(spec: RenderingSpec):
     return Workbench().account(spec)
 
 
-def counted_in_fork(spec: RenderingSpec):
-    rendering, source = sweep.spec_rendering(spec)
-    return forked_counting.counted_in_fork(rendering, spec.tokenizer, source)
+def accounted_in_fork(spec: RenderingSpec):
+    return forked_counting.accounted_in_fork(partial(sweep.spec_rendering, spec), spec.tokenizer)
 
 
 def noting_counts_here(monkeypatch) -> list[int]:
@@ -48,9 +50,9 @@ def noting_counts_here(monkeypatch) -> list[int]:
     return counts
 
 
-def test_a_rendering_counted_in_a_forked_process_equals_one_counted_here(monkeypatch):
+def test_a_rendering_accounted_in_a_forked_process_equals_one_accounted_here(monkeypatch):
     counts = noting_counts_here(monkeypatch)
-    made = [counted_in_fork(spec) for spec in SPECS]
+    made = [accounted_in_fork(spec) for spec in SPECS]
     assert counts == []  # every count came from the other process
     assert all(same(made_one, counted_here(spec)) for made_one, spec in zip(made, SPECS))
 
@@ -77,18 +79,29 @@ def test_accountings_started_in_the_background_are_waited_for_not_built_again(mo
 
 
 def test_what_the_process_fails_to_send_is_counted_here(monkeypatch):
-    monkeypatch.setattr(forked_counting, "_count_and_send", lambda rendering, tokenizer, connection: connection.close())
+    monkeypatch.setattr(forked_counting, "_count_and_send", lambda make, tokenizer, connection: connection.close())
     counts = noting_counts_here(monkeypatch)
     made = Workbench().account_many(SPECS)
     assert len(counts) == len(SPECS)  # the last as planned, the others after the processes sent nothing
     assert all(same(made_one, counted_here(spec)) for made_one, spec in zip(made, SPECS))
 
 
+def test_counts_of_another_text_are_not_joined_to_this_rendering(monkeypatch):
+    def sending_the_wrong_counts(make, tokenizer, connection):  # as a rendering that differed between processes would
+        connection.send_bytes(pickle.dumps(counted_fields(Workbench().account(SPECS[0]))))
+
+    monkeypatch.setattr(forked_counting, "_count_and_send", sending_the_wrong_counts)
+    counts = noting_counts_here(monkeypatch)
+    made = accounted_in_fork(SPECS[1])
+    assert len(counts) == 1  # counted here
+    assert same(made, counted_here(SPECS[1]))
+
+
 def test_a_process_that_sends_nothing_in_time_is_ended_and_the_rendering_counted_here(monkeypatch):
     monkeypatch.setattr(forked_counting, "RECEIVE_SECONDS", 0.5)
-    monkeypatch.setattr(forked_counting, "_count_and_send", lambda rendering, tokenizer, connection: time.sleep(60))
+    monkeypatch.setattr(forked_counting, "_count_and_send", lambda make, tokenizer, connection: time.sleep(60))
     began = time.monotonic()
-    made = counted_in_fork(SPECS[0])
+    made = accounted_in_fork(SPECS[0])
     assert time.monotonic() - began < 30 and multiprocessing.active_children() == []
     assert same(made, counted_here(SPECS[0]))
 
