@@ -32,7 +32,7 @@ from core.tokens.pretoken_boundaries import (
     GGUF_QWEN2_PRE_TOKENIZER,
     GGUF_SMOLLM_PRE_TOKENIZER,
 )
-from core.tokens.tokenizers.huggingface_engine import HuggingFaceTokenizer
+from core.tokens.tokenizers.huggingface_engine import HuggingFaceTokenizer, byte_level_alphabet
 
 GGUF_PREFIX = "gguf:"
 
@@ -202,6 +202,11 @@ def tokenizer_definition(metadata: GgufMetadata) -> dict:
     vocabulary: dict[str, int] = {}
     for token_id, text in enumerate(metadata.tokens):
         vocabulary.setdefault(text, token_id)  # llama.cpp's text-to-token map also keeps the first
+    # A byte without a token still stands between its neighbours while llama.cpp merges, and is dropped after:
+    # it gets an id past the vocabulary (HuggingFaceTokenizer.dropped_from), where BPE would drop it before
+    # merging and join its neighbours ('/\x16<': llama.cpp 31 44, not '/<' 31194).
+    missing = [character for character in byte_level_alphabet() if character not in vocabulary]
+    vocabulary.update({character: len(metadata.tokens) + number for number, character in enumerate(missing)})
     return {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
         "pre_tokenizer": json.loads(pre.definition), "post_processor": None, "decoder": None,
@@ -225,4 +230,4 @@ def _tokenizer(resolved: str, size: int, modified: int, given: str) -> HuggingFa
         f"{GGUF_PREFIX}{given}", f"{metadata.name} (GGUF byte-level BPE, pre-tokenizer {metadata.pre!r}, "
         f"{len(metadata.tokens):,} tokens)",
         f"{os.path.basename(resolved)} ({size:,} bytes, modified {modified}) read with gguf {version('gguf')}",
-        metadata.licence, lambda: definition)
+        metadata.licence, lambda: definition, dropped_from=len(metadata.tokens))

@@ -50,6 +50,9 @@ class HuggingFaceTokenizer:
     load_json: Callable[[], bytes] = field(repr=False, compare=False)
     normalization: NormalForm | None = None
     approximate: bool = False
+    # Ids from here on stand for bytes the vocabulary has no token for (a GGUF file's, gguf_file): BPE keeps each
+    # apart, so no merge crosses it, and the ids are dropped from what is encoded, as llama.cpp does.
+    dropped_from: int | None = None
 
     @cached_property
     def _definition(self) -> dict:
@@ -79,7 +82,10 @@ class HuggingFaceTokenizer:
         return prepared(text, self.normalization)
 
     def encode(self, text: str) -> list[int]:
-        return self.engine.encode(self.prepare(text), add_special_tokens=False).ids
+        ids = self.engine.encode(self.prepare(text), add_special_tokens=False).ids
+        if self.dropped_from is None:
+            return ids
+        return [token for token in ids if token < self.dropped_from]
 
     def encode_array(self, text: str) -> np.ndarray:
         return np.array(self.encode(text), dtype=np.int64)

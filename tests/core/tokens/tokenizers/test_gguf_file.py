@@ -73,6 +73,8 @@ MISSING_BYTES = {0x04, 0x06, 0x13, 0x14, 0x16, 0x1D, 0xC0, 0xC1, 0xF1, 0xF2} | s
 def test_bytes_without_a_token_are_dropped_as_llama_cpp_drops_them(smollm2, smollm2_server):
     text = "svc\x04-api \U00040000 \x1d"
     assert smollm2.encode(text) == smollm2_server.tokenize(text)
+    # ... after merging: '/' and '<' merge when adjacent, not across the dropped 0x16 (found by hypothesis)
+    assert smollm2.encode("/\x16<") == smollm2_server.tokenize("/\x16<") == smollm2.encode("/") + smollm2.encode("<")
     assert smollm2.count(text) == len(smollm2_server.tokenize(text))
 
 
