@@ -29,6 +29,7 @@ from core.graph.model import Graph
 from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
 from core.metrics.coverage import seed_region
 from core.metrics.cut_metrics import CutMetrics, decode_cut, measure_cut
+from core.metrics.cut_reading import index_ahead
 from core.prompt.context import Context
 from core.queries import Query
 from core.questions import QuestionSet
@@ -58,8 +59,11 @@ class Workbench:
         """`account` of each spec. Those neither kept nor being built are made at the same time where the platform
         forks: all but the last counted in one forked process (`account_in_background`), the last here meanwhile."""
         new = self._unbuilt(specs)
-        for spec in new[-1:] if len(new) > 1 and self.account_in_background(new[:-1]) else new:
-            self.account(spec)  # those made here first; then those being made elsewhere are waited for
+        forking = len(new) > 1 and self.account_in_background(new[:-1])
+        for spec in new[-1:] if forking else new:  # those made here first; then those made elsewhere are waited for
+            accounting = self.account(spec)
+            if forking:  # while the others are counted
+                _index_ahead(spec, accounting.rendering)
         return [self.account(spec) for spec in specs]
 
     def account_in_background(self, specs: Sequence[RenderingSpec]) -> bool:
@@ -156,4 +160,9 @@ def _candidate_keys(spec: RenderingSpec, hops: int) -> frozenset[str]:
 
 
 def _accounted_in_fork(spec: RenderingSpec) -> PrefixTokens:
-    return accounted_in_fork(partial(spec_rendering, spec), spec.tokenizer)
+    return accounted_in_fork(partial(spec_rendering, spec), spec.tokenizer,
+                             meanwhile=partial(_index_ahead, spec))
+
+
+def _index_ahead(spec: RenderingSpec, rendering: Rendering) -> None:
+    index_ahead(rendering, spec.format, spec.graph)

@@ -305,7 +305,7 @@ def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: s
                                      ordered=_ordered(plan, ordering, layout, group))
     # When the records carry each unit of the graph once, the positions' arrays answer what per-key
     # lookups would (record positions of the candidates and the evidence, counts per prefix).
-    positions = positions_for(accounting, plan.graph, accounting.record_of_key)
+    positions = positions_for(accounting.rendering, plan.graph, accounting.record_of_key)
     arrays = positions if _each_unit_once(accounting, positions) else None
     candidate_positions = (np.sort(arrays.records_of(_indices(plan, "candidates", plan.candidates)))
                            if arrays is not None else _sorted_positions(plan.candidates, accounting.record_of_key))
@@ -343,7 +343,7 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
     positions = None
     if plan.metrics_from == "kept":
         if format_.lossless:
-            positions = positions_for(accounting, plan.graph, record_of_key)
+            positions = positions_for(accounting.rendering, plan.graph, record_of_key)
         elif format_.image is not None:  # a lossy format whose decoder's image of each unit is known
             positions = image_positions(plan.graph, format_, accounting.rendering.records)
     # Kept views of such a lossless rendering share answers with every view that keeps the same units.

@@ -9,6 +9,8 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, TypeVar, cast
 
+import numpy as np
+
 from core.graph.derived import derived
 from core.graph.model import Graph
 from core.graph.units import Unit
@@ -71,6 +73,26 @@ class Rendering:
     @property
     def closing(self) -> str:
         return self.closings[-1]
+
+    @property
+    def record_of_key(self) -> dict[str, int]:
+        """unit key -> index of the record that carries it (built once per rendering)."""
+        return derived(self, "record of key", lambda: {key: index for index, record in enumerate(self.records)
+                                                       for key in record.unit_keys})
+
+    @property
+    def kept_node_and_edge_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every prefix length k, how many node and how many edge units its records carry (built once)."""
+        return derived(self, "kept node and edge counts", self._kept_node_and_edge_counts)
+
+    def _kept_node_and_edge_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        # Unit keys start with "n:" or "e:"; most records carry one unit, read without a generator.
+        keys = [record.unit_keys for record in self.records]
+        nodes = [(unit_keys[0][0] == "n") if len(unit_keys) == 1 else sum(key[0] == "n" for key in unit_keys)
+                 for unit_keys in keys]
+        edges = [len(unit_keys) - count for unit_keys, count in zip(keys, nodes)]
+        return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
+                np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
 
 
 def without_closing(format_name: str, preamble: str, records: Sequence[Record]) -> Rendering:

@@ -150,8 +150,8 @@ class UnitPositions:
 
 
 def positions_for(owner: object, graph: Graph, record_of_key: Mapping[str, int]) -> UnitPositions:
-    """`UnitPositions(graph, record_of_key)`, built once per owner (the accounted rendering the keys are of),
-    for the sweep and the placement columns alike."""
+    """`UnitPositions(graph, record_of_key)`, built once per owner (the rendering the keys are of), for the sweep,
+    the cut readings and the placement columns alike."""
     memo = memo_of(owner)
     found = memo.get("unit positions")
     if found is None or found.graph is not graph or found.record_of_key is not record_of_key:

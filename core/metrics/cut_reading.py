@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 
 from core.budget.policies import Cut
-from core.formats.base import Format
+from core.formats.base import Format, Rendering
 from core.formats.cut_parse import tail_verdict
 from core.graph.derived import memo_of
 from core.graph.kept import UnitPositions, image_positions, positions_for
@@ -77,11 +77,20 @@ def tail_reading(result: Cut, format_: Format, positions: UnitPositions | None,
     return DecodedCut(positions.kept(kept, verdict.nodes, verdict.edges)) if positions is not None else None
 
 
+def index_ahead(rendering: Rendering, format_: Format, graph: Graph) -> None:
+    """Build what reading a cut of this rendering of `graph` needs first, kept on the rendering: its record index,
+    the nodes and edges each prefix carries, and (lossless formats) the record of each unit of the graph: work done
+    while the rendering's tokens are counted elsewhere is off the time a page waits for them."""
+    _ = rendering.kept_node_and_edge_counts
+    if format_.lossless:
+        positions_for(rendering, graph, rendering.record_of_key)
+
+
 def reading_positions(accounting: PrefixTokens, format_: Format, graph: Graph) -> UnitPositions | None:
     """The positions a cut of this rendering of `graph` is read from: the graph's own units for a lossless
     format, the format's image of them for a lossy one that has one; None when only decoding can tell."""
     if format_.lossless:
-        return positions_for(accounting, graph, accounting.record_of_key)
+        return positions_for(accounting.rendering, graph, accounting.record_of_key)
     if format_.image is None:
         return None
     memo = memo_of(accounting)  # (format name, graph, its image's positions): once per rendering, not per cut

@@ -126,7 +126,7 @@ def _from_graph(accounting: PrefixTokens) -> tuple[np.ndarray, np.ndarray] | Non
     carries a key the graph does not have."""
     if accounting.source is None:
         return None
-    positions = positions_for(accounting, accounting.source[0], accounting.record_of_key)
+    positions = positions_for(accounting.rendering, accounting.source[0], accounting.record_of_key)
     rendered = positions.edge_record != NEVER
     if int(np.count_nonzero(positions.unit_record != NEVER)) != len(accounting.record_of_key):
         return None  # a key that is not a unit of the graph

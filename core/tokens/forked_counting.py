@@ -38,11 +38,13 @@ def loaded(tokenizer: Tokenizer) -> None:
     tokenizer.count("tables")
 
 
-def accounted_in_fork(make: Callable[[], tuple[Rendering, tuple | None]], tokenizer: Tokenizer) -> PrefixTokens:
+def accounted_in_fork(make: Callable[[], tuple[Rendering, tuple | None]], tokenizer: Tokenizer,
+                      meanwhile: Callable[[Rendering], object] | None = None) -> PrefixTokens:
     """`prefix_tokens(rendering, tokenizer, source)` of `(rendering, source) = make()`, made in two processes at
-    once: a process forked now makes the rendering and counts it, while this thread makes it again for its records.
-    The two are joined when their texts are equal byte for byte; otherwise (or if the process fails) the rendering
-    is counted here. This thread waits for the process without holding the GIL, so the others run meanwhile."""
+    once: a process forked now makes the rendering and counts it, while this thread makes it again for its records
+    (and calls `meanwhile` with it). The two are joined when their texts are equal byte for byte; otherwise (or if
+    the process fails) the rendering is counted here. This thread waits for the process without holding the GIL,
+    so the others run meanwhile."""
     loaded(tokenizer)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
@@ -56,6 +58,8 @@ def accounted_in_fork(make: Callable[[], tuple[Rendering, tuple | None]], tokeni
         sending.close()
     try:
         rendering, source = make()
+        if meanwhile is not None:
+            meanwhile(rendering)
     finally:
         counted = _receive(receiving) if started else None
         if started:

@@ -24,7 +24,6 @@ A workbench keeps accountings by their rendering spec's key (`core.memory.render
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 
 import numpy as np
 
@@ -107,21 +106,15 @@ class PrefixTokens:
         """How many records end within the first `intact_bytes` bytes of the complete text."""
         return max(int(np.searchsorted(self.record_ends, intact_bytes, side="right")) - 1, 0)
 
-    @cached_property
+    @property
     def record_of_key(self) -> dict[str, int]:
-        """unit key -> index of the record that carries it."""
-        return {key: index for index, record in enumerate(self.rendering.records) for key in record.unit_keys}
+        """unit key -> index of the record that carries it (the rendering's, built once)."""
+        return self.rendering.record_of_key
 
-    @cached_property
+    @property
     def kept_node_and_edge_counts(self) -> tuple[np.ndarray, np.ndarray]:
         """For every prefix length k, how many node and how many edge units its records carry."""
-        # Unit keys start with "n:" or "e:"; most records carry one unit, read without a generator.
-        keys = [record.unit_keys for record in self.rendering.records]
-        nodes = [(unit_keys[0][0] == "n") if len(unit_keys) == 1 else sum(key[0] == "n" for key in unit_keys)
-                 for unit_keys in keys]
-        edges = [len(unit_keys) - count for unit_keys, count in zip(keys, nodes)]
-        return (np.concatenate(([0], np.cumsum(nodes, dtype=np.int64))),
-                np.concatenate(([0], np.cumsum(edges, dtype=np.int64))))
+        return self.rendering.kept_node_and_edge_counts
 
     def tokens_before_byte(self, offset: int) -> int:
         """Tokens of the complete encoding that end at or before byte `offset` (a record's token offset)."""

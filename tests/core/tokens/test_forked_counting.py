@@ -13,6 +13,8 @@ import numpy as np
 
 from core.analysis import sweep
 from core.formats import base
+from core.graph.derived import memo_of
+from core.graph.kept import positions_for
 from core.io.samples import load_sample
 from core.specs import RenderingSpec
 from core.tokens import forked_counting
@@ -76,6 +78,14 @@ def test_accountings_started_in_the_background_are_waited_for_not_built_again(mo
     while multiprocessing.active_children() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert multiprocessing.active_children() == []  # each process ended once its counts were read
+
+
+def test_renderings_made_while_others_count_come_back_indexed_for_reading():
+    made = Workbench().account_many(SPECS[:2])  # pretty_json counted in a fork, compact_json here meanwhile
+    for accounting in made:
+        memo = memo_of(accounting.rendering)
+        assert {"record of key", "kept node and edge counts", "unit positions"} <= memo.keys()
+        assert memo["unit positions"] is positions_for(accounting.rendering, GRAPH, accounting.record_of_key)
 
 
 def test_what_the_process_fails_to_send_is_counted_here(monkeypatch):
