@@ -213,13 +213,24 @@ def budget_jumps(page, repeats: int, phases: list[dict] | None = None, factor: f
     the cut by whole records, where one slider step under the record policy usually keeps the same ones."""
     field = page.locator('[data-testid="stMain"] [data-testid="stNumberInput"]').filter(
         has_text="Exact budget").locator("input").first
+    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input[type=range]').first
 
     def typed(budget: int) -> None:
         field.fill(str(budget))
         field.press("Enter")
+
+    def settled() -> int:
+        """The box's budget once it shows the slider's: right after slider steps, the box can still be taking the
+        last step's value, which then overwrites the typed one, and Enter commits nothing (no run starts)."""
+        deadline = time.monotonic() + 10
+        while True:
+            shown = int(field.input_value().replace(",", ""))
+            if shown == int(slider.evaluate("element => Number(element.value)")) or time.monotonic() > deadline:
+                return shown
+            time.sleep(0.05)
     figures = []
     for _ in range(repeats):
-        budget = max(int(int(field.input_value().replace(",", "")) * factor), 1)  # read before the clock starts
+        budget = max(int(settled() * factor), 1)  # read before the clock starts
         figures.append(timed_with_phases(page, lambda budget=budget: typed(budget), phases))
     return figures
 
