@@ -57,7 +57,7 @@ class Workbench:
 
     def account_many(self, specs: Sequence[RenderingSpec]) -> list[PrefixTokens]:
         """`account` of each spec. Those neither kept nor being built are made at the same time where the platform
-        forks: all but the last counted in one forked process (`account_in_background`), the last here meanwhile."""
+        forks: all but the last each in a forked process of its own (`account_in_background`), the last here."""
         new = self._unbuilt(specs)
         forking = len(new) > 1 and self.account_in_background(new[:-1])
         for spec in new[-1:] if forking else new:  # those made here first; then those made elsewhere are waited for

@@ -156,8 +156,8 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
 
 def start_counting(graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> None:
     """On a large graph, start the renderings `complete_tokens` will wait for, all but the last (which it makes in
-    this process), counted in a forked process while the sidebar draws on (Workbench.account_many's split, begun
-    a second or two earlier)."""
+    this process), each in a forked process while the sidebar draws on: `Workbench.account_many`'s split, begun a
+    second or two before the budgets ask for the counts."""
     if large(graph):
         bench = workbench()
         missing = [spec for spec in _default_specs(graph, tokenizer, shown).values() if spec.key not in bench.renderings]

@@ -1,14 +1,16 @@
-"""A rendering's prefix tokens counted in a forked process, while this process goes on with other work.
+"""A rendering made and counted in a forked process while this process makes it again for its records.
 
-Why: counting is Python and numpy around tiktoken, and tiktoken's `encode_to_numpy` holds the GIL, so the
-threads of one process count one rendering at a time. A large graph's first page waits for two (the
-200,000-edge graph: pretty_json counts in 2 s, compact_json renders and counts in 1.6 s); on two cores they
-can be counted at once. A process forked after the rendering is made starts with it in its memory (nothing is
-pickled to start it) and sends back only what counting adds: the token arrays and the text's bytes (pretty_json:
-160 MB of arrays, read in 0.1 s). The records stay here: 200,000 of them take longer to unpickle than to make.
+Why: rendering and counting are Python (tiktoken's `encode_to_numpy` holds the GIL too), so the threads of one
+process make one rendering at a time, and a large graph's first page waits for two (the 200,000-edge graph:
+pretty_json renders in 0.9 s and counts in 2 s; compact_json renders and counts in 1.6 s). A forked process
+starts with the graph, its units and the tokenizer already in its memory (nothing is pickled to start it), makes
+the rendering, counts it, and sends back only what counting adds: the token arrays and the text's bytes
+(pretty_json: 160 MB, read in 0.1 s). Its records stay there: 240,000 of them take longer to pickle, send and
+unpickle than to make again here, which this process does meanwhile, in a thread of its own. The two are joined
+when their texts are equal byte for byte.
 
-Where the process fails to count or send, or stays silent for RECEIVE_SECONDS, the rendering is counted here
-instead: the same result, only later.
+Where the process fails to count or send, stays silent for RECEIVE_SECONDS, or its text differs (a tokenizer that
+normalizes keeps the normalized text), the rendering is counted here instead: the same result, only later.
 """
 
 from __future__ import annotations
