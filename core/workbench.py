@@ -59,29 +59,32 @@ class Workbench:
         """`account` of each spec. Those neither kept nor being built are made at the same time where the platform
         forks: all but the last each in a forked process of its own (`account_in_background`), the last here."""
         new = self._unbuilt(specs)
-        forking = len(new) > 1 and self.account_in_background(new[:-1])
-        for spec in new[-1:] if forking else new:  # those made here first; then those made elsewhere are waited for
-            accounting = self.account(spec)
-            if forking:  # while the others are counted
-                _index_ahead(spec, accounting.rendering)
+        elsewhere = {spec.key for spec in self.account_in_background(new[:-1])} if len(new) > 1 else set()
+        for spec in new:  # those made here first; then those made elsewhere are waited for
+            if spec.key not in elsewhere:
+                accounting = self.account(spec)
+                if elsewhere:  # while the others are counted
+                    _index_ahead(spec, accounting.rendering)
         return [self.account(spec) for spec in specs]
 
-    def account_in_background(self, specs: Sequence[RenderingSpec]) -> bool:
+    def account_in_background(self, specs: Sequence[RenderingSpec]) -> list[RenderingSpec]:
         """Start accounting the specs neither kept nor being built, each in a thread of its own that renders it and
-        has it counted in a forked process (core.tokens.forked_counting), and return at once: from now on, `account`
-        of one of them waits for it rather than build it. Where the platform does not fork, nothing starts (False),
-        and `account` builds each when asked."""
+        has it counted in a forked process (core.tokens.forked_counting), and return those started, at once: from
+        now on, `account` of one of them waits for it rather than build it. Where the platform does not fork,
+        nothing starts, and `account` builds each when asked."""
         if not can_fork():
-            return False
+            return []
         new = self._unbuilt(specs)
         for spec in new:  # made once, here: threads that render one graph at once would each make them
             loaded(spec.tokenizer)
             rendering_units(spec)
+        started = []
         for spec in new:
             build = self.renderings.claim(spec.key)
             if build is not None:
                 threading.Thread(target=build, args=(partial(_accounted_in_fork, spec),), daemon=True).start()
-        return True
+                started.append(spec)
+        return started
 
     def _unbuilt(self, specs: Sequence[RenderingSpec]) -> list[RenderingSpec]:
         cache = self.renderings

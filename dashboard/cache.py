@@ -144,13 +144,15 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
     if not large(graph):
         return _every_complete_tokens(graph_key, graph, tokenizer)
     specs = _default_specs(graph, tokenizer, shown)
-    missing = [spec for spec in specs.values() if spec.key not in workbench().renderings]
+    began, started = st.session_state.pop(COUNTING_STARTED, (time.monotonic(), frozenset()))
+    # What this open renders: what is not kept yet, and what the sidebar started (it may be in already)
+    missing = [spec for spec in specs.values() if spec.key not in workbench().renderings or spec.key in started]
     # Drawn on every run of a large graph, so the elements after it keep their places in the next run
     # (one element fewer would leave the old ones on screen, greyed, until the run ends).
     slot = st.empty()
     if missing:
         with slot.container():
-            _render_with_status(graph, missing)
+            _render_with_status(graph, missing, began)
     return {name: session_defaults.rendered_tokens(account(spec), spec.format) for name, spec in specs.items()}
 
 
@@ -161,7 +163,12 @@ def start_counting(graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> None
     if large(graph):
         bench = workbench()
         missing = [spec for spec in _default_specs(graph, tokenizer, shown).values() if spec.key not in bench.renderings]
-        bench.account_in_background(missing[:-1])
+        started = bench.account_in_background(missing[:-1])
+        if started:
+            st.session_state[COUNTING_STARTED] = (time.monotonic(), frozenset(spec.key for spec in started))
+
+
+COUNTING_STARTED = "counting_started"  # (when, which rendering keys) start_counting began, for complete_tokens
 
 
 def _default_specs(graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> dict[str, RenderingSpec]:
@@ -169,9 +176,8 @@ def _default_specs(graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> dict
     return {name: rendering_spec(graph, name, "canonical", LAYOUTS[0], (), frozenset(), tokenizer) for name in shown}
 
 
-def _render_with_status(graph: Graph, missing: list[RenderingSpec]) -> None:
+def _render_with_status(graph: Graph, missing: list[RenderingSpec], began: float) -> None:
     units = len(graph.nodes) + len(graph.edges)
-    began = time.monotonic()
     figures = graph_figures(graph)
     with st.status(f"Opening a large graph ({units:,} nodes and edges): rendering and counting the formats on screen",
                    expanded=True) as status:
