@@ -70,12 +70,14 @@ def edge_keys(graph: Graph) -> Iterator[tuple[str, Edge]]:
 
 def _edge_key_list(graph: Graph) -> list[str]:
     def build() -> list[str]:
-        seen: Counter[tuple[str, str, str]] = Counter()
-        keys = []
-        for edge in graph.edges:
-            triple = (edge.source, edge.relation, edge.target)
-            keys.append(edge_key(edge, seen[triple]))
-            seen[triple] += 1
+        keys = list(map(edge_key, graph.edges))
+        if len(set(keys)) == len(keys):
+            return keys  # no parallel copies (the common case): nothing to number
+        seen: Counter[str] = Counter()  # escaping makes a key unique to its triple: equal keys are copies
+        for index, (key, edge) in enumerate(zip(keys, graph.edges)):
+            if seen[key]:
+                keys[index] = edge_key(edge, seen[key])
+            seen[key] += 1
         return keys
 
     return derived(graph, "edge keys", build)
@@ -93,6 +95,9 @@ def graph_units(graph: Graph, hops: Mapping[str, float] | None = None) -> tuple[
 
 
 def _units(graph: Graph, hops: Mapping[str, float]) -> tuple[Unit, ...]:
+    if not hops:  # every unit unreachable: the graph's own units, made without a lookup per unit
+        return (*(NodeUnit(node_key(node.id), node) for node in graph.nodes),
+                *(EdgeUnit(key, edge) for key, edge in edge_keys(graph)))
     node_units: list[Unit] = [NodeUnit(node_key(node.id), node=node, hop=hops.get(node.id, UNREACHABLE))
                               for node in graph.nodes]
     edge_units: list[Unit] = [EdgeUnit(key, edge=edge,

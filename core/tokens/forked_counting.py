@@ -15,6 +15,7 @@ normalizes keeps the normalized text), the rendering is counted here instead: th
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import pickle
 from collections.abc import Callable
@@ -86,6 +87,9 @@ def _receive(connection: Connection) -> dict | None:
 def _count_and_send(make: Callable[[], tuple[Rendering, tuple | None]], tokenizer: Tokenizer,
                     connection: Connection) -> None:
     """In the forked process: make the rendering, count it and send what counting added (None if it failed)."""
+    # The process lives for this one rendering. The cyclic collector would only walk the millions of objects it
+    # makes (and copy page by page the parent's it shares), to free next to nothing before the process ends.
+    gc.disable()
     try:
         rendering, _ = make()
         message = pickle.dumps(counted_fields(prefix_tokens(rendering, tokenizer)), protocol=pickle.HIGHEST_PROTOCOL)
