@@ -10,6 +10,7 @@ import hashlib
 import time
 import warnings
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -40,7 +41,7 @@ from core.tokens.token_spans import token_ends
 from core.workbench import Workbench
 from dashboard.large_graph import large
 from dashboard.state.teaching import tight_budget
-from dashboard.views.context_html import record_spans
+from dashboard.views.context_html import record_bounds
 
 USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay bounded
 # What the renderings a page cuts may hold together (the largest graph's pretty_json holds ~550 MB, its
@@ -256,16 +257,16 @@ def coverage(graph_key: str, _graph: Graph, seeds: tuple[str, ...], format: str,
 
 
 @st.cache_resource
-def _layouts() -> SizedCache[tuple[str, list[tuple[int, int]]]]:
+def _layouts() -> SizedCache[tuple[str, np.ndarray]]:
     return SizedCache(LAYOUTS_BYTES, layout_bytes, keep_seconds=KEEP_SECONDS)
 
 
-def text_layout(rendering_key: str, accounting: PrefixTokens) -> tuple[str, list[tuple[int, int]]]:
-    """A rendering's complete text and each record's character span (bounded by the bytes they hold,
-    LAYOUTS_BYTES)."""
-    def build() -> tuple[str, list[tuple[int, int]]]:
+def text_layout(rendering_key: str, accounting: PrefixTokens) -> tuple[str, np.ndarray]:
+    """A rendering's complete text and where each record starts and the last ends, in characters
+    (`record_bounds`; bounded by the bytes they hold, LAYOUTS_BYTES)."""
+    def build() -> tuple[str, np.ndarray]:
         rendering = accounting.rendering
-        return rendering.text, record_spans(rendering.preamble, [record.text for record in rendering.records])
+        return rendering.text, record_bounds(rendering.preamble, [record.text for record in rendering.records])
 
     return _layouts().get_or_build(rendering_key, build)
 

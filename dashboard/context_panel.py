@@ -75,7 +75,7 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     if result.explanation:
         st.caption(escape_markdown(result.explanation))
     key = rendering_key(selection, format_name)
-    full_text, _spans = cache.text_layout(key, accounting)
+    full_text, _bounds = cache.text_layout(key, accounting)
     cut_at = cut_offset(accounting.rendering, result, full_text)
     panel_text(selection, format_name, policy, key, result, cut_at, colour, whitespace)
     # A callable is only called on click, so a large text is not sent with every rerun.
@@ -113,7 +113,7 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
                colour: bool, whitespace: bool) -> None:
     """The text around the cut line, one page at a time (turning pages reruns only this panel)."""
     accounting = accounting_for(selection, format_name)
-    full_text, spans = cache.text_layout(key, accounting)
+    full_text, bounds = cache.text_layout(key, accounting)
     evidence_records = cache.evidence_records(accounting, selection.evidence)
     # The cut's page starts a few lines above the cut line; the others are the rendering's own pages.
     pages = pages_around(full_text, cut_at, grid=text_pages(key, full_text))
@@ -126,9 +126,11 @@ def panel_text(selection: Selection, format_name: str, policy: str, key: str, re
     if result.selection:
         kept = set(result.kept_keys)
         records = result.rendering and accounting.rendering.records
-        highlights = [Highlight(*spans[index], set(records[index].unit_keys) <= kept) for index in evidence_records]
+        highlights = [Highlight(int(bounds[index]), int(bounds[index + 1]), set(records[index].unit_keys) <= kept)
+                      for index in evidence_records]
     else:
-        highlights = [Highlight(*spans[index], index < result.records_kept) for index in evidence_records]
+        highlights = [Highlight(int(bounds[index]), int(bounds[index + 1]), index < result.records_kept)
+                      for index in evidence_records]
     ends = window_token_ends(key, full_text, selection.tokenizer, pages[page]) if colour else ()
     # The label names the cut, not the budget: a budget change that keeps the same records sends the same markup,
     # which the browser then neither sanitizes nor redraws again (the budget is in the metrics above).

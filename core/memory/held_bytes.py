@@ -53,11 +53,10 @@ def accounting_bytes(accounting: PrefixTokens) -> int:
             + key_count * KEY_INDEX_BYTES)
 
 
-def layout_bytes(layout: tuple[str, Sequence[tuple[int, int]]]) -> int:
-    """A text with each record's (start, end) span."""
-    text, spans = layout
-    span_bytes = _scaled(spans, lambda span: sys.getsizeof(span) + sys.getsizeof(span[0]) + sys.getsizeof(span[1]))
-    return sys.getsizeof(text) + sys.getsizeof(spans) + span_bytes
+def layout_bytes(layout: tuple[str, np.ndarray]) -> int:
+    """A text with its records' bounds (an array)."""
+    text, bounds = layout
+    return sys.getsizeof(text) + sys.getsizeof(bounds)
 
 
 def graph_bytes(graph: Graph) -> int:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import replace
+from itertools import accumulate
 
 from core.formats import FORMATS
+from core.io.samples import load_sample
+from dashboard import cache
 from tests.dashboard.conftest import metric, on_page, started
 
 
@@ -49,9 +54,7 @@ def test_a_sections_cut_runs_behind_a_spinner_that_says_what_it_does(monkeypatch
 def test_the_records_underlined_follow_the_query_not_the_first_query_asked_of_the_rendering():
     # Two queries share one rendering (canonical order does not depend on the query); the records carrying
     # evidence were once kept with the rendering's text, so the second query showed the first one's.
-    from core.io.samples import load_sample
     from core.queries import QUERIES, query
-    from dashboard import cache
 
     graph = load_sample("nvidia-jetson")
     spec = cache.rendering_spec(graph, "csv", "canonical", "nodes_then_edges", (), frozenset(), "o200k_base")
@@ -65,3 +68,23 @@ def test_the_records_underlined_follow_the_query_not_the_first_query_asked_of_th
         shown.append(cache.evidence_records(accounting, evidence))
         assert shown[-1] == [index for index, record in enumerate(records) if evidence.intersection(record.unit_keys)]
     assert shown[0] != shown[1]
+
+
+def test_each_underlined_evidence_stretch_is_whole_records_of_the_rendering():
+    # The panel places its underlines from the records' character bounds (cache.text_layout): a bound off by one
+    # would underline part of a neighbouring record, or miss a record's last character.
+    app = on_page(started(sample="nvidia-jetson", formats=["csv"], policy="record", budget="900",
+                          token_colours="false"), "contexts")
+    panel = next(element.proto.body for element in app.get("html")
+                 if element.proto.body.startswith('<div class="gcl-context">'))
+    # Without token colours an evidence stretch is one span each: "k kb" kept, "c cb" cut.
+    stretches = [html.unescape(text) for text in re.findall(r'<span class="(?:k kb|c cb)">([^<]*)</span>', panel)]
+    graph = load_sample("nvidia-jetson")
+    spec = cache.rendering_spec(graph, "csv", "canonical", "nodes_then_edges", (), frozenset(), "o200k_base")
+    rendering = cache.workbench().account(spec).rendering
+    text = rendering.text
+    bounds = set(accumulate((len(record.text) for record in rendering.records), initial=len(rendering.preamble)))
+    assert stretches and all(stretch for stretch in stretches)
+    for stretch in stretches:
+        start = text.find(stretch)
+        assert start in bounds and start + len(stretch) in bounds, stretch

@@ -17,7 +17,7 @@ from dashboard.views.context_html import (
     page_bounds,
     page_containing,
     pages_around,
-    record_spans,
+    record_bounds,
 )
 
 TAGS = re.compile(r"<[^>]*>")
@@ -95,8 +95,9 @@ def test_pages_cover_the_text_and_end_after_line_breaks():
     assert page_containing(pages, pages[3][0]) == 3 and page_containing(pages, len(text)) == len(pages) - 1
 
 
-def test_record_spans_follow_the_preamble():
-    assert record_spans("{", ["a,", "bc"]) == [(1, 3), (3, 5)]
+def test_record_bounds_follow_the_preamble():
+    assert record_bounds("{", ["a,", "bc"]).tolist() == [1, 3, 5]  # records span [1, 3) and [3, 5)
+    assert record_bounds("[", []).tolist() == [1]
 
 
 def test_the_cut_page_starts_a_few_lines_above_the_cut():
