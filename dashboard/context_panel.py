@@ -55,8 +55,12 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
     row.metric("Records kept / total", f"{figures.records_kept:,} / {figures.records_total:,}", width="content")
     row.metric("Parses", "yes" if figures.parse_ok else "no", help=escape_markdown(figures.decode_error) or None,
                width="content")
-    row.metric("Evidence survival", share(figures.evidence_survival), width="content",
-               help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
+    if figures.evidence_total:
+        row.metric("Evidence survival", share(figures.evidence_survival), width="content",
+                   help=f"{figures.evidence_kept:,} of {figures.evidence_total:,} evidence units kept")
+    else:  # core counts an empty answer as fully kept (1.0); a share of nothing reads better as none
+        row.metric("Evidence survival", "—", width="content",
+                   help="the query's answer is empty on this graph: there is no evidence to keep or lose")
     row.metric("Traversal accuracy", share(figures.traversal_accuracy), width="content",
                help="100% when the query on the decoded cut gives the full graph's answer")
     placed = placement(result, accounting, selection.evidence)
