@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import pickle
+import threading
 import time
 from functools import partial
 
@@ -89,7 +89,7 @@ def test_renderings_made_while_others_count_come_back_indexed_for_reading():
 
 
 def test_what_the_process_fails_to_send_is_counted_here(monkeypatch):
-    monkeypatch.setattr(forked_counting, "_count_and_send", lambda make, tokenizer, connection: connection.close())
+    monkeypatch.setattr(forked_counting, "_count_and_send", lambda make, tokenizer, channel: None)
     counts = noting_counts_here(monkeypatch)
     made = Workbench().account_many(SPECS)
     assert len(counts) == len(SPECS)  # the last as planned, the others after the processes sent nothing
@@ -97,8 +97,8 @@ def test_what_the_process_fails_to_send_is_counted_here(monkeypatch):
 
 
 def test_counts_of_another_text_are_not_joined_to_this_rendering(monkeypatch):
-    def sending_the_wrong_counts(make, tokenizer, connection):  # as a rendering that differed between processes would
-        connection.send_bytes(pickle.dumps(counted_fields(Workbench().account(SPECS[0]))))
+    def sending_the_wrong_counts(make, tokenizer, channel):  # as a rendering that differed between processes would
+        channel.send(counted_fields(Workbench().account(SPECS[0])))
 
     monkeypatch.setattr(forked_counting, "_count_and_send", sending_the_wrong_counts)
     counts = noting_counts_here(monkeypatch)
@@ -109,7 +109,7 @@ def test_counts_of_another_text_are_not_joined_to_this_rendering(monkeypatch):
 
 def test_a_process_that_sends_nothing_in_time_is_ended_and_the_rendering_counted_here(monkeypatch):
     monkeypatch.setattr(forked_counting, "RECEIVE_SECONDS", 0.5)
-    monkeypatch.setattr(forked_counting, "_count_and_send", lambda make, tokenizer, connection: time.sleep(60))
+    monkeypatch.setattr(forked_counting, "_count_and_send", lambda make, tokenizer, channel: time.sleep(60))
     began = time.monotonic()
     made = accounted_in_fork(SPECS[0])
     assert time.monotonic() - began < 30 and multiprocessing.active_children() == []
@@ -124,3 +124,39 @@ def test_a_forked_process_renders_even_when_another_thread_holds_the_memos_lock(
         process.join(30)
     process.terminate()
     assert process.exitcode == 0  # it rendered, with a lock of its own (the held one would have blocked it)
+
+
+def test_a_large_message_arrives_whole_and_quickly_while_another_thread_runs():
+    # Through a pipe alone, 64 MB took about 5 s beside a busy thread: each 64 KB read waited for the GIL.
+    message = {"tokens": np.arange(8_000_000), "text": b"{" * 1_000_000}
+    busy = threading.Event()
+
+    def spinning():
+        while not busy.is_set():
+            pass
+
+    threading.Thread(target=spinning, daemon=True).start()
+    try:
+        channel = forked_counting._Channel(multiprocessing.get_context("fork"))
+        process = multiprocessing.get_context("fork").Process(target=channel.send, args=(message,), daemon=True)
+        process.start()
+        channel.close_sending_end()
+        began = time.monotonic()
+        received = channel.receive(60)
+        waited = time.monotonic() - began
+        process.join()
+        channel.close()
+    finally:
+        busy.set()
+    assert np.array_equal(received["tokens"], message["tokens"]) and received["text"] == message["text"]
+    assert waited < 3
+
+
+def test_a_message_the_process_could_not_finish_is_not_read(monkeypatch):
+    channel = forked_counting._Channel(multiprocessing.get_context("fork"))
+    process = multiprocessing.get_context("fork").Process(target=os._exit, args=(1,), daemon=True)
+    process.start()  # it dies before it says anything
+    channel.close_sending_end()
+    assert channel.receive(30) is None
+    process.join()
+    channel.close()
