@@ -9,6 +9,7 @@ Mistral's Tekken JSON.
 from __future__ import annotations
 
 import base64
+import binascii
 import gzip
 import hashlib
 import importlib.util
@@ -54,12 +55,10 @@ def tiktoken_ranks(data: bytes) -> dict[bytes, int]:
     Not load_tiktoken_bpe itself: it takes a path or URL only (these files sit gzipped inside wheels), and it
     copies what it reads into a cache folder under the temp dir unless TIKTOKEN_CACHE_DIR is changed globally.
     """
-    ranks = {}
-    for line in data.splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    fields = data.split()  # token, rank, token, rank, ...: a third faster than line by line (o200k: 0.09 s)
+    if len(fields) % 2:
+        raise GraphContextError("a .tiktoken line has no rank", "tokenizer files", "reinstall the package that ships it")
+    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
 
 
 def quicktok_ranks(data: bytes) -> dict[bytes, int]:
