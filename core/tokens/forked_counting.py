@@ -5,9 +5,9 @@ process make one rendering at a time, and a large graph's first page waits for t
 pretty_json renders in 0.9 s and counts in 2 s; compact_json renders and counts in 1.6 s). A forked process
 starts with the graph, its units and the tokenizer already in its memory (nothing is pickled to start it), makes
 the rendering, counts it, and sends back only what counting adds: the token arrays and the text's bytes
-(pretty_json: 157 MB, read in 0.1-0.3 s through a file in memory: `_Channel`). Its records stay there: 240,000 of them take longer to pickle, send and
-unpickle than to make again here, which this process does meanwhile, in a thread of its own. The two are joined
-when their texts are equal byte for byte.
+(pretty_json: 157 MB, read in 0.1-0.3 s through a file in memory, `_Channel`). Its records stay there: 240,000
+of them take longer to pickle, send and unpickle than to make again here, which this process does meanwhile, in a
+thread of its own. The two are joined when their texts are equal byte for byte.
 
 Where the process fails to count or send, stays silent for RECEIVE_SECONDS, or its text differs (a tokenizer that
 normalizes keeps the normalized text), the rendering is counted here instead: the same result, only later.
