@@ -189,7 +189,7 @@ def _render_with_status(graph: Graph, missing: list[RenderingSpec], began: float
                      "other formats only when asked).")
         status.write(f"Rendering the complete text of {', '.join(spec.format.name for spec in missing)} and counting "
                      "every record's tokens…")
-        # At the same time where the platform forks (core.analysis.forked_accounting): the largest graph's
+        # At the same time where the platform forks (core.tokens.forked_counting): the largest graph's
         # pretty_json and compact_json took 5-6 s one after the other, on one core.
         with fewer_collections():
             accountings = workbench().account_many(missing)
