@@ -7,7 +7,6 @@ numeric keyword parameters and defaults are read from its signature by `generato
 from __future__ import annotations
 
 import inspect
-import itertools
 import random
 from collections.abc import Callable
 
@@ -237,13 +236,12 @@ def scale_free_graph(edges: int = 10_000, edges_per_node: int = 5, seed: int = 7
     _check_at_most({"edges": edges, "edges_per_node": edges_per_node}, PARAMETER_LIMITS["scale_free"], "scale_free")
     rng = random.Random(seed)
     types = [name for name, _ in SCALE_FREE_TYPES]
-    # what choices(types, weights) adds up on each call, once: the same draws (40,000 nodes: 0.3 s less)
-    cumulative_weights = list(itertools.accumulate(weight for _, weight in SCALE_FREE_TYPES))
+    weights = [weight for _, weight in SCALE_FREE_TYPES]
     width = len(str(edges // edges_per_node + edges_per_node))
     nodes: list[Node] = []
 
     def new_node() -> Node:
-        node_type = rng.choices(types, cum_weights=cumulative_weights)[0]
+        node_type = rng.choices(types, weights)[0]
         node = Node(f"{node_type}-{len(nodes):0{width}d}", node_type)
         nodes.append(node)
         return node
