@@ -1,8 +1,9 @@
 """A rendering made and counted in a forked process while this process makes it again for its records.
 
-Why: rendering and counting are Python (tiktoken's `encode_to_numpy` holds the GIL too), so the threads of one
-process make one rendering at a time, and a large graph's first page waits for two (the 200,000-edge graph:
-pretty_json renders in 0.9 s and counts in 2 s; compact_json renders and counts in 1.6 s). A forked process
+Why: rendering is Python, so the threads of one process make one rendering at a time, and a large graph's first
+page waits for two (the 200,000-edge graph: pretty_json renders in 0.9 s and counts in 2 s; compact_json renders
+and counts in 1.6 s). Counting alone would overlap: tiktoken 0.14's `encode_to_numpy` lets go of the GIL while it
+encodes (the performance page compares a design with threads alone, which uses less CPU). A forked process
 starts with the graph, its units and the tokenizer already in its memory (nothing is pickled to start it), makes
 the rendering, counts it, and sends back only what counting adds: the token arrays and the text's bytes
 (pretty_json: 157 MB, read in 0.1-0.3 s through a file in memory, `_Channel`). Its records stay there: 240,000
