@@ -19,7 +19,7 @@ from functools import partial
 import pandas as pd
 
 from core.analysis import advisor, answer_contexts, budget_sweep, format_anatomies, format_markers, suite
-from core.analysis.sweep import accounted_rendering, rendering_units, spec_rendering, sweep
+from core.analysis.sweep import accounted_rendering, rendering_units, sweep
 from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
 from core.budget.policies import Cut, cut
@@ -35,7 +35,6 @@ from core.queries import Query
 from core.questions import QuestionSet
 from core.retrieval.seeds import Seeds
 from core.specs import RenderingSpec, SweepSpec
-from core.tokens.forked_counting import accounted_in_fork, can_fork, loaded
 from core.tokens.prefix_tokens import PrefixTokens
 
 Progress = Callable[[int, int, str], None]  # (done, in all, what)
@@ -56,8 +55,8 @@ class Workbench:
         return accounted_rendering(spec, cache=self.renderings)
 
     def account_many(self, specs: Sequence[RenderingSpec]) -> list[PrefixTokens]:
-        """`account` of each spec. Those neither kept nor being built are made at the same time where the platform
-        forks: all but the last each in a forked process of its own (`account_in_background`), the last here."""
+        """`account` of each spec. Those neither kept nor being built are made at the same time: all but the last
+        each in a thread of its own (`account_in_background`), the last here."""
         new = self._unbuilt(specs)
         elsewhere = {spec.key for spec in self.account_in_background(new[:-1])} if len(new) > 1 else set()
         for spec in new:  # those made here first; then those made elsewhere are waited for
@@ -68,21 +67,22 @@ class Workbench:
         return [self.account(spec) for spec in specs]
 
     def account_in_background(self, specs: Sequence[RenderingSpec]) -> list[RenderingSpec]:
-        """Start accounting the specs neither kept nor being built, each in a thread of its own that renders it and
-        has it counted in a forked process (core.tokens.forked_counting), and return those started, at once: from
-        now on, `account` of one of them waits for it rather than build it. Where the platform does not fork,
-        nothing starts, and `account` builds each when asked."""
-        if not can_fork():
-            return []
+        """Start accounting the specs neither kept nor being built, each in a thread of its own that renders it,
+        counts it and indexes it for reading (`index_ahead`), and return those started, at once: from now on,
+        `account` of one of them waits for it rather than build it.
+
+        Why threads: rendering holds the GIL, but tiktoken's encode lets go of it (0.14), so one rendering is
+        counted while another is made. A forked process that counted (core.tokens.forked_counting until commit
+        e2b09b4) made each rendering twice and sent 157 MB back: in the largest graph's first open it used 2-3.5 s
+        more server CPU, and the open took 1.5 s longer (medians, the performance page)."""
         new = self._unbuilt(specs)
         for spec in new:  # made once, here: threads that render one graph at once would each make them
-            loaded(spec.tokenizer)
             rendering_units(spec)
         started = []
         for spec in new:
             build = self.renderings.claim(spec.key)
             if build is not None:
-                threading.Thread(target=build, args=(partial(_accounted_in_fork, spec),), daemon=True).start()
+                threading.Thread(target=build, args=(partial(_accounted_and_indexed, spec),), daemon=True).start()
                 started.append(spec)
         return started
 
@@ -162,9 +162,10 @@ def _candidate_keys(spec: RenderingSpec, hops: int) -> frozenset[str]:
     return frozenset(seed_region(spec.graph, spec.inputs.seeds, spec.inputs.direction).candidate_keys(hops))
 
 
-def _accounted_in_fork(spec: RenderingSpec) -> PrefixTokens:
-    return accounted_in_fork(partial(spec_rendering, spec), spec.tokenizer,
-                             meanwhile=partial(_index_ahead, spec))
+def _accounted_and_indexed(spec: RenderingSpec) -> PrefixTokens:
+    accounting = accounted_rendering(spec)
+    _index_ahead(spec, accounting.rendering)
+    return accounting
 
 
 def _index_ahead(spec: RenderingSpec, rendering: Rendering) -> None:

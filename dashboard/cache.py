@@ -159,8 +159,8 @@ def complete_tokens(graph_key: str, graph: Graph, tokenizer: str, shown: tuple[s
 
 def start_counting(graph: Graph, tokenizer: str, shown: tuple[str, ...]) -> None:
     """On a large graph, start the renderings `complete_tokens` will wait for, all but the last (which it makes in
-    this process), each in a forked process while the sidebar draws on: `Workbench.account_many`'s split, begun a
-    second or two before the budgets ask for the counts."""
+    this process), each in a thread of its own while the sidebar draws on: `Workbench.account_many`'s split, begun
+    a second or two before the budgets ask for the counts."""
     if large(graph):
         bench = workbench()
         missing = [spec for spec in _default_specs(graph, tokenizer, shown).values() if spec.key not in bench.renderings]
@@ -189,8 +189,8 @@ def _render_with_status(graph: Graph, missing: list[RenderingSpec], began: float
                      "other formats only when asked).")
         status.write(f"Rendering the complete text of {', '.join(spec.format.name for spec in missing)} and counting "
                      "every record's tokens…")
-        # At the same time where the platform forks (core.tokens.forked_counting): the largest graph's
-        # pretty_json and compact_json took 5-6 s one after the other, on one core.
+        # At the same time (threads: one is counted, its encode without the GIL, while another is made): the
+        # largest graph's pretty_json and compact_json took 5-6 s one after the other.
         with fewer_collections():
             accountings = workbench().account_many(missing)
         for spec, accounting in zip(missing, accountings):

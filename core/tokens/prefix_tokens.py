@@ -23,7 +23,7 @@ A workbench keeps accountings by their rendering spec's key (`core.memory.render
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -183,18 +183,6 @@ def _encoded(rendering: Rendering) -> tuple[list[str], str, bytes, bool]:
         parts = [tokenizable(part) for part in parts]
         full_text = "".join(parts) + tokenizable(rendering.closing)
         return parts, full_text, full_text.encode("utf-8"), True
-
-
-def rendering_bytes(rendering: Rendering) -> bytes:
-    """The complete text's bytes as an accounting of the rendering keeps them (`_text`)."""
-    return _encoded(rendering)[2]
-
-
-def counted_fields(accounting: PrefixTokens) -> dict[str, object]:
-    """What counting added to the rendering (arrays and bytes, quick to send to another process):
-    `PrefixTokens(rendering, tokenizer, source=source, **counted_fields(accounting))` is the accounting again."""
-    return {field.name: getattr(accounting, field.name) for field in fields(accounting)
-            if field.name not in ("rendering", "tokenizer", "source")}
 
 
 def _reencoded_prefixes(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import io
+import threading
 
+import numpy as np
 import pandas as pd
 
 import core
+from core.analysis import sweep as sweep_stage
 from core.analysis.sweep import sweep
+from core.graph.derived import memo_of
+from core.graph.kept import positions_for
 from core.io.samples import load_sample
 from core.queries import IMPACT, query
 from core.retrieval.ordering import layouts_for
@@ -85,3 +90,65 @@ def test_a_workbench_sweep_equals_the_stage_function_and_keeps_its_renderings():
     pd.testing.assert_frame_equal(frame, sweep(spec, workers=1))
     layouts = sum(len(layouts_for(format_)) for format_ in spec.formats)
     assert len(bench.renderings) == layouts  # one per (format, ordering, layout)
+
+
+# Renderings accounted at the same time, in threads of this process: the same accountings as those made one by
+# one, each built once however many ask for it, and indexed for reading when they arrive.
+
+SPECS = [RenderingSpec.from_names(GRAPH, name, ordering_name=ordering, tokenizer_name="o200k_base", seeds=seeds)
+         for name, ordering, seeds in (("pretty_json", "canonical", ()), ("compact_json", "canonical", ()),
+                                       ("csv", "hop_tiers", ("db-identity",)))]
+
+
+def same(made, expected) -> bool:
+    return (made.rendering == expected.rendering and np.array_equal(made.counts, expected.counts)
+            and np.array_equal(made.full_tokens, expected.full_tokens) and made.source == expected.source
+            and made.tokenizer is expected.tokenizer
+            and all(made.count(records, "\n") == expected.count(records, "\n") for records in range(made.records + 1)))
+
+
+def counted_alone(spec: RenderingSpec):
+    return Workbench().account(spec)
+
+
+def noting_counts(monkeypatch) -> list[tuple[str, str]]:
+    """(format, thread name) of every count the workbench makes."""
+    counts: list[tuple[str, str]] = []
+    original = sweep_stage.prefix_tokens
+    monkeypatch.setattr(sweep_stage, "prefix_tokens", lambda rendering, *args, **options: counts.append(
+        (rendering.format_name, threading.current_thread().name)) or original(rendering, *args, **options))
+    return counts
+
+
+def test_accountings_made_at_once_equal_those_made_one_by_one():
+    bench = Workbench()
+    made = bench.account_many(SPECS)
+    assert all(same(made_one, counted_alone(spec)) for made_one, spec in zip(made, SPECS))
+    assert [bench.account(spec) for spec in SPECS] == made  # kept, as account keeps them
+
+
+def test_all_but_the_last_are_counted_in_threads_of_their_own_and_each_once(monkeypatch):
+    counts = noting_counts(monkeypatch)
+    Workbench().account_many(SPECS)
+    assert sorted(name for name, _ in counts) == sorted(spec.format.name for spec in SPECS)  # once each
+    here = threading.current_thread().name
+    assert [name for name, thread in counts if thread == here] == ["csv"]  # the last, here
+
+
+def test_accountings_started_in_the_background_are_waited_for_not_built_again(monkeypatch):
+    bench = Workbench()
+    counts = noting_counts(monkeypatch)
+    assert bench.account_in_background(SPECS[:2]) == SPECS[:2]
+    assert all(bench.renderings.building(spec.key) or spec.key in bench.renderings for spec in SPECS[:2])
+    assert bench.account_in_background(SPECS[:2]) == []  # already under way: nothing starts twice
+    made = [bench.account(spec) for spec in SPECS[:2]]
+    assert sorted(name for name, _ in counts) == ["compact_json", "pretty_json"]  # waited for, not built again
+    assert all(same(made_one, counted_alone(spec)) for made_one, spec in zip(made, SPECS[:2]))
+
+
+def test_renderings_made_while_others_count_come_back_indexed_for_reading():
+    made = Workbench().account_many(SPECS[:2])  # pretty_json in a thread of its own, compact_json here meanwhile
+    for accounting in made:
+        memo = memo_of(accounting.rendering)
+        assert {"record of key", "kept node and edge counts", "unit positions"} <= memo.keys()
+        assert memo["unit positions"] is positions_for(accounting.rendering, GRAPH, accounting.record_of_key)

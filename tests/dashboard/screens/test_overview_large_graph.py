@@ -83,7 +83,7 @@ def test_a_large_graph_takes_its_sweep_budgets_from_the_shown_formats(small_thre
 @pytest.mark.parametrize("sidebar_start", ["still rendering", "already done"])
 def test_opening_a_large_graph_says_which_formats_it_renders_and_then_reuses_them(small_threshold, monkeypatch,
                                                                                   sidebar_start):
-    """The sidebar starts all but the last format in forked processes; whether they are done when the status box
+    """The sidebar starts all but the last format in threads of their own; whether they are done when the status box
     draws (a small graph's are) or not, the box names every format this open renders."""
     cache.workbench().clear()  # a fresh server: nothing rendered yet
     if sidebar_start == "already done":
