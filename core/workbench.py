@@ -72,9 +72,8 @@ class Workbench:
         `account` of one of them waits for it rather than build it.
 
         Why threads: rendering holds the GIL, but tiktoken's encode lets go of it (0.14), so one rendering is
-        counted while another is made. A forked process that counted (core.tokens.forked_counting until commit
-        e2b09b4) made each rendering twice and sent 157 MB back: in the largest graph's first open it used 2-3.5 s
-        more server CPU, and the open took 1.5 s longer (medians, the performance page)."""
+        counted while another is made. A forked counting process made each rendering twice and sent its counts
+        back, for more CPU and a slower first open (the performance page compares the two)."""
         new = self._unbuilt(specs)
         for spec in new:  # made once, here: threads that render one graph at once would each make them
             rendering_units(spec)
