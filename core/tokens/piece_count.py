@@ -1,4 +1,5 @@
-"""Counting a long text in pieces cut where every pre-tokenizer must cut anyway: the same count, a fraction of the memory.
+"""Counting and encoding a long text in pieces cut where every pre-tokenizer must cut anyway: the same tokens, a
+fraction of the memory.
 
 Why: an engine's encode of a whole rendering holds every token at once (an Encoding with offsets and
 token strings in `tokenizers`, a list of ints in tiktoken). DeepSeek's count of pretty_json on the
@@ -54,3 +55,14 @@ def count_in_pieces(text: str, count: Callable[[str], int], boundaries: Callable
                     piece_bytes: int = PIECE_BYTES) -> int:
     """The exact token count of `text`: `count` of each piece, summed."""
     return sum(count(piece) for piece in text_pieces(text, boundaries, piece_bytes))
+
+
+def encode_in_pieces(text: str, encode: Callable[[str], np.ndarray], boundaries: Callable[[bytes], np.ndarray],
+                     piece_bytes: int = PIECE_BYTES) -> np.ndarray:
+    """The token ids of `text`: `encode` of each piece, joined.
+
+    For `tokenizers` this is faster as well as smaller: DeepSeek encodes the largest graph's pretty_json (24 MB) in
+    17-20 s in 1 MB pieces against 27-34 s whole. tiktoken encodes a text whole: it is faster so (1.65 s against
+    2.1 s in pieces).
+    """
+    return np.concatenate([encode(piece) for piece in text_pieces(text, boundaries, piece_bytes)])

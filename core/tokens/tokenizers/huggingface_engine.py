@@ -17,7 +17,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 import tokenizers
 
-from core.tokens.piece_count import count_in_pieces
+from core.tokens.piece_count import count_in_pieces, encode_in_pieces
 from core.tokens.pretoken_boundaries import forced_boundaries, line_feed_rule_applies, rules_apply
 from core.tokens.protocol import NormalForm, prepared
 
@@ -88,7 +88,9 @@ class HuggingFaceTokenizer:
         return [token for token in ids if token < self.dropped_from]
 
     def encode_array(self, text: str) -> np.ndarray:
-        return np.array(self.encode(text), dtype=np.int64)
+        """Encoded in pieces of about 1 MB (core.tokens.piece_count says why)."""
+        return encode_in_pieces(text, lambda piece: np.array(self.encode(piece), dtype=np.int64),
+                                self.forced_boundaries)
 
     def count(self, text: str) -> int:
         """Exact, counted in pieces of about 1 MB (core.tokens.piece_count says why)."""

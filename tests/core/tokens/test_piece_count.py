@@ -1,7 +1,9 @@
-"""Counting in pieces cut at forced pre-token boundaries gives every tokenizer's exact count of the whole text."""
+"""Counting and encoding in pieces cut at forced pre-token boundaries give every tokenizer's exact count and tokens of
+the whole text."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,8 +12,9 @@ from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.samples import load_sample
 from core.tokens import TOKENIZERS
-from core.tokens.piece_count import count_in_pieces, text_pieces
+from core.tokens.piece_count import count_in_pieces, encode_in_pieces, text_pieces
 from core.tokens.protocol import tokenizable
+from core.tokens.tokenizers.huggingface_engine import HuggingFaceTokenizer
 
 # Letters, digits, newlines, quotes, JSON punctuation and non-ASCII: every kind the boundary rules look at.
 TEXTS = st.text(st.sampled_from(list("ab Z9 0\n\n\t{}\":,'/-_é漢\u0301😀")) | st.characters(), max_size=300)
@@ -54,3 +57,24 @@ def test_a_text_over_a_megabyte_is_counted_exactly():
     text = rendered("compact_json", "reference-services") * 200
     assert len(text.encode()) > 1 << 20
     assert tokenizer.count(text) == len(tokenizer.encode(text))
+
+
+@pytest.mark.parametrize("name", TOKENIZERS.names())
+@given(text=TEXTS, piece_bytes=st.integers(1, 64))
+@settings(max_examples=25, deadline=None)
+def test_pieces_encoded_at_once_join_to_the_whole_texts_tokens(name, text, piece_bytes):
+    tokenizer = TOKENIZERS.get(name)
+    whole = tokenizer.encode(text)  # the engine's own encode of the whole text, in one call
+    in_pieces = encode_in_pieces(text, lambda piece: np.array(tokenizer.encode(piece), dtype=np.int64),
+                                 tokenizer.forced_boundaries, piece_bytes)
+    assert in_pieces.tolist() == whole
+
+
+@pytest.mark.parametrize("name", TOKENIZERS.names())
+def test_a_text_over_a_megabyte_is_encoded_in_pieces_as_a_whole(name):
+    tokenizer = TOKENIZERS.get(name)
+    text = rendered("compact_json", "reference-services") * 200
+    if not isinstance(tokenizer, HuggingFaceTokenizer) or not len(tokenizer.forced_boundaries(text[:4096].encode())):
+        pytest.skip(f"{name} encodes a long text whole")
+    assert len(list(text_pieces(text, tokenizer.forced_boundaries))) > 1
+    assert tokenizer.encode_array(text).tolist() == tokenizer.encode(text)
