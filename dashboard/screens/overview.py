@@ -62,7 +62,7 @@ def show() -> None:
     stability = cache.stability_table(graph.content_key, graph, selection.tokenizer)
     format_section(selection, summary.join(stability[list(STABILITY_COLUMNS)]))
     st.subheader("Every tokenizer side by side")
-    tokenizer_section(_tokens_per_format(graph.content_key, graph))
+    tokenizer_section(every_tokenizer(graph))
 
 
 def large_graph(selection) -> None:
@@ -155,9 +155,24 @@ def format_section(selection, summary: pd.DataFrame) -> None:
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
 
 
-@st.cache_data(max_entries=16, show_spinner="Counting every format with every tokenizer…")
-def _tokens_per_format(content_key: str, _graph) -> pd.DataFrame:
-    return tokens_per_format(_graph)
+def every_tokenizer(graph) -> pd.DataFrame:
+    """Every format counted by each tokenizer, one tokenizer at a time, its name on screen meanwhile.
+
+    Why one at a time: loading every tokenizer takes seconds, and a click elsewhere (Contexts, straight after
+    opening the app) stops this page only when it next draws; between tokenizers it does.
+    """
+    status = st.empty()
+    columns = []
+    for name in TOKENIZERS.names():
+        status.caption(f"Counting every format with {name}…")
+        columns.append(_tokens_per_format(graph.content_key, graph, name))
+    status.empty()
+    return pd.concat(columns, axis=1)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def _tokens_per_format(content_key: str, _graph, tokenizer: str) -> pd.DataFrame:
+    return tokens_per_format(_graph, [tokenizer])
 
 
 def tokenizer_section(table: pd.DataFrame) -> None:

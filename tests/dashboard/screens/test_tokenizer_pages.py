@@ -25,6 +25,22 @@ def test_the_sidebar_offers_every_tokenizer_and_model_and_overview_compares_them
     assert any(item.value.replace("\\", "") == sentence for item in app.markdown)
 
 
+def test_the_overview_counts_one_tokenizer_at_a_time_so_a_click_elsewhere_need_not_wait_for_all(monkeypatch):
+    import streamlit as st
+
+    from core.analysis import tokenizer_comparison
+
+    asked = []
+    counted = tokenizer_comparison.tokens_per_format
+    monkeypatch.setattr(tokenizer_comparison, "tokens_per_format",
+                        lambda graph, tokenizers=None, formats=None: asked.append(tokenizers) or counted(
+                            graph, tokenizers, formats))
+    st.cache_data.clear()
+    app = started()
+    assert asked == [[name] for name in TOKENIZERS.names()]  # each a call of its own, the page drawn between
+    assert not any(item.value.startswith("Counting every format with") for item in app.caption)  # done, gone
+
+
 def test_picking_a_model_sets_its_tokenizer_and_a_stand_in_is_marked_approximate():
     app = started()
     app.sidebar.selectbox(key="model").set_value("llama-3").run()
