@@ -62,7 +62,7 @@ def encode_in_pieces(text: str, encode: Callable[[str], np.ndarray], boundaries:
     """The token ids of `text`: `encode` of each piece, joined.
 
     For `tokenizers` this is faster as well as smaller: DeepSeek encodes the largest graph's pretty_json (24 MB) in
-    17-20 s in 1 MB pieces against 27-34 s whole. tiktoken encodes a text whole: it is faster so (1.65 s against
-    2.1 s in pieces).
+    17-20 s in 1 MB pieces against 27-34 s whole. tiktoken encodes a text whole, which is faster for it (1.65 s
+    against 2.1 s in pieces).
     """
     return np.concatenate([encode(piece) for piece in text_pieces(text, boundaries, piece_bytes)])
