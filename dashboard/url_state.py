@@ -13,19 +13,19 @@ then hears "reference-services" from the sample box and the session falls back t
 and budget. An assigned value is sent with the widget, so the browser shows and sends it from then on.
 
 `restore_lost_parameters` is the only use of Streamlit internals in the dashboard, kept here alone.
-Why: a page opened while a run is still drawing makes the browser build the new page's URL before it
-knows the values that run assigned, so `?sample=nvidia-jetson` becomes `/contexts` while the session
-still shows nvidia-jetson, and a sample switched just before a click on Contexts loses its new `budget`
-from the URL (about one click in five made 0.1-0.4 s after the switch, on a server's first graph).
-Streamlit restores such values only for widgets that had a previous run, and its public
-`st.query_params` refuses to write a bound parameter, so this reads its binding registry (1.67) under
-its lock. tests/dashboard/test_url_state.py fails when those
+Why: a page opened while the first run is still drawing makes the browser build the new page's URL
+before it knows which parameters are bound, so `?sample=nvidia-jetson` becomes `/contexts` while
+the session still shows nvidia-jetson. Streamlit restores such values only for widgets that had a
+previous run, and its public `st.query_params` refuses to write a bound parameter, so this reads
+its binding registry (1.67) under its lock. tests/dashboard/test_url_state.py fails when those
 internals change; the app then keeps working and only this repair stops.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+
+FIRST_URL = "first_url_parameters"
 
 
 def unbound_query_params() -> dict[str, list[str]]:
@@ -43,9 +43,12 @@ def hold_widget_values(keys) -> None:
 
 
 def restore_lost_parameters() -> None:
-    """Each bound parameter the URL lacks while its widget holds a value other than its default (one at its
-    default is left out of the URL, as Streamlit leaves it)."""
-    values = dict(st.session_state)
+    """Each parameter of the session's first URL that the URL lost while its widget still holds a value
+    other than its default (only those: a value the session chose itself is written by Streamlit)."""
+    first = st.session_state.setdefault(FIRST_URL, tuple(st.query_params))
+    values = {key: st.session_state[key] for key in first if key in st.session_state}
+    if not values:
+        return
     try:
         from streamlit.runtime.state.session_state_proxy import get_session_state
 

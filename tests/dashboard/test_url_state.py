@@ -38,14 +38,3 @@ def test_the_streamlit_internals_the_url_repair_reads_are_still_there():
     from streamlit.runtime.state.session_state import WStates
 
     assert "widget_metadata" in WStates.__dataclass_fields__
-
-
-def test_a_budget_the_url_lost_in_a_page_switch_is_written_back():
-    """A click on Contexts while the run of a sample switch still draws: the browser builds the new page's URL
-    before it has the new budget (Chromium, about one click in five 0.1-0.4 s after the switch)."""
-    app = started(sample="online-boutique")
-    held = app.session_state["budget"]
-    app.query_params.pop("budget", None)  # the URL the browser built for the next page
-    on_page(app, "contexts")
-    assert app.session_state["budget"] == held and app.query_params["budget"] == str(held)
-    assert "seeds" not in app.query_params and "query" not in app.query_params  # defaults stay out of the URL
