@@ -11,16 +11,43 @@ the workbench runs the data flow on it and keeps what is worth keeping. Every er
 purpose is a `GraphContextError` saying what is wrong, where, and how to fix it.
 """
 
-from core.errors import GraphContextError
-from core.formats import FORMATS
-from core.graph.model import Graph
-from core.io.loading import load_graph_file
-from core.io.samples import load_sample
-from core.queries import QUERIES
-from core.retrieval import ORDERINGS
-from core.specs import RenderingSpec, SweepSpec
-from core.tokens import TOKENIZERS
-from core.workbench import Workbench
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# Each public name and the module it comes from, imported on first use (PEP 562): `import core.cli` (the
+# command line's --help) must not pay for the formats, the tokenizers, pandas and the workbench.
+_PUBLIC = {
+    "FORMATS": "core.formats", "ORDERINGS": "core.retrieval", "QUERIES": "core.queries", "TOKENIZERS": "core.tokens",
+    "Graph": "core.graph.model", "GraphContextError": "core.errors", "RenderingSpec": "core.specs",
+    "SweepSpec": "core.specs", "Workbench": "core.workbench", "load_graph_file": "core.io.loading",
+    "load_sample": "core.io.samples",
+}
+
+if TYPE_CHECKING:  # what a type checker and an editor see
+    from core.errors import GraphContextError
+    from core.formats import FORMATS
+    from core.graph.model import Graph
+    from core.io.loading import load_graph_file
+    from core.io.samples import load_sample
+    from core.queries import QUERIES
+    from core.retrieval import ORDERINGS
+    from core.specs import RenderingSpec, SweepSpec
+    from core.tokens import TOKENIZERS
+    from core.workbench import Workbench
 
 __all__ = ["FORMATS", "ORDERINGS", "QUERIES", "TOKENIZERS", "Graph", "GraphContextError", "RenderingSpec",
            "SweepSpec", "Workbench", "load_graph_file", "load_sample"]
+
+
+def __getattr__(name: str) -> object:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'core' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

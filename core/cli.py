@@ -3,16 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
-from core.commands import advise, benchmark, convert, describe, evaluate, serve_model, serve_reader, suite, sweep
 from core.commands.name_lists import LISTED, known_names
 from core.errors import GraphContextError, LoadNotice
 
-COMMANDS = [benchmark, convert, describe, evaluate, serve_model, serve_reader, sweep, suite, advise]  # each module adds its own subcommand
+# (command, its one-line help, the module that adds its options and runs it). `--help` is built from this table
+# alone; a command's module, and what it imports (pandas, plotly, openai, ray), is imported only when that command
+# is run or its own --help is asked (tests/core/test_cli.py checks each line against its module's own help).
+COMMANDS = (
+    ("benchmark", "the reference benchmark: every format, exact tokens", "core.commands.benchmark"),
+    ("convert", "save a graph file or sample in another format", "core.commands.convert"),
+    ("describe", "the graph's own figures, without rendering it", "core.commands.describe"),
+    ("evaluate", "ask a model about every budget cut; store, score and price the answers", "core.commands.evaluate"),
+    ("serve-model", "serve the bundled SmolLM2-135M-Instruct model (or a GGUF file) over OpenAI-compatible HTTP",
+     "core.commands.serve_model"),
+    ("serve-reader", "serve the oracle and first-k reference readers over OpenAI-compatible HTTP",
+     "core.commands.serve_reader"),
+    ("sweep", "cut every format, ordering and policy at every budget: what survives, what still answers",
+     "core.commands.sweep"),
+    ("suite", "run a question set (CKG file, own JSONL/CSV, or generated) over formats and budgets",
+     "core.commands.suite"),
+    ("advise", "name the best lossless format, ordering and policy at a budget, with the runner-up, the baselines "
+               "and why", "core.commands.advise"),
+)
+COMMAND_NAMES = tuple(name for name, _, _ in COMMANDS)
+INTERRUPTED = 130  # the shell's status for a program stopped by SIGINT (128 + 2)
 
 
 class BriefParser(argparse.ArgumentParser):
@@ -37,13 +57,25 @@ def shorter_choices(message: str) -> str:
     return f"{head.rstrip()}; use one of: {known_names([typed], choices)}"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(full: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The parser: the commands named in `full` (default: every command) with their own options, the others as
+    one line of help each, so that `--help` and a command's run import only what they need."""
+    loaded = set(COMMAND_NAMES if full is None else full)
     parser = BriefParser(prog="graph-context-lab",
                          description="See what writing a graph into an LLM prompt costs and loses.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(commands)
+    for name, help_text, module_name in COMMANDS:
+        if name in loaded:
+            importlib.import_module(module_name).add_parser(commands)
+        else:
+            commands.add_parser(name, help=help_text)
     return parser
+
+
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command the arguments name: the first word that is not an option (the top level has only --help)."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in COMMAND_NAMES else None
 
 
 def _print_notice(message, category, filename, lineno, file=None, line=None) -> None:
@@ -58,7 +90,9 @@ _show_warning = warnings.showwarning
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = command_named(argv)
+    arguments = build_parser([command] if command else []).parse_args(argv)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", LoadNotice)

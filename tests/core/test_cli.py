@@ -156,3 +156,39 @@ def test_a_server_that_does_not_answer_is_not_reported_as_a_file_problem(monkeyp
     assert main(["describe"]) == 2
     error = capsys.readouterr().err
     assert "Connection refused" in error and "server at that address" in error and "path" not in error
+
+
+HEAVY = ("openai", "plotly", "pandas", "streamlit", "ray", "tiktoken")  # what --help has no use for
+
+
+def test_help_imports_no_model_client_plotting_or_dataframe_library():
+    """Issue 47: `--help` is built from core.cli's table alone; each command's module is imported when it runs."""
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, "-X", "importtime", "-m", "core.cli", "--help"],
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "serve-reader" in shown.stdout
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in shown.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "core" in imported and not imported & set(HEAVY), sorted(imported & set(HEAVY))
+    probe = ("import sys; from core.cli import build_parser; build_parser([]).format_help(); "
+             f"print([name for name in {HEAVY!r} if name in sys.modules])")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60).stdout.strip() == "[]"
+
+
+def test_the_table_of_commands_says_what_each_command_module_says():
+    """The one-line help --help shows is the one each command's module gives when it is loaded, in the same order."""
+    import argparse
+
+    from core.cli import COMMANDS, build_parser
+
+    subcommands = next(action for action in build_parser()._actions if isinstance(action, argparse._SubParsersAction))
+    assert [(choice.dest, choice.help) for choice in subcommands._choices_actions] == [
+        (name, help_text) for name, help_text, _ in COMMANDS]
+
+
+def test_a_command_named_after_an_option_is_loaded_and_runs(capsys):
+    assert main(["describe", "--services", "5", "--noise-edges", "2"]) == 0
+    assert "nodes" in capsys.readouterr().out
