@@ -17,91 +17,30 @@ question again from them).
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from core.errors import FormatError, GraphContextError, ParameterError
-from core.evaluate.template_match import slot_values, template_pieces
 from core.formats.base import Format
 from core.graph.model import Graph
 from core.prompt.answers import AnswerSchema, schema_for
 from core.prompt.frame import PromptParts, parse_prompt
-from core.queries import Query, QueryTemplate, query
-from core.queries.model import spoken_name
+from core.queries import Query, QueryTemplate
+from core.questions.reading import by_wording
 
 DEFAULT_K = 5
 
 
-def _pattern_match(template: QueryTemplate, question: str) -> dict[str, str] | None:
-    """The question's slot values under this template (linear: questions come from users' files)."""
-    return slot_values(template.question, question)
-
-
-def _value(template: QueryTemplate, name: str, text: str) -> object:
-    """A parameter read back from question text: a number where the solver's default is one, else text."""
-    default = template.defaults().get(name)
-    if isinstance(default, (int, float)) and not isinstance(default, bool):
-        return type(default)(text)
-    return text
-
-
-def _literal_length(template: QueryTemplate) -> int:
-    return sum(len(literal) for literal in template_pieces(template.question)[0])
-
-
-def _names(graph: Graph) -> dict[str, str]:
-    """Name -> node id, for questions that name nodes by label (`Query.question_on`) or by id.
-
-    An id names its node; a label names its node unless the label is also an id. A label shared by
-    several nodes names the smallest id (ids are sorted in a canonical graph).
-    """
-    names: dict[str, str] = {}
-    for node in graph.nodes:
-        names.setdefault(spoken_name(graph, node.id), node.id)  # as question_on names it
-    names.update((node.id, node.id) for node in graph.nodes)
-    return names
-
-
-def _arguments(template: QueryTemplate, match: dict[str, str], names: dict[str, str]) -> dict[str, object]:
-    arguments: dict[str, object] = {}
-    for name, text in match.items():
-        if name not in template.node_parameters:
-            arguments[name] = _value(template, name, text)
-        elif template.collects_seeds:  # a list of nodes: "a, b, c" by label, "('a', 'b', 'c')" by id
-            parts = ast.literal_eval(text) if text.startswith("(") else text.split(", ")
-            arguments[name] = tuple(names.get(part, part) for part in parts)
-        else:
-            arguments[name] = names.get(text, text)
-    return arguments
-
-
 def resolve_query(question: str, templates: Iterable[QueryTemplate], graph: Graph | None = None) -> Query:
-    """The query whose question text (by label as `Query.question_on(graph)`, or by id) is exactly `question`.
-
-    Node names are read back through `graph` (labels to ids); without a graph, names are ids. A list
-    of nodes is split at ", ". A parameter the question does not mention takes the solver's default,
-    as a reader would assume.
-    Raises ParameterError when no template wrote this question.
-    """
-    graph = graph if graph is not None else Graph.build([], [])
-    names = _names(graph)
-    # "What is {concept}?" also matches every longer question: the template whose own words cover
-    # most of the question is tried first.
-    for template in sorted(templates, key=_literal_length, reverse=True):
-        match = _pattern_match(template, question)
-        if match is None:
-            continue
-        try:
-            candidate = query(template, **_arguments(template, match, names))
-        except (ValueError, SyntaxError, TypeError, GraphContextError):
-            continue
-        if question in (candidate.question_on(graph), candidate.question):
-            return candidate
-    raise ParameterError("the question matches no query template", "prompt question",
-                         "ask a question written by one of the registered query templates")
+    """The query whose question text is exactly `question` (core.questions.reading.by_wording), names read
+    through `graph`. Raises ParameterError when no template wrote this question."""
+    found = by_wording(question, templates, graph)
+    if found is None:
+        raise ParameterError("the question matches no query template", "prompt question",
+                             "ask a question written by one of the registered query templates")
+    return found
 
 
 @dataclass(frozen=True)

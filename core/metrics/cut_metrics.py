@@ -115,8 +115,8 @@ def measure_cut(cut: Cut, query: Query, gold: Solution, decoded: DecodedCut, *,
 
 
 def answers(query: Query, gold: Solution, decoded: DecodedCut) -> bool:
-    """Whether the query's solver, run on what the cut holds, gives the gold answer."""
-    return decoded.graph is not None and query.solve(decoded.graph).answer == gold.answer  # type: ignore[arg-type]
+    """Whether the query's solver, run on what the cut holds, gives the gold answer (or one of its ties)."""
+    return decoded.graph is not None and gold.accepts(query.solve(decoded.graph).answer)  # type: ignore[arg-type]
 
 
 def cut_metrics(cut: Cut, decoded: DecodedCut, accurate: bool, evidence_kept: int, evidence_total: int,

@@ -34,12 +34,16 @@ def prerequisites(graph: Graph, concept: str, relation: str = RELATION) -> Solut
 
 
 def prerequisite_path(graph: Graph, start: str, concept: str, relation: str = RELATION) -> Solution:
-    """T3: labels along the shortest prerequisite chain from the concept down to `start` ([] if none)."""
-    found = traversal.shortest_path(graph, concept, start, relation)
+    """T3: labels along the shortest prerequisite chain from the concept down to `start` ([] if none).
+
+    Every chain of the same length answers as well (`Solution.chain_steps`): the CKG generator's own chain
+    may be another of the ties."""
+    found = traversal.shortest_path_and_ties(graph, concept, start, relation)
     if found is None:
         return Solution([], frozenset())
-    nodes, keys = found
-    return Solution([label_of(graph, node) for node in nodes], frozenset(keys) | {node_key(n) for n in nodes})
+    nodes, keys, ties = found
+    steps = frozenset((label_of(graph, first), label_of(graph, second)) for first, second in ties)
+    return Solution([label_of(graph, node) for node in nodes], frozenset(keys) | {node_key(n) for n in nodes}, steps)
 
 
 def taxonomy_members(graph: Graph, taxonomy: str) -> Solution:

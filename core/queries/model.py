@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -15,10 +16,24 @@ LABEL = "label"
 
 @dataclass(frozen=True)
 class Solution:
-    """A solver's result: the answer, and the unit keys of the evidence an answer needs."""
+    """A solver's result: the answer, and the unit keys of the evidence an answer needs.
+
+    A chain answer (a shortest path) also carries `chain_steps`, the steps (a, b) of every equally short
+    chain, so that any of them is accepted: two chains of the shortest length answer alike (ties), and the
+    answer keeps one of them for display.
+    """
 
     answer: Answer
     evidence: frozenset[str]
+    chain_steps: frozenset[tuple[str, str]] | None = None
+
+    def accepts(self, answer: Answer) -> bool:
+        """Whether `answer` (a solver's on a cut, say) answers as this solution does."""
+        gold = self.answer
+        if self.chain_steps is None or not isinstance(answer, list) or not isinstance(gold, list) or not gold:
+            return answer == gold
+        return (len(answer) == len(gold) and answer[0] == gold[0] and answer[-1] == gold[-1]
+                and all(step in self.chain_steps for step in itertools.pairwise(answer)))
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,14 @@ def shortest_path(graph: Graph, source: str, target: str, relation: str | None =
     """Node ids along the shortest directed path from source to target ([] when there is none).
 
     `relation` limits the walk to one edge type; None follows every edge. Ties go to the smallest
-    sequence of (node id, edge key) steps. The evidence is the path's edges (they name the nodes).
+    sequence of (node id, edge key) steps, and any equally short path answers as well
+    (`Solution.chain_steps`). The evidence is the path's edges (they name the nodes).
     """
-    found = traversal.shortest_path(graph, source, target, relation)
+    found = traversal.shortest_path_and_ties(graph, source, target, relation)
     if found is None:
         return Solution([], frozenset())
-    nodes, keys = found
-    return Solution(nodes, frozenset(keys))
+    nodes, keys, ties = found
+    return Solution(nodes, frozenset(keys), ties)
 
 
 def typed_neighbours(graph: Graph, node: str, relation: str, direction: str = "out",

@@ -101,6 +101,13 @@ def shortest_path(graph: Graph, source: str, target: str, relation: str | None =
     chosen. That choice is stable under cutting: in any subgraph that still holds this path, it is
     still the one chosen, so a truncated context either answers exactly or visibly differs.
     """
+    found = shortest_path_and_ties(graph, source, target, relation)
+    return None if found is None else (found[0], found[1])
+
+
+def shortest_path_and_ties(graph: Graph, source: str, target: str, relation: str | None = None
+                           ) -> tuple[list[str], list[str], frozenset[tuple[str, str]]] | None:
+    """`shortest_path`, with the steps (node, next node) of every path of the same length (its ties)."""
     if source not in graph.node_by_id or target not in graph.node_by_id:
         return None
     backwards = adjacency(graph, relation, reverse=True)
@@ -115,11 +122,18 @@ def shortest_path(graph: Graph, source: str, target: str, relation: str | None =
     if source not in remaining:
         return None
     forwards = adjacency(graph, relation, reverse=False)
+
+    def onward(node: str) -> list[tuple[str, str]]:  # the steps from `node` that stay on a shortest path
+        return [(neighbour, key) for neighbour, key in forwards.get(node, ())
+                if remaining.get(neighbour) == remaining[node] - 1]
     nodes, keys = [source], []
     while nodes[-1] != target:
-        steps = [(neighbour, key) for neighbour, key in forwards.get(nodes[-1], ())
-                 if remaining.get(neighbour) == remaining[nodes[-1]] - 1]
-        neighbour, key = min(steps)
+        neighbour, key = min(onward(nodes[-1]))
         nodes.append(neighbour)
         keys.append(key)
-    return nodes, keys
+    ties: set[tuple[str, str]] = set()
+    level = {source}
+    while level:  # every node on some shortest path is `remaining`-levelled: walk them level by level
+        ties.update((node, neighbour) for node in level for neighbour, _ in onward(node))
+        level = {neighbour for node in level for neighbour, _ in onward(node)}
+    return nodes, keys, frozenset(ties)

@@ -9,6 +9,7 @@ states a parameter ("in at most 3 hops", core.retrieval.question_templates) is n
 
 from __future__ import annotations
 
+import bisect
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -83,14 +84,24 @@ def seeds_from_question(graph: Graph, question: str, *, name_properties: tuple[s
     # Longest first; among equally long names the smallest node id; then the leftmost.
     found.sort(key=lambda item: (-(item[1] - item[0]), item[2][0][0], item[0]))
     # A parameter's number ("3" of "3 hops") names no node; a longer name around it ("Level 3 hops") still can.
-    numbers = [(origin.index(start), origin.index(end)) for start, end in parameter_number_spans(question)]
-    found = [item for item in found if not any(low <= item[0] and item[1] <= high for low, high in numbers)]
-    taken: list[tuple[int, int]] = []
+    # origin is sorted: the first position of the lowered text that comes from each end (not a linear index())
+    numbers = [(bisect.bisect_left(origin, start), bisect.bisect_left(origin, end))
+               for start, end in parameter_number_spans(question)]
+    lows = [low for low, _ in numbers]  # the spans are disjoint and sorted: the one that may hold a match is found
+
+    def in_a_number(start: int, end: int) -> bool:
+        at = bisect.bisect_right(lows, start) - 1
+        return at >= 0 and end <= numbers[at][1]
+    found = [item for item in found if not in_a_number(item[0], item[1])]
+    taken_starts: list[int] = []  # the accepted matches, disjoint, sorted by start (with their ends)
+    taken_ends: list[int] = []
     matches = []
     for start, end, owners in found:
-        if any(start < other_end and other_start < end for other_start, other_end in taken):
+        before = bisect.bisect_left(taken_starts, end)  # the accepted matches starting before this one ends
+        if before and taken_ends[before - 1] > start:  # the last of them overlaps it (they are disjoint)
             continue
-        taken.append((start, end))
+        taken_starts.insert(before, start)
+        taken_ends.insert(before, end)
         (node_id, matched_by), others = owners[0], tuple(owner for owner, _ in owners[1:])
         text_start, text_end = origin[start], origin[end]
         matches.append(SeedMatch(question[text_start:text_end], text_start, text_end, node_id, matched_by,

@@ -26,11 +26,14 @@ from core.formats import cut_parse, local_ids, quoting, semantic_text, toon, tur
 from core.formats import graphml as graphml_format
 from core.graph import model
 from core.io import falkordb_source, gml, gml_text, graphml, loading, pajek, xml_head
+from core.io.samples import load_sample
 from core.metrics import placement
 from core.queries import TEMPLATES
+from core.questions import reading, template_match
 from core.retrieval import question_templates
 from dashboard.views import markdown_text
 
+READING_GRAPH = load_sample("nvidia-jetson")
 LIMIT = 1.0  # seconds for 50,000+ characters: every safe pattern here takes milliseconds
 
 
@@ -40,7 +43,8 @@ def _quoting_patterns() -> list[Callable[[str], object]]:
 
 
 def _template_patterns() -> list[Callable[[str], object]]:
-    return [lambda text, template=template: readers._pattern_match(template, text) for template in TEMPLATES]
+    return [lambda text, template=template: template_match.slot_values(template.question, text)
+            for template in TEMPLATES]
 
 
 # (name, how the project applies it to untrusted text)
@@ -71,7 +75,11 @@ APPLIED: list[tuple[str, Callable[[str], object]]] = [
     ("graphml format _DATA", lambda text: deque(graphml_format._DATA.finditer(text), maxlen=0)),
     ("cut_parse._blank", lambda text: cut_parse._blank("\r\n")(text, 0, len(text))),
     ("readers._MARKER", lambda text: readers._MARKER.search(text)),
-    ("question_templates.template_for_question", question_templates.template_for_question),
+    ("reading.read_question", lambda text: _refused_or_parsed(lambda question: reading.read_question(
+        READING_GRAPH, question), text)),
+    *[(f"reading.{name}", lambda text, pattern=pattern: pattern.search(text)) for name, pattern in (
+        ("_WORD", reading._WORD),)],
+    ("question_templates.stated_hops", question_templates.stated_hops),
     ("question_templates.parameter_number_spans", question_templates.parameter_number_spans),
     ("question_templates._HOPS", lambda text: question_templates._HOPS.search(text)),
     *[(f"question_templates._PARAMETER_NUMBERS[{index}]", lambda text, pattern=pattern: pattern.search(text))

@@ -9,8 +9,8 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.evaluate.template_match import slot_values
 from core.queries import TEMPLATES
+from core.questions.template_match import slot_values
 
 
 def _lazy_regex(template_text: str) -> re.Pattern:
