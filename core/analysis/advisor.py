@@ -70,6 +70,10 @@ class AdviceSettings:
     reader: str | None = None  # the model family (or gguf:PATH) whose context window bounds the budget
     ladder_steps: int = LADDER_STEPS  # 0: rank by the budgets given alone
 
+    def __post_init__(self) -> None:
+        if self.budget is not None and self.budget not in self.budgets:  # the advised budget is always compared
+            object.__setattr__(self, "budgets", tuple(sorted({*self.budgets, self.budget})))
+
     @property
     def chosen_budget(self) -> int:
         return self.budgets[0] if self.budget is None else self.budget
@@ -83,9 +87,6 @@ class AdviceSettings:
         if not self.budgets or not self.tokenizers:
             raise ParameterError("the advisor needs at least one budget and one tokenizer", "advise",
                                  "give budgets, e.g. 512,1024, and a tokenizer")
-        if self.budget is not None and self.budget not in self.budgets:
-            raise ParameterError(f"budget {self.budget} is not among the budgets {list(self.budgets)}", "advise",
-                                 "give a budget from the list, or add it to the list")
         lossy = [name for name in self.formats or () if not FORMATS.get(name).lossless]
         if lossy:
             raise ParameterError(f"the advisor names only lossless formats; got {', '.join(lossy)}", "advise",

@@ -21,11 +21,13 @@ from core.graph.model import Graph
 from core.graph.units import graph_units
 from core.io.samples import Sample
 from core.queries import QUERIES, Query, QueryTemplate, query
+from core.queries.answerable import has_answer
 from core.queries.model import label_of
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import PrefixTokens
 
 SWEEP_BUDGET_COUNT = 9
+ANSWER_SEARCH = 64  # nodes tried for a default question with an answer (each a bounded traversal)
 SMALLEST_SHARE = 4  # the sweep list starts at a quarter of the smallest complete text
 INSPECTED_SHARE = 2  # the inspected budget is half of the cheapest shown format's complete text
 
@@ -45,7 +47,9 @@ class GraphDefaults:
 
 
 def graph_defaults(graph: Graph, sample: Sample | None) -> GraphDefaults:
-    """A sample's own seeds and question where they fit the graph; else its first node and the first template."""
+    """A sample's own seeds and question where they fit the graph; else the first template around the first node
+    whose question has an answer on the graph (core.queries.answerable), over the graph's most used relation
+    where it has no `depends_on`."""
     ids = [node.id for node in graph.nodes]
     # The first node a question can name (the adversarial sample's first id is empty) is the fallback seed.
     nameable = [node_id for node_id in ids if label_of(graph, node_id).strip() == label_of(graph, node_id) != ""]
@@ -55,9 +59,23 @@ def graph_defaults(graph: Graph, sample: Sample | None) -> GraphDefaults:
     if preset is not None and _fits(preset, graph):
         return GraphDefaults(seeds, preset.question_on(graph), preset)  # nodes named by label, as a person asks
     template = QUERIES.get(QUERIES.names()[0])
-    arguments = dict(zip(template.node_parameters, seeds)) if seeds else {}
-    chosen = query(template, **arguments)
+    extra = _relation_arguments(template, graph)
+    candidates = [query(template, **dict(zip(template.node_parameters, (node_id,))), **extra)
+                  for node_id in (nameable or ids)[:ANSWER_SEARCH]]
+    chosen = next((candidate for candidate in candidates if has_answer(candidate, candidate.solve(graph))),
+                  candidates[0] if candidates else query(template))
+    seeds = chosen.seeds or seeds
     return GraphDefaults(seeds, chosen.question_on(graph) if seeds else "", chosen)  # the question asks its query
+
+
+def _relation_arguments(template: QueryTemplate, graph: Graph) -> dict[str, object]:
+    """The template's relation parameters where the graph lacks their default: its most used relation."""
+    counts = Counter(edge.relation for edge in graph.edges)
+    defaults = template.defaults()
+    if not counts:
+        return {}
+    common = min(counts, key=lambda relation: (-counts[relation], relation))
+    return {name: common for name in template.relation_parameters if defaults.get(name) not in counts}
 
 
 def _fits(preset: Query, graph: Graph) -> bool:

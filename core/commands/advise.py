@@ -152,7 +152,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     cuts = parser.add_argument_group("what to compare")
     cuts.add_argument("--budgets", type=budgets, default=[1024], metavar="B,B,...",
                       help="budgets to compare (default 1024); the advice warns when the choice changes across them")
-    cuts.add_argument("--budget", type=int, help="the budget the advice is for (default: the smallest of --budgets)")
+    cuts.add_argument("--budget", type=int, help="the budget the advice is for, added to --budgets (default: the smallest of --budgets)")
     cuts.add_argument("--formats", type=names("format", [n for n in FORMATS.names() if FORMATS.get(n).lossless]),
                       help="lossless formats (default: all)")
     cuts.add_argument("--orderings", type=names("ordering", ORDERINGS.names() + ORDERINGS.ends_names()),

@@ -9,6 +9,7 @@ from pathlib import Path
 from core.analysis.context_windows import request_room
 from core.analysis.cost_stability import DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS
 from core.analysis.request_anatomy import request_rows
+from core.analysis.session_defaults import graph_defaults
 from core.analysis.tokenizer_comparison import tokens_per_format, winner_sentence
 from core.commands.graph_source import (
     add_graph_options,
@@ -17,11 +18,14 @@ from core.commands.graph_source import (
     graph_parameters,
     named_sample,
 )
+from core.commands.sweep import add_seed_and_query_options, seeds_and_queries
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
 from core.formats import FORMATS
 from core.number_style import share
 from core.prompt.answers import schema_for
+from core.queries import Query
+from core.queries.answerable import has_answer
 from core.reports.benchmark import FormatFigures, benchmark_report
 from core.tokens import TOKENIZERS
 from core.tokens.models import approximate_count
@@ -63,11 +67,38 @@ def tokenizer_table(table, choice: TokenizerChoice) -> str:
     return text_table(columns) + "\n" + winner_sentence(table)
 
 
+def asked_queries(graph, arguments: argparse.Namespace) -> dict[str, Query] | None:
+    """The queries the benchmark runs on the decoded texts, by label: the one asked (--question, --query or
+    --seeds, read and printed as every command reads them; refused when it has no answer on the graph), else a
+    sample's own or the graph's default question, where it has an answer, else none (traversal is then not
+    measured); None on the generated service graph, which runs the reference suite. A query without an answer
+    would score every text that parses, lossy ones too."""
+    if arguments.question is not None or arguments.query is not None or arguments.seeds is not None:
+        return {bound.label: bound for bound in seeds_and_queries(graph, arguments)[1]}
+    if arguments.graph is None and arguments.generator == "services" and not arguments.generator_option:
+        return None
+    sample = named_sample(arguments)
+    chosen = graph_defaults(graph, sample).query
+    where = "the sample" if sample is not None else "the graph"
+    if not has_answer(chosen, chosen.solve(graph)):
+        print(f"no query: {where}'s default question ({chosen.question_on(graph)}) has no answer here, so traversal "
+              "is not measured (—); ask one with --question, --query or --seeds")
+        return {}
+    print(f"query from {where} (--question, --query or --seeds to change): {chosen.question_on(graph)}")
+    return {chosen.label: chosen}
+
+
 def verdict(figures: list[FormatFigures], encoding: str, approximate: bool) -> str:
     """The first line: the cheapest lossless format that decodes back and answers, against the dearest one."""
-    answering = [item for item in figures if item.lossless and item.round_trip_equal and item.traversal_accuracy == 1]
+    unmeasured = all(item.traversal_accuracy is None for item in figures)
+    answering = [item for item in figures if item.lossless and item.round_trip_equal
+                 and (unmeasured or item.traversal_accuracy == 1)]
     if not answering:
         return "verdict: no lossless format both decodes back to the graph and answers the queries"
+    if unmeasured:
+        cheapest = min(answering, key=lambda item: (item.tokens, item.name))
+        return (f"verdict: {cheapest.name} is the cheapest lossless format that decodes back: "
+                f"{approximate_count(cheapest.tokens, approximate)} tokens ({encoding}); no query was run")
     cheapest = min(answering, key=lambda item: (item.tokens, item.name))
     dearest = max(answering, key=lambda item: (item.tokens, item.name))
     return (f"verdict: {cheapest.name} is the cheapest lossless format that decodes back and answers: "
@@ -84,9 +115,8 @@ def run(arguments: argparse.Namespace) -> int:
     encoding = choice.names[0]
     parameters = {**graph_parameters(arguments), "encoding": encoding, **choice.parameters(),
                   "output": str(arguments.output) if arguments.output is not None else None}
-    sample = named_sample(arguments) if arguments.graph is not None else None  # the generated graph: reference
-    preset = sample.default_query() if sample is not None else None
-    queries = {preset.label: preset} if preset is not None else None
+    queries = asked_queries(graph, arguments)
+    preset = next(iter(queries.values()), None) if queries else None
     report, figures = benchmark_report(graph, encoding, parameters, queries=queries,
                                        permutations=arguments.permutations)
     table = tokens_per_format(graph, choice.names)
@@ -105,9 +135,6 @@ def run(arguments: argparse.Namespace) -> int:
           f"sha256 {report['graph_hash'][:16]}…, {choice.describe()}")
     for label, answer in report["gold_queries"].items():
         print(f"query {label}: gold answer {json.dumps(answer, ensure_ascii=False)[:120]}")
-    for label in report["empty_gold_queries"]:
-        print(f"note: the gold answer of {label} is empty on this graph, so every format whose text parses scores "
-              "1.00 on it (lossy ones too); pick a query with an answer (a sample's own is used by default)")
     print(format_table(figures, choice.approximate))
     if "cost_stability" in report:
         print(f"cost stability ({encoding}): tokens with node ids as names, opaque ids and numbers; "
@@ -161,6 +188,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                  description="Render a graph in every registered format, decode it back, "
                                              "run the reference queries and count exact tokens.")
     add_graph_options(parser)
+    add_seed_and_query_options(parser, "the query run on each decoded text (default: the sample's own, or one the "
+                                       "graph answers)")
     add_tokenizer_options(parser)
     parser.add_argument("--output", type=Path,
                         help="write the JSON report (parameters, gold answers, figures per format, hashes, "

@@ -19,15 +19,7 @@ from core.commands.graph_source import (
     positive,
 )
 from core.commands.progress import CountBar
-from core.commands.sweep import (
-    DEFAULT_QUERY,
-    add_seed_and_query_options,
-    budgets,
-    check_query_nodes,
-    choose_seeds,
-    names,
-    parse_query,
-)
+from core.commands.sweep import add_seed_and_query_options, budgets, names, seeds_and_queries
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import tokenizer_name
 from core.errors import ParameterError
@@ -193,9 +185,7 @@ def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[lis
         contexts = question_contexts(graph, questions, options, seeding=arguments.seeding)
         return contexts, {**recorded, "questions": questions.source, "question_set": questions.name,
                           "seeding": arguments.seeding, "question_count": len(questions)}
-    seeds = choose_seeds(graph, arguments)
-    queries = [parse_query(text, seeds.node_ids if seeds else ()) for text in (arguments.query or [DEFAULT_QUERY])]
-    check_query_nodes(graph, queries)
+    seeds, queries = seeds_and_queries(graph, arguments, out=sys.stderr)  # read, printed, each with an answer
     contexts, frame = sweep_contexts(graph, queries, options, seeds=seeds)
     return contexts, {**recorded, "seeds": frame.attrs["parameters"]["seeds"],
                       "queries": [bound.label for bound in queries]}

@@ -6,6 +6,7 @@ import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 import pandas as pd
 
@@ -40,10 +41,12 @@ from core.graph.model import Graph
 from core.io.spreadsheet import spreadsheet_csv
 from core.number_style import share
 from core.queries import QUERIES, Query, QueryTemplate, query_from_seeds
+from core.queries.answerable import require_answer
+from core.questions.reading import read_question
 from core.reports.exports import plain_value
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
-from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
+from core.retrieval.seeds import Seeds, seeds_from_ids
 from core.specs import DEFAULT_BUDGETS, SweepSpec
 from core.workbench import Workbench
 
@@ -132,18 +135,14 @@ def check_query_nodes(graph: Graph, queries: list[Query]) -> None:
 
 
 def choose_seeds(graph: Graph, arguments: argparse.Namespace) -> Seeds | None:
-    if arguments.seeds is not None:
-        ids = [part.strip() for part in arguments.seeds.split(",") if part.strip()]
-        if not ids:
-            raise ParameterError("--seeds is empty", "--seeds", "give seed node ids separated by commas, or leave "
-                                 "the option out (the queries' own nodes are then the seeds)")
-        return seeds_from_ids(graph, ids)
-    if arguments.question is not None:
-        if not arguments.question.strip():
-            raise ParameterError("--question is empty", "--question", "ask a question that names nodes of the graph, "
-                                 "or leave the option out")
-        return seeds_from_question(graph, arguments.question)
-    return None
+    """The seeds --seeds names (by id), or None without it."""
+    if arguments.seeds is None:
+        return None
+    ids = [part.strip() for part in arguments.seeds.split(",") if part.strip()]
+    if not ids:
+        raise ParameterError("--seeds is empty", "--seeds", "give seed node ids separated by commas, or leave "
+                             "the option out (the queries' own nodes are then the seeds)")
+    return seeds_from_ids(graph, ids)
 
 
 def answer_front(frame: pd.DataFrame) -> pd.DataFrame:
@@ -190,22 +189,43 @@ def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     return lines
 
 
-def seeds_and_queries(graph: Graph, arguments: argparse.Namespace) -> tuple[Seeds | None, list[Query]]:
-    """The seeds and queries the arguments ask for; a sample's catalogue defaults when they ask for none."""
-    seeds = choose_seeds(graph, arguments)
+def seeds_and_queries(graph: Graph, arguments: argparse.Namespace, out: TextIO | None = None
+                      ) -> tuple[Seeds | None, list[Query]]:
+    """The seeds and queries the arguments ask for, each printed as it was read, every one with an answer.
+
+    --question is read by core.questions.reading (its seeds and its query; --query replaces the query);
+    --seeds with --query binds the queries to them (without --query: the sample's own template, else
+    impact_owners, named as the default); a newcomer's plain command takes the sample's catalogue entry. A query
+    whose answer on the graph is empty measures nothing and is refused (core.queries.answerable).
+    """
     sample = named_sample(arguments)
-    if seeds is None and arguments.query is None:  # a newcomer's plain `sweep` or `sweep --graph SAMPLE`
+    seeds = choose_seeds(graph, arguments)
+    if arguments.question is not None:
+        if not arguments.question.strip():
+            raise ParameterError("--question is empty", "--question", "ask a question that names nodes of the graph, "
+                                 "or leave the option out")
+        reading = read_question(graph, arguments.question)
+        print(f"question {reading.sentence(graph)}", file=out)
+        seeds = reading.seeds if reading.seeds.node_ids else None
+        seed_ids = seeds.node_ids if seeds else ()
+        queries = [parse_query(text, seed_ids) for text in arguments.query] if arguments.query else [reading.query]
+    elif seeds is None and arguments.query is None:  # a newcomer's plain `sweep` or `sweep --graph SAMPLE`
         defaults = graph_defaults(graph, sample)
         seeds = seeds_from_ids(graph, list(defaults.seeds)) if defaults.seeds else None
         queries = [defaults.query]
-        where = "the sample's catalogue entry" if sample is not None else "the graph's first node"
+        where = "the sample's catalogue entry" if sample is not None else "the graph"
         print(f"seeds and query from {where} (--seeds, --question or --query to change): "
-              f"{defaults.query.question_on(graph)}")
-    else:  # a sample's own template around the given seeds; impact_owners elsewhere
+              f"{defaults.query.question_on(graph)}", file=out)
+    else:
         seed_ids = seeds.node_ids if seeds else ()
         fallback = sample.query_template if sample is not None and sample.query_template else DEFAULT_QUERY
+        if arguments.query is None:
+            print(f"query {fallback} around the seeds ({'the sample' if sample is not None else 'the default'}'s; "
+                  "--query or --question to change)", file=out)
         queries = [parse_query(text, seed_ids) for text in (arguments.query or [fallback])]
     check_query_nodes(graph, queries)
+    for bound in queries:
+        require_answer(bound, graph)
     return seeds, queries
 
 
@@ -306,7 +326,9 @@ def add_seed_and_query_options(parser: argparse.ArgumentParser, title: str) -> a
     anchor = parser.add_argument_group(title)
     chosen = anchor.add_mutually_exclusive_group()
     chosen.add_argument("--seeds", metavar="ID,ID", help="seed node ids (comma-separated)")
-    chosen.add_argument("--question", metavar="TEXT", help="a question whose named nodes become the seeds")
+    chosen.add_argument("--question", metavar="TEXT",
+                        help="a question, read into its seeds and query (the reading is printed), e.g. \"What are "
+                             "the prerequisites for Tensorrt?\"; --query then replaces the query it was read as")
     anchor.add_argument("--query", action="append", metavar="NAME[:PARAM=VALUE,...]",
                         help=f"a query template ({', '.join(QUERIES.names())}); node parameters not given come "
                              f"from the seeds in order, a list of nodes is written a+b+c; repeat for several "

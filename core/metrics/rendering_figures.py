@@ -28,8 +28,9 @@ class FormatFigures:
     decode_error: str
 
     @property
-    def traversal_accuracy(self) -> float:
-        return sum(self.query_checks.values()) / len(self.query_checks) if self.query_checks else 0.0
+    def traversal_accuracy(self) -> float | None:
+        """The share of the queries answered from the decoded text; None when no query was asked (nothing measured)."""
+        return sum(self.query_checks.values()) / len(self.query_checks) if self.query_checks else None
 
 
 def measure_format(graph: Graph, format_: Format, tokenizer: Tokenizer, queries: dict[str, Query],

@@ -29,6 +29,7 @@ from core.errors import GraphContextError, ParameterError
 from core.graph.model import Graph
 from core.queries import TEMPLATES, Query, QueryTemplate, query
 from core.queries.model import label_of, spoken_name
+from core.questions.graph_check import TYPE_NAMED_TEXT
 from core.questions.template_match import slot_values, template_pieces
 from core.retrieval.question_templates import stated_hops
 from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
@@ -55,7 +56,9 @@ class QuestionReading:
 
     def sentence(self, graph: Graph) -> str:
         """'read as t2_prerequisites(concept=12 "Tensorrt"), by its wording': printed and shown on every surface."""
-        return f"read as {described(self.query, graph)}, {self.how}"
+        anchored = "" if self.query.seeds or not self.seeds.node_ids else \
+            f"; seeds: the {len(self.seeds.node_ids):,} nodes of the type it names"
+        return f"read as {described(self.query, graph)}, {self.how}{anchored}"
 
 
 def described(bound: Query, graph: Graph) -> str:
@@ -92,9 +95,20 @@ def _seeds_of(graph: Graph, bound: Query, text: str) -> Seeds:
         found = seeds_from_question(graph, text)
     except ParameterError:
         found = None
-    if found is not None and set(found.node_ids) >= set(bound.seeds):
+    if bound.seeds and found is not None and set(found.node_ids) >= set(bound.seeds):
         return found
-    return seeds_from_ids(graph, bound.seeds) if bound.seeds else Seeds((), (), text)
+    if bound.seeds:
+        return seeds_from_ids(graph, bound.seeds)
+    return _type_members(graph, bound, text)
+
+
+def _type_members(graph: Graph, bound: Query, text: str) -> Seeds:
+    """A question naming no node but a node type ("List all SDK concepts") is anchored where a retriever's type
+    filter would anchor it: at the nodes of that type."""
+    named_types = {value for name, value in bound.arguments
+                   if name in (*bound.template.type_parameters, *TYPE_NAMED_TEXT)}
+    members = tuple(node.id for node in graph.nodes if node.type in named_types)
+    return Seeds(members, (), text)
 
 
 # --- 1. by wording ------------------------------------------------------------------------------------------
@@ -228,7 +242,7 @@ def _by_words(graph: Graph, question: str, allowed: set[str]) -> QuestionReading
         if arguments is None:
             continue
         bound = query(TEMPLATES_BY_NAME[rule.template], **arguments)
-        seeds = text.seeds if text.seeds is not None and bound.seeds else Seeds((), (), question)
+        seeds = text.seeds if text.seeds is not None and bound.seeds else _type_members(graph, bound, question)
         return QuestionReading(question, bound, seeds, f"by its words: {rule.said}")
     named = (f"it names {', '.join(repr(match.text) for match in text.seeds.matches)}" if text.seeds is not None
              else "it names no node of the graph (by id or label, as whole words)")

@@ -23,8 +23,9 @@ def test_a_question_seeds_the_sweep_and_the_csv_has_one_row_per_cut(tmp_path, ca
     rows = list(csv.DictReader(output.open(encoding="utf-8", newline="")))
     assert len(rows) == 2 * 2 * 2 * 2  # formats x orderings x layouts x budgets, one query
     assert {row["format"] for row in rows} == {"jsonl", "csv"} and {row["policy"] for row in rows} == {"record"}
-    assert all(row["query"] == "impact_owners(failed=db-identity)" for row in rows)
+    assert all(row["query"] == "impact(failed=db-identity)" for row in rows)  # read from its words
     printed = capsys.readouterr().out
+    assert "question read as impact(failed=db-identity), by its words: fails" in printed
     assert "'db-identity' -> node 'db-identity' (by id)" in printed and "16 cuts written" in printed
     assert "Pareto across budgets" in printed
 
