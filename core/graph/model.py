@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from typing import Literal
 
 import networkx as nx
@@ -44,7 +45,9 @@ def check_text(text: str, field_name: str, where: str) -> None:
 
 def freeze_properties(properties: Mapping[str, PropertyValue] | Iterable[tuple[str, PropertyValue]] | None,
                       where: str = "") -> Properties:
-    """Validate property values and return them as a key-sorted tuple of pairs."""
+    """Validate property values and return them as a tuple of pairs, in the order given (the file's order).
+
+    The order is kept for the formats that write it; equality, hashing and the canonical text ignore it."""
     if not properties:
         return ()
     pairs = list(properties.items()) if isinstance(properties, Mapping) else list(properties)
@@ -64,7 +67,14 @@ def freeze_properties(properties: Mapping[str, PropertyValue] | Iterable[tuple[s
             raise GraphError(f"property {key!r} is {value!r}", where, "use a finite number or text")
         if isinstance(value, str):
             check_text(value, f"value of property {key!r}", where)
-    return tuple(sorted(pairs, key=lambda pair: pair[0]))
+    return tuple(pairs)
+
+
+def sorted_properties(properties: Properties) -> Properties:
+    """The pairs by key: the order-free form that equality, sorting and the canonical text use."""
+    if len(properties) < 2:
+        return properties
+    return tuple(sorted(properties, key=itemgetter(0)))
 
 
 def properties_json(properties: Properties) -> str:
@@ -74,19 +84,38 @@ def properties_json(properties: Properties) -> str:
     return json.dumps(dict(properties), ensure_ascii=False, separators=(",", ":"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Node:
+    """A node. `properties` keep the order they were given in; equality and hashing ignore that order.
+
+    `id_value` is the id as the source wrote it when that was a whole number (1 for `"id": 1`), for the
+    formats that write numbers as numbers; `id` is always its text, and equality and hashing ignore it.
+    """
+
     id: str
     type: str
     properties: Properties = ()
+    id_value: int | None = None
 
     @property
     def sort_key(self) -> tuple[str, str, str]:
-        return (self.id, self.type, properties_json(self.properties))
+        return (self.id, self.type, properties_json(sorted_properties(self.properties)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Node):
+            return NotImplemented
+        return (self.id == other.id and self.type == other.type
+                and (self.properties == other.properties
+                     or sorted_properties(self.properties) == sorted_properties(other.properties)))
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.type, sorted_properties(self.properties)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Edge:
+    """An edge. `properties` keep the order they were given in; equality and hashing ignore that order."""
+
     source: str
     relation: str
     target: str
@@ -94,7 +123,17 @@ class Edge:
 
     @property
     def sort_key(self) -> tuple[str, str, str, str]:
-        return (self.source, self.relation, self.target, properties_json(self.properties))
+        return (self.source, self.relation, self.target, properties_json(sorted_properties(self.properties)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Edge):
+            return NotImplemented
+        return (self.source == other.source and self.relation == other.relation and self.target == other.target
+                and (self.properties == other.properties
+                     or sorted_properties(self.properties) == sorted_properties(other.properties)))
+
+    def __hash__(self) -> int:
+        return hash((self.source, self.relation, self.target, sorted_properties(self.properties)))
 
 
 @dataclass(frozen=True)
@@ -184,8 +223,8 @@ class Graph:
     def canonical_text(self) -> str:
         """Canonical JSON of nodes and edges (the schema is not part of the graph's content)."""
         value = {
-            "nodes": [[node.id, node.type, dict(node.properties)] for node in self.nodes],
-            "edges": [[edge.source, edge.relation, edge.target, dict(edge.properties)]
+            "nodes": [[node.id, node.type, dict(sorted_properties(node.properties))] for node in self.nodes],
+            "edges": [[edge.source, edge.relation, edge.target, dict(sorted_properties(edge.properties))]
                       for edge in self.edges],
         }
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -248,12 +287,15 @@ def _checked_node(node: Node) -> Node:
     if not isinstance(node.id, str) or not isinstance(node.type, str):
         raise GraphError(f"node {node.id!r} has a non-text id or type", f"node {node.id!r}",
                          "use text ids and types")
-    if node.id.isascii() and node.type.isascii() and node.properties == ():
+    if node.id.isascii() and node.type.isascii() and node.properties == () and node.id_value is None:
         return node  # nothing to check or freeze (the common case: decoders build many of these)
     where = f"node {node.id!r}"
     check_text(node.id, "node id", where)
     check_text(node.type, "node type", where)
-    return Node(node.id, node.type, freeze_properties(node.properties, f"node {node.id!r}"))
+    if node.id_value is not None and (type(node.id_value) is not int or str(node.id_value) != node.id):
+        raise GraphError(f"node {node.id!r} has the number id {node.id_value!r}, which is not its text", where,
+                         "give id_value only as the whole number the id spells")
+    return Node(node.id, node.type, freeze_properties(node.properties, f"node {node.id!r}"), node.id_value)
 
 
 def _checked_edge(edge: Edge) -> Edge:
@@ -297,7 +339,7 @@ def _merged(first: Node, second: Node) -> Node | None:
         if key in properties and properties_json(((key, properties[key]),)) != properties_json(((key, value),)):
             return None
         properties[key] = value
-    return Node(first.id, first.type, freeze_properties(properties))
+    return Node(first.id, first.type, freeze_properties(properties), first.id_value)
 
 
 def _preview(items: list[str], limit: int = 10) -> str:

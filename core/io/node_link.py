@@ -156,7 +156,8 @@ def _node(record: object, index: int, type_attribute: str | None, source: str, o
     where = f"{where} (id {node_id[:80]!r})"
     node_type = _label(record, type_attribute, options.default_node_type, source, where)
     properties = frozen_properties(_values(record, ("id",), type_attribute), source, where)
-    return Node(node_id, node_type, properties)
+    number = record["id"]  # kept beside the text, for the formats that write numbers as numbers
+    return Node(node_id, node_type, properties, number if type(number) is int else None)
 
 
 def _edge(record: object, where: str, relation_attribute: str | None, source: str,
