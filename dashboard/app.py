@@ -66,7 +66,13 @@ error = sources.source_error()
 if error:
     st.error(f"**This graph source could not be used; the previous graph stays loaded.**\n\n{escape_markdown(error)}",
              icon="⚠️")
-navigation.run()
+refusal = selection.no_answer  # an empty answer scores every cut correct: no page measures it
+if refusal:
+    st.error(f"**This query has no answer on this graph, so no page measures it.**\n\n{escape_markdown(refusal)}."
+             "\n\nAsk about a node that has what the question asks for, or choose another query in the sidebar.",
+             icon="⚠️")
+else:
+    navigation.run()
 if later:
     sidebar.store(sidebar.with_budgets(selection, navigation.url_path, status))
     url_state.restore_lost_parameters()

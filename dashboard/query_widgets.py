@@ -8,7 +8,7 @@ from core.analysis.session_defaults import GraphDefaults, parameter_choices, par
 from core.errors import GraphContextError
 from core.graph.model import Graph
 from core.queries import QUERIES, Query, QueryTemplate, query
-from core.queries.model import shown_name
+from core.questions.reading import QuestionReading, read_question
 from core.retrieval.seeds import Seeds, seeds_from_ids, seeds_from_question
 from dashboard.state.detour import QUERY_PARAMETER_PREFIX  # one spelling for the sidebar and the way back
 from dashboard.state.node_choices import NodeChoices, node_choices
@@ -17,28 +17,34 @@ from dashboard.views.markdown_text import escape_markdown
 SEED_MODES = ("nodes", "question")
 
 
-def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> Seeds:
-    """Seeds picked by id (searchable) or matched in a question; the matched text is shown."""
+def seed_widgets(sidebar, graph: Graph, defaults: GraphDefaults) -> tuple[Seeds, QuestionReading | None]:
+    """Seeds picked by id (searchable), or a question read by core.questions.reading into its seeds and query;
+    the reading and the matched text are shown. A question it cannot read is said so, with how to ask it; the
+    query stays as chosen below (None is returned for the reading)."""
     mode = sidebar.segmented_control("Seeds by", SEED_MODES, default="nodes", key="seed_mode",
                                      bind="query-params") or "nodes"
     fallback = list(defaults.seeds)
     if mode == "question":
         question = sidebar.text_input("Question", value=defaults.question, key="question", bind="query-params")
         try:
-            seeds = seeds_from_question(graph, question)
+            reading = read_question(graph, question)
         except GraphContextError as error:
-            named = ", ".join(shown_name(graph, node_id) for node_id in fallback)
-            sidebar.warning(f"{escape_markdown(str(error))} Using {escape_markdown(named)} instead.")
-            return seeds_from_ids(graph, fallback)
-        sidebar.caption("Matched: " + "; ".join(
-            f"“{escape_markdown(match.text)}” → {escape_markdown(match.node_id)} (by {match.matched_by})"
-            for match in seeds.matches))
-        return seeds
+            sidebar.warning(f"{escape_markdown(str(error))}. The query below stays as it is chosen there.")
+            try:
+                return seeds_from_question(graph, question), None
+            except GraphContextError:
+                return seeds_from_ids(graph, fallback), None
+        matched = "; ".join(f"“{escape_markdown(match.text)}” → {escape_markdown(match.node_id)} (by "
+                            f"{match.matched_by})" for match in reading.seeds.matches)
+        sentence = reading.sentence(graph)
+        sidebar.caption(escape_markdown(sentence[:1].upper() + sentence[1:])
+                        + (f". Matched: {matched}" if matched else ""))
+        return (reading.seeds if reading.seeds.node_ids else seeds_from_ids(graph, fallback)), reading
     choices = _node_choices(graph, "seeds", fallback)
     picked = sidebar.multiselect("Seed nodes", choices.options, default=fallback, key="seeds", bind="query-params",
                                  placeholder="Type a node id" if choices.bounded else "Search node ids",
                                  accept_new_options=choices.bounded, help=choices.note or None)
-    return seeds_from_ids(graph, _known(sidebar, graph, picked, "Seed") or fallback)
+    return seeds_from_ids(graph, _known(sidebar, graph, picked, "Seed") or fallback), None
 
 
 def _node_choices(graph: Graph, key: str, preset: object) -> NodeChoices:

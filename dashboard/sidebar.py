@@ -23,10 +23,11 @@ from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.prompt.answers import schema_for
-from core.queries import QUERIES, Query, Solution
+from core.queries import Query, Solution
+from core.queries.answerable import has_answer, no_answer_reason
+from core.questions.reading import QuestionReading
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
-from core.retrieval.question_templates import template_for_question
 from core.retrieval.seeds import Seeds
 from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import counting_note
@@ -84,6 +85,11 @@ class Selection:
     @property
     def evidence(self) -> frozenset[str]:
         return self.solution.evidence
+
+    @property
+    def no_answer(self) -> str | None:
+        """Why the query measures nothing on this graph (its answer is empty: core.queries.answerable), or None."""
+        return None if has_answer(self.query, self.solution) else no_answer_reason(self.query, self.solution)
 
     @property
     def question_shown(self) -> str:
@@ -148,9 +154,9 @@ def draw() -> Selection:
         start_from_defaults(graph, defaults)
     apply_requested_selection()
     sidebar.divider()
-    seeds = seed_widgets(sidebar, graph, defaults)
-    if st.session_state.get("seed_mode") == "question":
-        query_from_question(seeds)
+    seeds, reading = seed_widgets(sidebar, graph, defaults)
+    if reading is not None:
+        query_from_question(reading)
     query = query_widgets(sidebar, graph, seeds, defaults)
     sidebar.divider()
     model, tokenizer, approximation = _model_and_tokenizer(sidebar)
@@ -330,9 +336,9 @@ def _graph_changed(graph: Graph) -> bool:
     return shown is not None and shown != graph.content_key
 
 
-def query_from_question(seeds: Seeds) -> None:
-    """A newly typed question sets the template its words ask for (core.retrieval.question_templates), its node
-    parameters from the matched seeds in order; a question of no known shape leaves the query as it is.
+def query_from_question(reading: QuestionReading) -> None:
+    """A newly typed question sets the query it was read as (core.questions.reading): its template and every
+    argument the reading gave, node parameters included.
 
     The first run keeps what the URL says (its query may have been chosen after the question).
     """
@@ -342,19 +348,9 @@ def query_from_question(seeds: Seeds) -> None:
         state[QUESTION_APPLIED] = question
         return
     state[QUESTION_APPLIED] = question
-    asked = template_for_question(question)
-    if asked is None:
-        return
-    template = QUERIES.get(asked.template)
-    state["query"] = asked.template
-    queue = list(seeds.node_ids)
-    for parameter in template.node_parameters:
-        if template.collects_seeds and parameter == template.node_parameters[-1]:
-            state[QUERY_PARAMETER_PREFIX + parameter], queue = list(queue), []
-        elif queue:
-            state[QUERY_PARAMETER_PREFIX + parameter] = queue.pop(0)
-    for parameter, value in asked.arguments:
-        state[QUERY_PARAMETER_PREFIX + parameter] = value
+    state["query"] = reading.query.name
+    for parameter, value in reading.query.all_arguments.items():  # a default too: no earlier value stays
+        state[QUERY_PARAMETER_PREFIX + parameter] = widget_value(value)
 
 
 def request_selection(values: dict[str, object]) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from core.analysis.answer_advice import answer_rows
+from core.analysis.answering_budget import reach_of
 from core.analysis.context_windows import RequestRoom, request_room
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
 from core.analysis.ranking import Standing, Verdict, choose, reach_budget
@@ -170,6 +171,11 @@ def candidate_table(rows: pd.DataFrame) -> pd.DataFrame:
         budgeted_tokens=("budgeted_tokens", "mean"), questions=("traversal_accuracy", "size")).reset_index()
     table["correct"] = table["correct"].round().astype(int)
     table["baseline"] = [ORDERINGS.get(name).baseline for name in table["ordering"]]
+    if "answering_budget" in rows.columns:  # the record policy's exact answering budgets, one per question
+        answering = rows.groupby(["tokenizer", "budget", *CANDIDATE], sort=False)["answering_budget"].agg(
+            lambda values: tuple(None if pd.isna(value) else int(value) for value in values))
+        table = table.merge(answering.rename("answering").reset_index(), on=["tokenizer", "budget", *CANDIDATE],
+                            how="left")
     return table
 
 
@@ -190,6 +196,11 @@ def ranked(table: pd.DataFrame, tokenizer: str, budget: int) -> tuple[Verdict, p
         figures = history[key]
         reach = reach_budget(((b, accuracy) for b, accuracy, _ in figures), float(row.traversal_accuracy))
         tokens = next(float(used) for b, _, used in figures if b == reach)
+        answering = getattr(row, "answering", None)
+        exact = reach_of(answering, float(row.traversal_accuracy)) if row.policy == "record" and \
+            isinstance(answering, tuple) and answering else None
+        if exact is not None:  # the exact budget from which it answers, from the cuts' own prefix counts
+            reach, tokens = exact, float(exact)
         standing = Standing(_label(row), row.format, int(row.correct), int(row.questions), int(reach), tokens,
                             bool(row.baseline), POLICIES.get(row.policy).preference)
         standings.append(standing)

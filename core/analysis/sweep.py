@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from cachetools import LRUCache
 
+from core.analysis.answering_budget import answering_budget, needed_budgets
 from core.analysis.workers import check_workers, fewer_collections, in_worker_process, run_tasks
 from core.budget.policies import Cut, cut, grammar_tokens
 from core.budget.sections import DEFAULT_SECTIONS, Sections
@@ -209,8 +210,8 @@ COLUMNS = [
     "budget", "tokens", "grammar_tokens", "budgeted_tokens", "bytes", "characters", "records_kept", "records_total",
     "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept", "evidence_survival",
     "evidence_complete", "traversal_accuracy", "candidate_total", "candidate_recall", "coverage_tokens",
-    "full_recall_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty", "explanation",
-    "decode_error", *PLACEMENT_COLUMNS,
+    "full_recall_budget", "answering_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty",
+    "explanation", "decode_error", *PLACEMENT_COLUMNS,
 ]
 
 
@@ -316,8 +317,27 @@ def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: s
         "shuffle_seed": plan.shuffle_seed if ordering.uses_shuffle_seed else None,
         "coverage_tokens": plan.coverage[format_name, layout],
         "full_recall_budget": _full_recall_from(accounting, candidate_positions, extra) if plan.seed_ids else None}
-    for row in _cut_rows(plan, accounting, format_, group, ordering.name, layout, arrays, candidate_positions):
-        yield {**context, **row}
+    rows = list(_cut_rows(plan, accounting, format_, group, ordering.name, layout, arrays, candidate_positions))
+    answering = _answering_budgets(plan, accounting, format_, positions, rows, extra)
+    for row in rows:
+        yield {**context, **row, "answering_budget": answering.get(row["query"])}
+
+
+def _answering_budgets(plan: _Plan, accounting: PrefixTokens, format_: Format, positions: UnitPositions,
+                       rows: Sequence[dict], extra: int) -> dict[str, int | None]:
+    """Per query, the record policy's exact smallest answering budget (core.analysis.answering_budget) for a
+    lossless rendering without the marker line; none for the others (their budgets are the grid's)."""
+    if not format_.lossless or plan.marker or "record" not in plan.policies:
+        return {}
+    needed = needed_budgets(accounting.counts, extra)
+    found: dict[str, int | None] = {}
+    for name in dict.fromkeys(row["query"] for row in rows):
+        query, gold = plan.named[name], plan.gold[name]
+        swept = [(row["budget"], row["records_kept"], row["traversal_accuracy"] == 1.0) for row in rows
+                 if row["query"] == name and row["policy"] == "record"]
+        found[name] = answering_budget(needed, swept, lambda records, query=query, gold=gold: answers(
+            query, gold, DecodedCut(positions.kept(records))))
+    return found
 
 
 def _full_recall_from(accounting: PrefixTokens, candidate_records: np.ndarray, extra: int) -> int | None:

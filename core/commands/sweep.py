@@ -312,8 +312,9 @@ def write_cut_reports(arguments: argparse.Namespace, graph, queries, seeds: Sequ
 
 def print_verdict(frame: pd.DataFrame, tokenizer_names: Sequence[str]) -> None:
     """The best choice per budget, per tokenizer when several were swept: the first thing a sweep prints."""
-    print("verdict: the best lossless choice at each budget (traversal accuracy, then evidence survival, then "
-          "fewer tokens; baseline orderings excluded, formats as good named beside it)")
+    print("verdict: the best lossless choice at each budget, by the advisor's rule (traversal accuracy, then the "
+          "smallest budget from which it answers, then fewer tokens; baseline orderings excluded, formats as good "
+          "named beside it)")
     for name in tokenizer_names:
         part = frame[frame["tokenizer"] == name] if "tokenizer" in frame.columns else frame
         if len(tokenizer_names) > 1:

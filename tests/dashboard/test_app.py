@@ -314,8 +314,11 @@ def test_a_typed_question_drives_the_query_it_evaluates():
     assert app.sidebar.selectbox(key="query").value == "dependencies_within"
     assert app.sidebar.selectbox(key="q_start").value == "svc-api"
     assert app.sidebar.number_input(key="q_hops").value == 2
-    app.sidebar.text_input(key="question").set_value("Tell me about svc-auth").run()  # no known shape
-    assert app.sidebar.selectbox(key="query").value == "dependencies_within" and not app.exception
+    app.sidebar.text_input(key="question").set_value("Tell me about svc-auth").run()
+    assert app.sidebar.selectbox(key="query").value == "t1_entity"
+    app.sidebar.text_input(key="question").set_value("Is svc-auth healthy?").run()  # no reading: said, query kept
+    assert app.sidebar.selectbox(key="query").value == "t1_entity" and not app.exception
+    assert any("could not be read as a query" in item.value for item in app.sidebar.warning)
 
 
 def test_the_walkthrough_states_the_figures_it_computed():

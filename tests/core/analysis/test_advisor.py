@@ -43,8 +43,9 @@ def measured():
 
 
 def ranked_by_hand(frame, budget):
-    """One question: highest accuracy, then the smallest budget swept (up to `budget`) reaching it, then the tokens
-    there, then the policy that parses, then by name; baseline orderings left out. Over the sweep's own rows."""
+    """One question: highest accuracy, then the smallest budget reaching it (exact for the record policy, else the
+    smallest swept one up to `budget`), then the tokens there, then the policy that parses, then by name; baseline
+    orderings left out. Over the sweep's own rows."""
     rows = [row for row in frame.itertuples() if not ORDERINGS.get(row.ordering).baseline]
 
     def key(row):
@@ -52,6 +53,8 @@ def ranked_by_hand(frame, budget):
                 (row.format, row.ordering, row.layout, row.policy) and other.budget <= budget]
         reach = min(other.budget for other in same if other.traversal_accuracy >= row.traversal_accuracy)
         tokens = next(other.budgeted_tokens for other in same if other.budget == reach)
+        if row.policy == "record" and row.traversal_accuracy == 1 and row.answering_budget == row.answering_budget:
+            reach = tokens = row.answering_budget  # the exact budget from which it answers (one question)
         return (-row.traversal_accuracy, reach, tokens, POLICIES.get(row.policy).preference,
                 f"{row.format}/{row.ordering}/{row.layout}/{row.policy}"), reach, tokens
 
@@ -133,8 +136,7 @@ def test_lossy_formats_and_baselines_alone_cannot_be_advised():
         AdviceSettings(orderings=("evidence_first", "shuffled")).checked()
     with pytest.raises(ParameterError, match="untyped_pairs"):
         AdviceSettings(formats=("untyped_pairs",)).checked()
-    with pytest.raises(ParameterError, match="not among"):
-        AdviceSettings(budgets=(512,), budget=1024).checked()
+    assert AdviceSettings(budgets=(512,), budget=1024).checked().budgets == (512, 1024)  # the advised one is added
 
 
 def test_random_and_oracle_orderings_are_shown_as_baselines_never_picked():

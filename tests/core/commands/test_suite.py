@@ -86,7 +86,7 @@ def test_the_headline_comes_first_with_intervals_and_nothing_is_written_unasked(
     lines = captured.out.splitlines()
     assert lines[0].startswith("headline: the best lossless choice at each budget over the question set (164 ")
     assert lines[1] == "o200k_base, seeds from text:" and "95% interval" in lines[2]
-    assert lines[4].split()[:2] == ["256", "csv"] and any(cell.endswith("]") for cell in lines[4].split())
+    assert lines[4].split()[:2] == ["256", "jsonl"] and any(cell.endswith("]") for cell in lines[4].split())  # the advisor's pick
     assert "by query type (" not in captured.out and "Pareto across budgets, over" in captured.out
     assert len(lines) < 20, "without --verbose the suite prints its headline and a few lines"
     assert "rows measured; --output results.csv" in captured.out

@@ -13,7 +13,7 @@ def cut(format_name, ordering, policy, budget, accuracy, evidence, tokens, lossl
                 oracle=oracle)
 
 
-def test_the_best_per_budget_ranks_accuracy_then_evidence_then_tokens_then_a_parsing_policy():
+def test_the_best_per_budget_ranks_accuracy_then_the_budget_reaching_it_then_tokens_then_a_parsing_policy():
     frame = pd.DataFrame([
         cut("csv", "hop_tiers", "record", 512, 1.0, 1.0, 500),
         cut("jsonl", "hop_tiers", "record", 512, 1.0, 1.0, 480),      # fewer tokens wins the tie
@@ -28,7 +28,7 @@ def test_the_best_per_budget_ranks_accuracy_then_evidence_then_tokens_then_a_par
         [512, "jsonl", "hop_tiers", "record"], [1024, "csv", "canonical", "record"]]
     table = verdict_table(best)
     assert table.splitlines()[2].split() == ["512", "jsonl", "/", "hop_tiers", "/", "nodes_then_edges", "/",
-                                             "record", "1.00", "100%", "480", "csv"]
+                                             "record", "1.00", "512", "100%", "480", "csv"]
     assert best["tied_with"].tolist() == ["csv", ""], "csv answers as well at 512 tokens (for 20 more): a tie, named"
 
 
@@ -38,7 +38,10 @@ def test_several_queries_are_averaged_before_ranking():
                           cut("jsonl", "hop_tiers", "record", 512, 1.0, 1.0, 700),
                           cut("jsonl", "hop_tiers", "record", 512, 1.0, 1.0, 700)])
     best = best_per_budget(frame)
-    assert best["format"].tolist() == ["jsonl"] and best["traversal_accuracy"].tolist() == [1.0]
+    # Two questions cannot separate 100% from 50% (2 of 2 has the 95% interval 34%-100%): the advisor's rule picks
+    # the cheaper within noise and names the other beside it.
+    assert best["format"].tolist() == ["csv"] and best["traversal_accuracy"].tolist() == [0.5]
+    assert best["tied_with"].tolist() == ["jsonl"]
 
 
 def test_a_suite_aggregate_shows_its_wilson_interval():
@@ -73,8 +76,9 @@ def test_with_a_suites_interval_a_format_inside_the_best_ones_interval_is_tied()
                           dict(cut("toon", "hop_tiers", "record", 512, 0.60, 0.8, 300), accuracy_low=0.50,
                                accuracy_high=0.69, questions=100)])  # 0.60 does not
     best = best_per_budget(frame, tokens_column="budgeted_tokens")
-    assert best["format"].tolist() == ["csv"] and best["tied_with"].tolist() == ["jsonl"]
-    assert verdict_table(best).splitlines()[2].split()[-1] == "jsonl"
+    # jsonl's 75% lies inside csv's interval and it reaches it as soon, for fewer tokens: the advisor's pick
+    assert best["format"].tolist() == ["jsonl"] and best["tied_with"].tolist() == ["csv"]
+    assert verdict_table(best).splitlines()[2].split()[-1] == "csv"
 
 
 def test_a_budget_where_nothing_answers_names_no_best():
