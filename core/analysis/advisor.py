@@ -12,6 +12,11 @@ baselines (`Ordering.baseline`: random or reading the answer) are ranked beside 
 When the runner-up (the best candidate in another format) cannot be told apart from the pick on this many
 questions, the advice says "tied within noise", picks by cost, and names the number of questions.
 
+When nothing answers at the advised budget (every candidate that is not a baseline at 0%), nothing is picked:
+the advice says so (`Advice.nothing_answers`, in `core.analysis.what_answers`'s words), names the smallest budget
+from which a candidate does answer (`answering_choices`: exact where the record policy's cuts give it, else the
+swept budget, labelled one), and lists the candidates that keep the most evidence there instead of a "best".
+
 For one question under the record policy the sentence also gives, for both, the exact budget from
 which every evidence unit the question needs is kept (`core.analysis.sweep.full_recall_budget` over the
 evidence keys). The advice warns when its pick is no longer the pick at another of the budgets
@@ -33,6 +38,7 @@ from core.analysis.cost import QuestionCost, model_prices, price_source, questio
 from core.analysis.ranking import Standing, Verdict, choose, reach_budget
 from core.analysis.suite import run_suite, settings_for
 from core.analysis.sweep import Progress, accounted_rendering, full_recall_budget, sweep
+from core.analysis.what_answers import Answering, what_answers
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.policies import cut, grammar_tokens
 from core.errors import ParameterError
@@ -152,6 +158,15 @@ class Advice:
     baselines: tuple[Choice, ...] = ()  # the best candidate of each baseline ordering
     layer: str = TRAVERSAL_LAYER  # which accuracy the ranking used
     room_note: str = ""  # what fits in the reader's window (core.analysis.context_windows), when one is known
+    answers: bool = True  # False: no candidate that is not a baseline answers anything at the budget
+    nothing_answers: str = ""  # when nothing answers: the sentence naming the smallest budget that does
+    answering: tuple[Answering, ...] = ()  # when nothing answers: per format, from which budget a candidate does
+    most_evidence: tuple[Choice, ...] = ()  # when nothing answers: the candidates keeping the most evidence, shown
+
+    @property
+    def smallest_answering_budget(self) -> int | None:
+        """When nothing answers at the budget: the smallest budget from which a candidate does (None: none does)."""
+        return min((item.budget for item in self.answering), default=None)
 
 
 def budget_warning(budget: int, room: RequestRoom) -> str | None:
@@ -346,6 +361,75 @@ def reason(best: Choice, runner_up: Choice | None, budget: int, questions: int, 
     return text
 
 
+def _asked(questions: int) -> str:
+    return "the question" if questions == 1 else f"any of the {questions:,} questions"
+
+
+def nothing_reason(advice: Advice) -> str:
+    """The sentences when nothing answers at the budget: that none is picked, the candidates that keep the most
+    evidence there, for one question the budget from which each keeps all of it, and the baselines."""
+    best = advice.best
+    asked = "the question" if advice.questions == 1 else f"the {advice.questions:,} questions"
+    compared = len(advice.ranking) - int(advice.ranking["baseline"].sum())
+    text = (f"At {advice.budget:,} tokens every one of the {compared:,} candidates compared answers 0% of {asked} "
+            f"(95% interval {_interval(best)}), so none is picked.")
+    if advice.most_evidence:
+        text += f" Most evidence kept at {advice.budget:,} tokens: " + "; ".join(
+            f"{choice.name} keeps {_percent(choice.evidence_survival)} of it in {choice.budgeted_tokens:,.0f} tokens"
+            for choice in advice.most_evidence) + "."
+    needs = [choice for choice in advice.most_evidence if choice.evidence_budget is not None]
+    if needs:
+        first, *others = needs
+        text += (f" {first.format} keeps every unit {asked} needs from {first.evidence_budget:,} tokens"
+                 + "".join(f"; {choice.format} from {choice.evidence_budget:,}" for choice in others) + ".")
+    if advice.baselines:
+        text += " Baselines, never picked: " + "; ".join(
+            f"{choice.ordering} ({choice.format}) answers {_percent(choice.traversal_accuracy)}"
+            for choice in advice.baselines) + "."
+    return text
+
+
+def answering_choices(table: pd.DataFrame, tokenizer: str) -> tuple[Answering, ...]:
+    """Per format, the candidate (not a baseline) that answers something from the smallest budget: the record
+    policy's exact answering budget where the table carries it (`answering`), else the smallest swept budget at
+    which its accuracy is above 0 (`Answering.exact` false); cheapest first, formats that never answer left out."""
+    here = table[(table["tokenizer"] == tokenizer) & ~table["baseline"].astype(bool)]
+    found = []
+    for key, group in here.groupby(CANDIDATE, sort=False):
+        answered = group[group["traversal_accuracy"] > 0]
+        if answered.empty:
+            continue
+        grid = int(answered["budget"].min())
+        budget, exact = grid, False
+        if key[3] == "record" and "answering" in group.columns:
+            figures = [value for values in group["answering"] if isinstance(values, tuple)
+                       for value in values if value is not None]
+            if figures and min(figures) <= grid:
+                budget, exact = min(figures), True
+        tokens = float(answered.loc[answered["budget"] == grid, "budgeted_tokens"].iloc[0])
+        found.append((budget, tokens, POLICIES.get(key[3]).preference, "/".join(key), key, exact))
+    found.sort(key=lambda item: item[:4])
+    first = {}
+    for budget, _tokens, _preference, _name, key, exact in found:
+        first.setdefault(key[0], Answering(f"{key[0]} ({key[1]}, {key[2]}, {key[3]})", budget, exact))
+    return tuple(first.values())
+
+
+def _most_evidence(ranking: pd.DataFrame, count: int = 3) -> tuple[Choice, ...]:
+    """The candidates (not baselines) keeping the most evidence at the budget, fewest tokens first among equals,
+    the first of each format, up to `count`."""
+    rows = ranking[~ranking["baseline"].astype(bool)].sort_values(
+        ["evidence_survival", "budgeted_tokens", "rank"], ascending=[False, True, True], kind="stable")
+    return tuple(_choice(row) for row in rows.drop_duplicates("format").head(count).itertuples())
+
+
+def _swept(table: pd.DataFrame, tokenizer: str) -> str:
+    budgets = sorted({int(value) for value in table.loc[table["tokenizer"] == tokenizer, "budget"]})
+    if len(budgets) == 1:
+        return f"the budget swept ({budgets[0]:,} tokens)"
+    return f"the {len(budgets):,} budgets swept ({budgets[0]:,} to {budgets[-1]:,} tokens)"
+
+
 def _label(row) -> str:
     return f"{row.format}/{row.ordering}/{row.layout}/{row.policy}"
 
@@ -411,10 +495,17 @@ def advise_rows(rows: pd.DataFrame, settings: AdviceSettings, layer: str = TRAVE
                     "", warnings, ranking, picks, tied=verdict.tied,
                     questions_to_separate=verdict.questions_to_separate, most_accurate=most_accurate,
                     baselines=baselines, layer=layer)
+    if most_accurate.traversal_accuracy <= 0:  # nothing answers here: no pick, the smallest budget that does
+        answering = answering_choices(table, tokenizer)
+        advice = _replace(advice, answers=False, answering=answering, most_evidence=_most_evidence(ranking),
+                          nothing_answers=what_answers(budget, list(answering), _swept(table, tokenizer),
+                                                       _asked(verdict.questions)))
     return _replace(advice, reason=advice_reason(advice))
 
 
 def advice_reason(advice: Advice) -> str:
+    if not advice.answers:
+        return nothing_reason(advice) + f" Ranked by {advice.layer}."
     return reason(advice.best, advice.runner_up, advice.budget, advice.questions, tied=advice.tied,
                   questions_to_separate=advice.questions_to_separate, most_accurate=advice.most_accurate,
                   baselines=advice.baselines) + f" Ranked by {advice.layer}."
@@ -437,7 +528,7 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
     settings = settings.checked()
     seed_ids = tuple(seeds) if seeds else tuple(dict.fromkeys(seed for query in queries for seed in query.seeds))
     advice = advise_rows(sweep_rows(graph, queries, seed_ids, settings, progress, cache), settings)
-    best, runner_up = advice.best, advice.runner_up
+    best, runner_up, most_evidence = advice.best, advice.runner_up, advice.most_evidence
     if len(queries) == 1:
         def with_budget(choice: Choice) -> Choice:
             if choice.policy != "record":
@@ -445,6 +536,7 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
             return _replace(choice, evidence_budget=evidence_budget(graph, queries[0], seed_ids, choice,
                                                                     advice.tokenizer, cache))
         best, runner_up = with_budget(best), None if runner_up is None else with_budget(runner_up)
+        most_evidence = tuple(with_budget(choice) for choice in most_evidence)
     warnings, room_note = advice.warnings, ""
     if settings.reader and len(queries) == 1:
         query = queries[0]
@@ -461,8 +553,10 @@ def advise(graph: Graph, queries: Sequence[Query], settings: AdviceSettings, *, 
             return _replace(choice, cost=choice_cost(graph, queries, seed_ids, choice, advice.tokenizer,
                                                      advice.budget, model, settings.output_tokens, cache))
         best, runner_up = with_cost(best), None if runner_up is None else with_cost(runner_up)
+        most_evidence = tuple(with_cost(choice) for choice in most_evidence)
         note = f"{model}: {price_source().describe()}"
-    advice = _replace(advice, best=best, runner_up=runner_up, price_note=note, warnings=warnings, room_note=room_note)
+    advice = _replace(advice, best=best, runner_up=runner_up, price_note=note, warnings=warnings, room_note=room_note,
+                      most_evidence=most_evidence)
     return _replace(advice, reason=advice_reason(advice))
 
 

@@ -21,6 +21,7 @@ class Answering:
 
     choice: str
     budget: int
+    exact: bool = True  # False: a swept budget (the grid's figure; the exact one may be lower), labelled so
 
 
 def answering_in_sweep(frame: pd.DataFrame, accuracy: str = "traversal_accuracy",
@@ -45,14 +46,17 @@ def answering_in_picks(picks: pd.DataFrame, label_columns: Iterable[str] = ("for
             for _, row in rows.iterrows()]
 
 
-def what_answers(budget: int, answering: list[Answering], where: str = "the swept budgets") -> str:
+def what_answers(budget: int, answering: list[Answering], where: str = "the swept budgets",
+                 asked: str = "the query") -> str:
     """The sentence for a budget that answers nothing: the smallest budget that does, with what (the cheapest
-    first, up to three), or that none of `where` does."""
+    first, up to three), or that none of `where` does. A swept budget (`Answering.exact` false) is labelled one."""
     if not answering:
-        return (f"Nothing answers the query at {budget:,} tokens, nor at any of {where}: add larger budgets, or "
+        return (f"Nothing answers {asked} at {budget:,} tokens, nor at any of {where}: add larger budgets, or "
                 "another format, ordering or policy.")
     first, *others = sorted(answering, key=lambda item: (item.budget, item.choice))
     also = [item for item in others if item.choice != first.choice][:2]
-    rest = "" if not also else " (then " + "; ".join(f"{item.choice} from {item.budget:,}" for item in also) + ")"
-    return (f"Nothing answers the query at {budget:,} tokens. The smallest budget that does is {first.budget:,} "
+    rest = "" if not also else " (then " + "; ".join(
+        f"{item.choice} from {item.budget:,}{'' if item.exact else ' (swept)'}" for item in also) + ")"
+    smallest = "The smallest budget that does" if first.exact else f"The smallest of {where} that does"
+    return (f"Nothing answers {asked} at {budget:,} tokens. {smallest} is {first.budget:,} "
             f"tokens, with {first.choice}{rest}.")

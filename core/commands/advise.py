@@ -24,17 +24,22 @@ from core.retrieval.ordering import LAYOUTS
 
 
 def _figures(choice) -> str:
+    """A choice's figures; at accuracy 0 no "reached from" (a budget that reaches 0% says nothing)."""
     low, high = choice.interval
+    reached = "" if choice.traversal_accuracy <= 0 else \
+        f", reached from {choice.reach_budget:,} tokens ({whole(choice.reach_tokens)} used there)"
     return (f"accuracy {share(choice.traversal_accuracy)} ({choice.correct:,} of {choice.questions:,}, 95% interval "
-            f"{share(low)}-{share(high)}), reached from {choice.reach_budget:,} tokens ({whole(choice.reach_tokens)} "
-            f"used there), evidence survival {share(choice.evidence_survival)}, {whole(choice.budgeted_tokens)} tokens")
+            f"{share(low)}-{share(high)}){reached}, evidence survival {share(choice.evidence_survival)}, "
+            f"{whole(choice.budgeted_tokens)} tokens")
 
 
 def advice_lines(advice: Advice) -> list[str]:
     best, runner = advice.best, advice.runner_up
     plural = "s" if advice.questions != 1 else ""
-    lines = [(f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}):"),
-             f"  best:      {best.name}: {_figures(best)}"]
+    where = f"at {advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}):"
+    if not advice.answers:  # no "best" at 0%: the headline says nothing answers, and from which budget something does
+        return _nothing_lines(advice, where)
+    lines = [where, f"  best:      {best.name}: {_figures(best)}"]
     if runner is not None:
         lines.append(f"  runner-up: {runner.name}: {_figures(runner)}")
         lines.append(f"  margin:    {signed_whole(100 * (advice.accuracy_margin or 0.0))} percentage points of "
@@ -42,7 +47,20 @@ def advice_lines(advice: Advice) -> list[str]:
                      + ("; tied within noise" if advice.tied else ""))
     lines.extend(f"  baseline:  {choice.name} (never picked): {_figures(choice)}" for choice in advice.baselines)
     lines.append(f"  why:       {advice.reason}")
-    for choice in (best, runner):
+    return lines + _closing_lines(advice, (best, runner))
+
+
+def _nothing_lines(advice: Advice, where: str) -> list[str]:
+    lines = [f"{where} {advice.nothing_answers}"]
+    lines.extend(f"  most evidence kept: {choice.name}: {_figures(choice)}" for choice in advice.most_evidence)
+    lines.extend(f"  baseline:  {choice.name} (never picked): {_figures(choice)}" for choice in advice.baselines)
+    lines.append(f"  why:       {advice.reason}")
+    return lines + _closing_lines(advice, advice.most_evidence)
+
+
+def _closing_lines(advice: Advice, priced) -> list[str]:
+    lines = []
+    for choice in priced:
         if choice is not None and choice.cost is not None:
             lines.append(f"  cost of {choice.format}: {money(choice.cost.dollars)} per question, "
                          f"{money(choice.cost.dollars_cached)} with a warm prompt cache "
@@ -68,8 +86,15 @@ def advice_document(advice: Advice) -> dict:
             figures["cost"] = {"dollars": value.cost.dollars, "dollars_cached": value.cost.dollars_cached,
                                "input_tokens": value.cost.input_tokens, "cacheable_tokens": value.cost.cacheable_tokens}
         return figures
+    answers = advice.answers  # when nothing answers there is no best nor runner-up: the most evidence kept instead
     return {"budget": advice.budget, "tokenizer": advice.tokenizer, "questions": advice.questions,
-            "best": choice(advice.best), "runner_up": choice(advice.runner_up),
+            "answers": answers, "nothing_answers": advice.nothing_answers or None,
+            "smallest_answering_budget": advice.smallest_answering_budget,
+            "answering": [{"choice": item.choice, "budget": item.budget, "exact": item.exact}
+                          for item in advice.answering],
+            "most_evidence_kept": [choice(value) for value in advice.most_evidence],
+            "best": choice(advice.best) if answers else None,
+            "runner_up": choice(advice.runner_up) if answers else None,
             "accuracy_margin": advice.accuracy_margin, "token_margin": advice.token_margin, "tied": advice.tied,
             "questions_to_separate": advice.questions_to_separate,
             "baselines": [choice(value) for value in advice.baselines], "reason": advice.reason,

@@ -8,9 +8,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.advisor import Advice, AdviceSettings, advise, advise_set
+from core.analysis.advisor import Advice, AdviceSettings, Choice, advise, advise_set
 from core.analysis.cost import DEFAULT_MODEL, priced_models
-from core.analysis.what_answers import answering_in_picks, what_answers
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
@@ -100,14 +99,12 @@ def token_words(margin: float) -> str:
 
 
 def draw_advice(advice: Advice) -> None:
+    if not advice.answers:  # "Use X" at accuracy 0% would recommend a choice that answers nothing
+        draw_nothing_answers(advice)
+        return
     best, runner = advice.best, advice.runner_up
-    if best.traversal_accuracy == 0:  # "Use X" at accuracy 0% would recommend a choice that answers nothing
-        larger = advice.picks[(advice.picks["tokenizer"] == advice.tokenizer) & (advice.picks["budget"] > advice.budget)]
-        st.warning(escape_markdown(what_answers(advice.budget, answering_in_picks(larger), "the budgets for sweeps"))
-                   + f" The best at {advice.budget:,} tokens is shown below for comparison.", icon="⚠️")
-    else:
-        st.success(f"**Use {escape_markdown(best.name)}** at {advice.budget:,} tokens ({advice.tokenizer}, "
-                   f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
+    st.success(f"**Use {escape_markdown(best.name)}** at {advice.budget:,} tokens ({advice.tokenizer}, "
+               f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
     st.markdown(f"**Why:** {escape_markdown(advice.reason)}")
     first, second, third = st.columns(3)
     low, high = best.interval
@@ -117,7 +114,7 @@ def draw_advice(advice: Advice) -> None:
                  delta_arrow="auto" if advice.accuracy_margin else "off",
                  help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
     second.metric("Reached from", f"{best.reach_budget:,} tokens",
-                  help="the smallest budget swept at which this accuracy is reached")
+                  help="the smallest budget from which this accuracy is reached")
     third.metric("Budgeted tokens", whole(best.budgeted_tokens),
                  delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off",
                  delta_arrow="off")
@@ -126,16 +123,49 @@ def draw_advice(advice: Advice) -> None:
         st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")
     if runner is not None:
         st.markdown(f"**Runner-up** (best in another format): {escape_markdown(runner.name)} — accuracy "
-                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])}), "
-                    f"reached from {runner.reach_budget:,} tokens, evidence survival "
+                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])})"
+                    f"{_reached(runner)}, evidence survival "
                     f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
+    draw_rest(advice, (best, runner))
+
+
+def _reached(choice: Choice) -> str:
+    """", reached from N tokens", or nothing at accuracy 0 (every budget reaches 0%)."""
+    return "" if choice.traversal_accuracy <= 0 else f", reached from {choice.reach_budget:,} tokens"
+
+
+def draw_nothing_answers(advice: Advice) -> None:
+    """No pick: core's sentence naming the smallest budget that answers, the candidates keeping the most evidence,
+    and no "Reached from" (a budget that reaches 0% says nothing)."""
+    st.warning(escape_markdown(advice.nothing_answers), icon="⚠️")
+    st.markdown(f"**Why:** {escape_markdown(advice.reason)}")
+    shown = advice.most_evidence[0] if advice.most_evidence else advice.best
+    first, second, third = st.columns(3)
+    low, high = shown.interval
+    first.metric("Traversal accuracy", share(shown.traversal_accuracy),
+                 help=f"every candidate: {shown.correct:,} of {shown.questions:,} questions; 95% interval "
+                      f"{share(low)}-{share(high)}")
+    smallest = advice.smallest_answering_budget
+    second.metric("Smallest budget that answers", "—" if smallest is None else f"{smallest:,} tokens",
+                  help="from which a candidate compared answers (see the sentence above for its scope)")
+    third.metric("Most evidence kept", share(shown.evidence_survival),
+                 help=f"{shown.name}, in {whole(shown.budgeted_tokens)} tokens")
+    if advice.most_evidence:
+        st.markdown("**Most evidence kept** (nothing is picked at 0%): " + "; ".join(
+            f"{escape_markdown(choice.name)} — evidence survival {share(choice.evidence_survival)}, "
+            f"{whole(choice.budgeted_tokens)} tokens" for choice in advice.most_evidence) + ".")
+    draw_rest(advice, advice.most_evidence)
+
+
+def draw_rest(advice: Advice, priced) -> None:
+    """The baselines, warnings, cost per question and every candidate at the budget."""
     if advice.baselines:
         st.markdown("**Baselines** (random or reading the answer; never picked): " + "; ".join(
-            f"{escape_markdown(choice.name)} — accuracy {share(choice.traversal_accuracy)}, reached from "
-            f"{choice.reach_budget:,} tokens" for choice in advice.baselines) + ".")
+            f"{escape_markdown(choice.name)} — accuracy {share(choice.traversal_accuracy)}{_reached(choice)}"
+            for choice in advice.baselines) + ".")
     for warning in advice.warnings:
         st.warning(escape_markdown(warning), icon="⚠️")
-    costs = [choice for choice in (best, runner) if choice is not None and choice.cost is not None]
+    costs = [choice for choice in priced if choice is not None and choice.cost is not None]
     if costs:
         st.subheader("Cost per question")
         show_table(pd.DataFrame([{
@@ -146,7 +176,11 @@ def draw_advice(advice: Advice) -> None:
         st.caption(escape_markdown(advice.price_note) + ". Input: frame, question, grammar and context; the stable "
                    "prefix (frame, grammar, preamble) at the cached-read price when it is 1,024 tokens or more.")
     st.subheader("Every candidate at this budget")
-    show_table(advice.ranking.drop(columns=["tokenizer", "budget"]).head(50), "advisor_ranking", hide_index=True)
+    table = advice.ranking.drop(columns=["tokenizer", "budget"]).head(50)
+    nothing = table["traversal_accuracy"] <= 0  # every budget reaches 0%: no "reached from" there
+    table = table.assign(reach_budget=table["reach_budget"].astype("Int64").mask(nothing),
+                         reach_tokens=table["reach_tokens"].mask(nothing))
+    show_table(table, "advisor_ranking", hide_index=True)
 
 
 if __name__ == "__main__":  # run as a page by st.navigation

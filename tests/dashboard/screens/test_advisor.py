@@ -42,13 +42,31 @@ def test_baselines_are_listed_beside_the_pick_never_as_it():
 
 
 def test_a_budget_that_answers_nothing_names_the_smallest_that_does_instead_of_a_pick():
-    app = app_test(**{"budget": "512", "budgets": "512,1024,4096,8192", "advisor_formats": ["csv", "jsonl"],
+    app = app_test(**{"budget": "16", "budgets": "16,4096", "advisor_formats": ["csv", "jsonl"],
                       "advisor_orderings": ["hop_tiers", "canonical"], "advisor_policies": ["record"]})
     on_page(app.run(), "advisor")
+    sample = default_sample()
+    expected = advise(load_sample(sample.name), [sample.default_query()],
+                      AdviceSettings(budgets=(16, 4096), budget=16, formats=("csv", "jsonl"),
+                                     orderings=("hop_tiers", "canonical"), policies=("record",),
+                                     model="gpt-4o-mini"), seeds=sample.seeds)
+    assert not expected.answers and expected.smallest_answering_budget is not None
     assert not app.success  # no "Use ..." at accuracy 0%
     warning = unescaped(app.warning[0].value)
-    assert warning.startswith("Nothing answers the query at 512 tokens. The smallest budget that does is ")
-    assert "tokens, with csv (" in warning or "tokens, with jsonl (" in warning
+    assert warning == expected.nothing_answers  # the CLI's headline, word for word
+    assert warning.startswith("Nothing answers the question at 16 tokens. The smallest ")
+    assert f"is {expected.smallest_answering_budget:,} tokens, with " in warning
+    assert expected.reason in unescaped(" ".join(item.value for item in app.markdown))
+    assert "picks by cost" not in expected.reason
+    shown = {item.label: item.value for item in app.metric}
+    assert "Reached from" not in shown  # a budget that reaches 0% says nothing
+    assert shown["Traversal accuracy"] == "0%"
+    assert shown["Smallest budget that answers"] == f"{expected.smallest_answering_budget:,} tokens"
+    assert not any(item.value.startswith("**Runner-up**") for item in app.markdown)
+    kept = next(unescaped(item.value) for item in app.markdown if item.value.startswith("**Most evidence kept**"))
+    assert all(choice.name in kept for choice in expected.most_evidence)
+    ranking = app.dataframe[-1].value
+    assert ranking.loc[ranking["traversal_accuracy"] <= 0, "reach_budget"].isna().all()
 
 
 def test_the_margins_read_in_plain_words():
