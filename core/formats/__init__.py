@@ -15,6 +15,8 @@ from core.formats import (
     dot,
     edge_set,
     edge_tuples,
+    flat_compact_json,
+    flat_json,
     gml,
     graphml,
     graphrag_tables,
@@ -62,6 +64,8 @@ FORMATS: Registry[Format] = Registry("format", [(module.FORMAT.name, module.FORM
     markdown_tables,
     graphrag_tables,
     # the serializations the field's benchmarks use (KG-LLM-Bench, GraphOmni, ISONGraph, diagram languages)
+    flat_json,
+    flat_compact_json,
     jsonld,
     ntriples,
     dot,

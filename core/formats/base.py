@@ -57,6 +57,12 @@ class Rendering:
     preamble: str
     records: tuple[Record, ...]
     closings: tuple[str, ...]
+    # For a format whose section headers declare how many units follow (TOON's `[N]`): each entry
+    # (part, start, end, kind) says that characters [start, end) of the preamble (part -1) or of record
+    # `part` are the decimal count of the units of that kind ("n" nodes, "e" edges) the document holds.
+    # The records are written with the counts of the whole rendering; `prefix_text(k)` writes each
+    # header it keeps with the counts of its own k records (core.tokens.prefix_tokens counts them so).
+    declared_counts: tuple[tuple[int, int, int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.closings) != len(self.records) + 1:
@@ -64,7 +70,23 @@ class Rendering:
 
     def prefix_text(self, count: int) -> str:
         """The valid document made of the preamble, the first `count` records and their closing."""
+        if self.declared_counts:
+            return "".join(self.prefix_parts(count)) + self.closings[count]
         return self.preamble + "".join(record.text for record in self.records[:count]) + self.closings[count]
+
+    def prefix_parts(self, count: int) -> list[str]:
+        """The preamble and the first `count` records' texts, each declared count written for `count`."""
+        parts = [self.preamble] + [record.text for record in self.records[:count]]
+        for part, start, end, kind in self.declared_counts:
+            if part < count:
+                text = parts[part + 1]
+                parts[part + 1] = text[:start] + str(self.declared_count(kind, count)) + text[end:]
+        return parts
+
+    def declared_count(self, kind: str, count: int) -> int:
+        """How many units of `kind` ("n" or "e") the first `count` records carry."""
+        nodes, edges = self.kept_node_and_edge_counts
+        return int((nodes if kind == "n" else edges)[count])
 
     @property
     def text(self) -> str:

@@ -68,7 +68,7 @@ class PrefixTokens:
 
     def prefix_text(self, count: int) -> str:
         """`rendering.prefix_text(count)`, sliced from the encoded text (faster than joining records)."""
-        if self._replaced:
+        if self._replaced or self.rendering.declared_counts:
             return self.rendering.prefix_text(count)
         return self._text[:int(self.record_ends[count])].decode("utf-8") + self.rendering.closings[count]
 
@@ -76,6 +76,8 @@ class PrefixTokens:
         """Exact tokens of `prefix_text(records) + suffix`."""
         if not suffix:
             return int(self.counts[records])
+        if self.rendering.declared_counts:  # the counts differ from the complete text's: encode the document
+            return self.tokenizer.count(tokenizable(self.prefix_text(records) + suffix))
         anchor = int(self._anchors[records])
         tail = self._text[anchor:int(self.record_ends[records])].decode("utf-8")
         closing = tokenizable(self.rendering.closings[records] + suffix)
@@ -168,6 +170,9 @@ def prefix_tokens(rendering: Rendering, tokenizer: Tokenizer, source: tuple | No
     counting = _aligned(np.where(at_end, record_ends, anchors), token_ends)
     tokens_before = np.searchsorted(token_ends, counting, side="right")
     counts = tokens_before + _tail_tokens(tokenizer, text, counting, record_ends, rendering.closings, closing_ids)
+    if rendering.declared_counts:
+        counts = _with_declared_counts(rendering, tokenizer, counts, counting, text, record_ends, boundaries,
+                                       token_ends)
     return PrefixTokens(rendering, tokenizer, full_tokens, counts, record_ends, text, boundaries, token_ends,
                         anchors, replaced, source)
 
@@ -183,6 +188,57 @@ def _encoded(rendering: Rendering) -> tuple[list[str], str, bytes, bool]:
         parts = [tokenizable(part) for part in parts]
         full_text = "".join(parts) + tokenizable(rendering.closing)
         return parts, full_text, full_text.encode("utf-8"), True
+
+
+def _with_declared_counts(rendering: Rendering, tokenizer: Tokenizer, counts: np.ndarray, counting: np.ndarray,
+                          text: bytes, record_ends: np.ndarray, boundaries: np.ndarray,
+                          token_ends: np.ndarray) -> np.ndarray:
+    """Counts of the prefixes whose declared counts (`Rendering.declared_counts`) are their own, not the whole's.
+
+    Each count's digits sit between two forced pre-token boundaries of the complete text (TOON's `[` and `]`):
+    a prefix that counted the complete text's tokens past that window trades the window's tokens for those of
+    the window with its own number, encoded once per number. A prefix whose tail reaches into the window (its
+    records end just after the header), or a tokenizer with no boundaries there, is encoded whole.
+    """
+    counts = counts.copy()
+    kept = len(rendering.records)
+    direct = np.zeros(kept + 1, dtype=bool)
+    for part, start, end, kind in rendering.declared_counts:
+        part_start = 0 if part < 0 else int(record_ends[part])
+        part_text = rendering.preamble if part < 0 else rendering.records[part].text
+        digits_start = part_start + len(part_text[:start].encode("utf-8"))
+        digits_end = part_start + len(part_text[:end].encode("utf-8"))
+        before = [b for b in boundaries[:np.searchsorted(boundaries, digits_start, side="right")][::-1][:8].tolist()
+                  if _token_end(token_ends, b)]
+        after = [b for b in boundaries[np.searchsorted(boundaries, digits_end):][:8].tolist()
+                 if _token_end(token_ends, b)]
+        window = (before[0], after[0]) if before and after else None
+        old_tokens = 0
+        if window is not None:
+            old_tokens = int(np.searchsorted(token_ends, window[1], side="right")
+                             - np.searchsorted(token_ends, window[0], side="right"))
+        whole = rendering.declared_count(kind, kept)
+        encoded: dict[int, int] = {}
+        for count in range(part + 1, kept + 1):
+            number = rendering.declared_count(kind, count)
+            if number == whole or direct[count]:
+                continue
+            if window is None or int(counting[count]) < window[1]:
+                direct[count] = True
+                continue
+            if number not in encoded:
+                piece = (text[window[0]:digits_start] + str(number).encode() + text[digits_end:window[1]])
+                encoded[number] = tokenizer.count(piece.decode("utf-8")) - old_tokens
+            counts[count] += encoded[number]
+    for count in np.flatnonzero(direct).tolist():
+        counts[count] = tokenizer.count(tokenizable(rendering.prefix_text(count)))
+    return counts
+
+
+def _token_end(token_ends: np.ndarray, offset: int) -> bool:
+    """Whether the complete encoding has a token ending at byte `offset`."""
+    position = int(np.searchsorted(token_ends, offset))
+    return position < len(token_ends) and int(token_ends[position]) == offset
 
 
 def _reencoded_prefixes(rendering: Rendering, tokenizer: Tokenizer) -> PrefixTokens:

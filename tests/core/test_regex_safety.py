@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from core.analysis import cost
 from core.budget import budget_list
 from core.evaluate import readers
-from core.formats import cut_parse, local_ids, quoting, semantic_text, toon, turtle
+from core.formats import cut_parse, local_ids, quoting, semantic_text, turtle
 from core.formats import graphml as graphml_format
 from core.graph import model
 from core.io import falkordb_source, gml, gml_text, graphml, loading, pajek, xml_head
@@ -63,7 +63,6 @@ APPLIED: list[tuple[str, Callable[[str], object]]] = [
     ("pajek._VERTICES", lambda text: pajek._VERTICES.search(text)),
     ("pajek._NOT_PAJEK_TEXT", lambda text: pajek._NOT_PAJEK_TEXT.search(text)),
     ("falkordb_source._IDENTIFIER", lambda text: falkordb_source._IDENTIFIER.fullmatch(text)),
-    ("toon._TOP_LINE", lambda text: toon._TOP_LINE.match(text)),
     ("turtle._BAD_PERCENT", lambda text: turtle._BAD_PERCENT.search(text)),
     ("turtle._PLAIN_NAME", lambda text: turtle._PLAIN_NAME.match(text)),
     ("turtle.syntax_reason", turtle.syntax_reason),
@@ -157,7 +156,6 @@ def adversarial_texts(draw) -> str:
 # The texts that made the earlier spellings backtrack (seconds to hours), each with the pattern it hit.
 REGRESSIONS = [
     ("graphml._FLOAT", "", "1", "x"),  # [0-9]+\.?[0-9]*: 20,000 digits took 14 s
-    ("toon._TOP_LINE", "nodes[", "1", ""),  # \d+[^\]]*: quadratic without a closing bracket
     ("question_templates._PARAMETER_NUMBERS[1]", "k", " ", "x"),  # \s*(?:of)?\s*: quadratic in spaces
     ("question_templates.parameter_number_spans", "k", " ", "x"),
     ("turtle.syntax_reason", "", "Bad syntax (", ""),  # (.+?) rescanned from every start

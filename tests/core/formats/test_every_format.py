@@ -139,8 +139,9 @@ def test_every_format_has_a_grammar_a_title_and_an_example(name):
 def test_an_integer_too_long_to_convert_is_a_format_error_not_a_crash(name):
     graph = service_graph(0, 0, 1).__class__.build([Node("a", "t", (("n", 7),))], [])
     text = render_all(name, graph).text.replace("7", "7" * 5000)
-    assert ("7" * 5000 in text) == FORMATS.get(name).lossless, "lossless formats write the long integer"
-    if not FORMATS.get(name).lossless:  # the lossy formats write no properties, so the digits never reach a reader
+    written = "7" * 5000 in text
+    assert written or not FORMATS.get(name).lossless, "lossless formats write the long integer"
+    if not written:  # a lossy format that writes no properties: the digits never reach a reader
         assert [node.id for node in FORMATS.get(name).decode(text).nodes] == ["a"]
         return
     with pytest.raises(FormatError, match=r"4300 digits|too long|digits"):
