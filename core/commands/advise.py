@@ -17,6 +17,7 @@ from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokeni
 from core.errors import ParameterError
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.formats import FORMATS
+from core.io.whole_file import write_whole
 from core.number_style import money, share, signed_whole, whole
 from core.questions import generate, load_questions
 from core.retrieval import ORDERINGS
@@ -135,8 +136,7 @@ def run(arguments: argparse.Namespace) -> int:
             progress.close()
     print("\n".join(advice_lines(advice)))
     if arguments.output:
-        arguments.output.write_text(json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
+        write_whole(arguments.output, json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n")
         print(f"advice written to {arguments.output}")
     return 0
 
@@ -153,8 +153,7 @@ def advise_from_run(arguments: argparse.Namespace) -> int:
     advice = advise_answers(results, settings, arguments.from_run)
     print("\n".join(advice_lines(advice)))
     if arguments.output:
-        arguments.output.write_text(json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
+        write_whole(arguments.output, json.dumps(advice_document(advice), indent=1, ensure_ascii=False) + "\n")
         print(f"advice written to {arguments.output}")
     return 0
 

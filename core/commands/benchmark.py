@@ -22,6 +22,7 @@ from core.commands.sweep import add_seed_and_query_options, seeds_and_queries
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import TokenizerChoice, add_tokenizer_options, chosen_tokenizers
 from core.formats import FORMATS
+from core.io.whole_file import write_whole
 from core.number_style import share
 from core.prompt.answers import schema_for
 from core.queries import Query
@@ -129,7 +130,7 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.contexts_dir:
         arguments.contexts_dir.mkdir(parents=True, exist_ok=True)
         for item in figures:
-            (arguments.contexts_dir / f"graph.{item.name}.txt").write_text(item.text, encoding="utf-8")
+            write_whole(arguments.contexts_dir / f"graph.{item.name}.txt", item.text)
     print(verdict(figures, encoding, choice.approximate))
     print(f"graph: {report['graph']['nodes']} nodes, {report['graph']['edges']} edges, "
           f"sha256 {report['graph_hash'][:16]}…, {choice.describe()}")
@@ -148,7 +149,7 @@ def run(arguments: argparse.Namespace) -> int:
     if choice.reader is not None:
         print_request_table(report, graph, choice.reader, TOKENIZERS.get(choice.names[0]), preset)
     if arguments.output is not None:  # last: the request table adds to the report
-        arguments.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_whole(arguments.output, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         print(f"report written to {arguments.output}")
     if arguments.contexts_dir:
         print(f"renderings written to {arguments.contexts_dir}/graph.<format>.txt")

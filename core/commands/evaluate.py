@@ -26,6 +26,7 @@ from core.errors import ParameterError
 from core.evaluate.store import DEFAULT_PATH, RunStore, check_store
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
+from core.io.whole_file import whole_file
 from core.number_style import money, share, whole
 from core.prompt.answers import ANSWER_FORMATS
 from core.prompt.pricing import PriceTable, parse_price
@@ -228,9 +229,11 @@ def send_and_report(graph, contexts: list, endpoint, extra: dict, arguments: arg
         print(sufficiency_table(sufficiency(rows)))
     if arguments.output:
         if arguments.output.suffix == ".json":
-            table.to_json(arguments.output, orient="records", indent=2)
+            with whole_file(arguments.output) as temporary:
+                table.to_json(temporary, orient="records", indent=2)
         else:
-            table.to_csv(arguments.output, index=False)
+            with whole_file(arguments.output) as temporary:
+                table.to_csv(temporary, index=False)
         print(f"summary written to {arguments.output}")
     if progress.failed:
         print(f"{progress.failed} request(s) failed (reasons in the store); run the same command again to retry "

@@ -56,6 +56,9 @@ def check_writable(path: Path, option: str) -> None:
         raise ParameterError(f"the folder {folder} does not exist", option,
                              f"create it first (mkdir -p {folder}) or write somewhere else")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            raise ParameterError(f"{path} cannot be written: the disk holding {folder} is mounted read-only", option,
+                                 "write to a folder on a writable disk")
         raise ParameterError(f"{path} cannot be written (permission denied)", option, "write somewhere else")
 
 

@@ -37,6 +37,7 @@ from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph
 from core.io.samples import get_sample, sample_names
 from core.io.spreadsheet import spreadsheet_csv
+from core.io.whole_file import whole_file, write_whole
 from core.questions import SEEDINGS, QuestionSet, generate, load_questions
 from core.reports.exports import plain_value
 from core.retrieval import ORDERINGS
@@ -63,17 +64,18 @@ def write_output(path: Path, result: SuiteResult, table: pd.DataFrame) -> None:
     rows = result.rows
     suffix = path.suffix.lower()
     if suffix == ".parquet":
-        rows.to_parquet(path, index=False)
+        with whole_file(path) as temporary:
+            rows.to_parquet(temporary, index=False)
     elif suffix == ".json":
         document = {"parameters": rows.attrs.get("parameters", {}), "questions": _records(result.questions),
                     "aggregate": _records(table), "by_query_type": _records(breakdown(rows, "query_type")),
                     "by_hop_depth": _records(breakdown(rows, "hop_depth")),
                     "smallest_budgets": _records(smallest_budgets(table)),
                     "pareto_across_budgets": _records(pareto_across_budgets(rows)), "rows": _records(rows)}
-        path.write_text(json.dumps(document, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_whole(path, json.dumps(document, ensure_ascii=False) + "\n")
     else:
         cells = (["" if value is None else value for value in map(plain_value, row)] for row in rows.itertuples(index=False))
-        path.write_text(spreadsheet_csv(list(rows.columns), cells), encoding="utf-8", newline="")
+        write_whole(path, spreadsheet_csv(list(rows.columns), cells))
 
 
 def _percent(value: float) -> str:

@@ -39,6 +39,7 @@ from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph
 from core.io.spreadsheet import spreadsheet_csv
+from core.io.whole_file import write_whole
 from core.number_style import share
 from core.queries import QUERIES, Query, QueryTemplate, query_from_seeds
 from core.queries.answerable import require_answer
@@ -156,11 +157,11 @@ def write_results(path: Path, frame: pd.DataFrame, summary: pd.DataFrame, verdic
         document = {"parameters": frame.attrs.get("parameters", {}), "summary": _records(summary),
                     "pareto_across_budgets": _records(verdicts),
                     "front_over_what_answers": _records(answer_front(frame)), "rows": _records(frame)}
-        path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_whole(path, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
     else:  # a CSV for spreadsheets: formula-like cells are neutralised
         rows = (["" if value is None else value for value in map(plain_value, row)]
                 for row in frame.itertuples(index=False))
-        path.write_text(spreadsheet_csv(list(frame.columns), rows), encoding="utf-8", newline="")
+        write_whole(path, spreadsheet_csv(list(frame.columns), rows))
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
@@ -306,7 +307,7 @@ def write_cut_reports(arguments: argparse.Namespace, graph, queries, seeds: Sequ
         count_grammar=not arguments.no_grammar, marker=arguments.marker, sections=arguments.sections)]
     document = {"graph_hash": graph.sha256, "queries": {query.label: query.question_on(graph) for query in queries},
                 "cuts": cuts}
-    arguments.cut_report.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_whole(arguments.cut_report, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
     print(f"{len(cuts)} cut reports written to {arguments.cut_report}")
 
 

@@ -10,6 +10,7 @@ from core.formats import FORMATS
 from core.graph.model import Graph
 from core.graph.units import graph_units
 from core.io import edge_list, gexf, graphml, learning_graph, node_link, pajek
+from core.io.whole_file import write_whole
 
 NODES_SUFFIX = ".nodes.csv"
 
@@ -51,8 +52,8 @@ def save_graph_files(graph: Graph, format: str, path: str | Path) -> list[Path]:
     if format == SPREADSHEET:
         edges, nodes = edge_list.write_edge_list(graph)
         nodes_path = path.with_name(path.stem + NODES_SUFFIX)
-        path.write_text(edges, encoding="utf-8", newline="")
-        nodes_path.write_text(nodes, encoding="utf-8", newline="")
+        write_whole(path, edges)
+        write_whole(nodes_path, nodes)
         return [path, nodes_path]
-    path.write_text(save_graph(graph, format), encoding="utf-8", newline="")
+    write_whole(path, save_graph(graph, format))
     return [path]

@@ -26,6 +26,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from core.errors import GraphContextError
+from core.io.whole_file import write_whole
 from core.tokens.pretoken_boundaries import (
     GGUF_GPT2_PRE_TOKENIZER,
     GGUF_LLAMA3_PRE_TOKENIZER,
@@ -125,9 +126,7 @@ def stored_gguf_upload(data: bytes) -> str:
     folder.mkdir(exist_ok=True)
     path = folder / f"{hashlib.sha256(data).hexdigest()[:32]}.gguf"
     if not path.is_file():
-        partial = path.with_suffix(".partial")
-        partial.write_bytes(data)
-        partial.replace(path)  # whole or absent, even with two sessions uploading the same file
+        write_whole(path, data)  # whole or absent, even with two sessions uploading the same file
     return str(path)
 
 
