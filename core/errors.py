@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
+LONGEST_PART = 2_000  # characters of each part (what, where, fix) of a message; beyond, it is cut with a count
+
+
+def shortened(text: str, most: int = 80) -> str:
+    """`text` as it is, or its first `most` characters, an ellipsis and how long it is in all."""
+    return text if len(text) <= most else f"{text[:most]}… ({len(text):,} characters in all)"
+
+
+def listed(items: Sequence[str] | Iterable[str], most: int = 10, *, separator: str = ", ", each: int = 80) -> str:
+    """The first `most` items (each shortened to `each` characters) joined, then "… and N more"."""
+    items = list(items)
+    shown = separator.join(shortened(str(item), each) for item in items[:most])
+    return shown + (f"… and {len(items) - most:,} more" if len(items) > most else "")
+
 
 class GraphContextError(Exception):
     """Base of every error the core raises on purpose.
@@ -11,6 +27,9 @@ class GraphContextError(Exception):
     """
 
     def __init__(self, what: str, where: str = "", fix: str = "") -> None:
+        # A message quotes the user's text (a header, ids, a value): each part is bounded, so a file of
+        # 500,000 columns gives one readable line, not 5 MB.
+        what, where, fix = (shortened(part, LONGEST_PART) if isinstance(part, str) else part for part in (what, where, fix))
         self.what = what
         self.where = where
         self.fix = fix

@@ -12,7 +12,7 @@ import io
 from collections import Counter
 from collections.abc import Sequence
 
-from core.errors import LoadError
+from core.errors import LoadError, listed, shortened
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.text import decode_utf8, line_of
 
@@ -30,7 +30,7 @@ def read_table(data: bytes, source: str, required: tuple[str, ...], *,
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
         header = _header(reader.fieldnames, source, required)
-        fix_row = (f"give every row the {len(header)} columns of the header ({','.join(header)[:120]}); "
+        fix_row = (f"give every row the {len(header):,} columns of the header ({shortened(','.join(header), 120)}); "
                    "quote a value holding a comma, a quote or a line break")
         rows = [_checked(row, reader.line_num, source, fix_row, limits) for row in reader]
     except csv.Error as error:
@@ -63,15 +63,15 @@ def _header(header: Sequence[str] | None, source: str, required: tuple[str, ...]
         raise LoadError("the file is empty", source, f"start with a header line naming the columns {','.join(required)}")
     missing = [column for column in required if column not in header]
     if missing:
-        raise LoadError(f"the header lacks the column(s) {', '.join(missing)}; it reads {','.join(header)[:200]!r}",
+        raise LoadError(f"the header lacks the column(s) {listed(missing)}; it reads {shortened(','.join(header), 200)!r}",
                         f"{source}, line 1", f"start with a header line naming the columns {','.join(required)}")
     unnamed = [str(index) for index, name in enumerate(header, start=1) if not name.strip()]
     if unnamed:
-        raise LoadError(f"column(s) {', '.join(unnamed)} of the header have no name", f"{source}, line 1",
+        raise LoadError(f"column(s) {listed(unnamed)} of the header have no name", f"{source}, line 1",
                         "name every column, or remove the trailing comma")
     repeated = sorted(name for name, count in Counter(header).items() if count > 1)
     if repeated:
-        raise LoadError(f"the header names the column(s) {', '.join(repeated)} more than once",
+        raise LoadError(f"the header names the column(s) {listed(repeated)} more than once",
                         f"{source}, line 1", "name each column once")
     return list(header)
 
@@ -83,7 +83,7 @@ def _checked(row: dict, line: int, source: str, fix: str, limits: Limits) -> Row
         raise LoadError(f"the row has {len(row[None])} field(s) more than the header", where, fix)
     missing = [name for name, value in row.items() if value is None]
     if missing:
-        raise LoadError(f"the row has no field for the column(s) {', '.join(missing)}", where, fix)
+        raise LoadError(f"the row has no field for the column(s) {listed(missing)}", where, fix)
     for name, value in row.items():
         limits.check_string(value, source, f"line {line}, column {name[:40]!r}")
     return line, row
