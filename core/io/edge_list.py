@@ -2,7 +2,8 @@
 
 Reading: `relation` and `type` columns are optional (the defaults of the load options fill them);
 every other column is a text property, omitted where the cell is empty. Ids, types and relations
-are stripped of surrounding spaces. Without a nodes table every endpoint becomes a node of the default
+are stripped of surrounding spaces; two spellings of an id that become one (`a` and `a `) are refused
+naming both, or read as one node with a notice under duplicates 'merge'. Without a nodes table every endpoint becomes a node of the default
 type; with one, an edge to an undeclared node follows the missing-endpoints policy.
 Writing: two spreadsheet-safe tables (see `core.io.spreadsheet`), edges and nodes, one column per
 property key. Formula-like cells gain a leading `'`, so this export is for spreadsheets, not lossless.
@@ -14,7 +15,7 @@ from dataclasses import replace
 
 from core.errors import GraphError, LoadError
 from core.graph.model import Edge, Graph, Node
-from core.io.building import build_graph, check_endpoints, frozen_properties
+from core.io.building import IdSpellings, build_graph, check_endpoints, frozen_properties
 from core.io.csv_tables import read_table
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
@@ -28,13 +29,16 @@ def parse_edge_list(data: bytes, *, nodes: bytes | None = None, source: str = "e
                     nodes_source: str = "nodes.csv", options: LoadOptions = DEFAULT_OPTIONS,
                     limits: Limits = DEFAULT_LIMITS) -> Graph:
     """The graph of an edges table and, if given, a nodes table."""
-    edges = _edges(data, source, options, limits)
+    spellings = IdSpellings(source, options, "once the spaces around ids are stripped")
+    edges = _edges(data, source, options, limits, spellings)
     if nodes is None:
+        spellings.notice()
         typed = (_typed_ends(data, source, options, limits)
                  if options.source_type_column or options.target_type_column else [])
         return build_graph(typed, [edge for edge, _ in edges], source, replace(options, missing_endpoints="create"),
                            limits=limits)
-    node_list = _nodes(nodes, nodes_source, options, limits)
+    node_list = _nodes(nodes, nodes_source, options, limits, spellings)
+    spellings.notice()
     check_endpoints(edges, {node.id for node in node_list}, source, options)
     return build_graph(node_list, [edge for edge, _ in edges], source, options, limits=limits)
 
@@ -45,7 +49,8 @@ def mapped_columns(options: LoadOptions) -> tuple[str, ...]:
                                    options.source_type_column, options.target_type_column) if name)
 
 
-def _edges(data: bytes, source: str, options: LoadOptions, limits: Limits) -> list[tuple[Edge, str]]:
+def _edges(data: bytes, source: str, options: LoadOptions, limits: Limits,
+           spellings: IdSpellings) -> list[tuple[Edge, str]]:
     required = (options.source_column, options.target_column,
                 *(name for name in (options.source_type_column, options.target_type_column) if name))
     _, rows = read_table(data, source, required, limits=limits)
@@ -57,6 +62,8 @@ def _edges(data: bytes, source: str, options: LoadOptions, limits: Limits) -> li
         if not all(ends):
             raise LoadError("the row has an empty source or target", f"{source}, {where}",
                             "give every edge a source and a target id")
+        for column, end in zip((options.source_column, options.target_column), ends):
+            spellings.text(row[column], end, f"{where}, column {column[:40]!r}")
         relation = row.get(options.relation_column, "").strip() or options.default_relation
         properties = {name: value for name, value in row.items() if name not in structure and value}
         edges.append((Edge(ends[0], relation, ends[1], frozen_properties(properties, source, where)), where))
@@ -77,7 +84,7 @@ def _typed_ends(data: bytes, source: str, options: LoadOptions, limits: Limits) 
     return list(found.values())
 
 
-def _nodes(data: bytes, source: str, options: LoadOptions, limits: Limits) -> list[Node]:
+def _nodes(data: bytes, source: str, options: LoadOptions, limits: Limits, spellings: IdSpellings) -> list[Node]:
     _, rows = read_table(data, source, NODE_COLUMNS, limits=limits)
     nodes = []
     for line, row in rows:
@@ -85,6 +92,7 @@ def _nodes(data: bytes, source: str, options: LoadOptions, limits: Limits) -> li
         node_id = row["id"].strip()
         if not node_id:
             raise LoadError("the row has an empty id", f"{source}, {where}", "give every node an id")
+        spellings.text(row["id"], node_id, f"{source}, {where}, column 'id'")
         node_type = row.get("type", "").strip() or options.default_node_type
         properties = {name: value for name, value in row.items() if name not in ("id", "type") and value}
         nodes.append(Node(node_id, node_type, frozen_properties(properties, source, where)))

@@ -1,7 +1,7 @@
 """Node-link JSON (the networkx layout): read it with `edges` or `links`, write it losslessly with a schema.
 
 Reading: `nodes` is a list of objects with an `id` (text, or a whole number taken as its decimal
-text); `edges` (or `links`) a list of objects with `source` and `target`. The node type comes from
+text: 1 and "1" in one file are refused, or read as one node with a notice under duplicates 'merge'); `edges` (or `links`) a list of objects with `source` and `target`. The node type comes from
 `labelV`, `type` or `label` (the first the file uses, or the one chosen), the relation from `labelE`,
 `relation` or `label`; every other member is a property, and a `properties` object is unpacked into
 properties. Null, list and object values become their compact JSON text. A multigraph edge `key` is
@@ -21,7 +21,14 @@ import math
 
 from core.errors import LoadError
 from core.graph.model import Edge, Graph, Node, PropertyValue, RelationReading, Schema
-from core.io.building import build_graph, check_endpoints, frozen_properties, property_value
+from core.io.building import (
+    IdSpellings,
+    build_graph,
+    check_endpoints,
+    frozen_properties,
+    property_value,
+    undirected_notice,
+)
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.text import decode_utf8
@@ -48,14 +55,18 @@ def parse_node_link(data: bytes, *, source: str = "graph.json", options: LoadOpt
     limits.check_counts(len(node_records), len(edge_records), source)  # before the records are read one by one
     type_attribute = options.node_type_from(_member_names(node_records, ("id", "properties")))
     relation_attribute = options.relation_from(_member_names(edge_records, ("source", "target", "key", "properties")))
-    nodes = [_node(record, index, type_attribute, source, options) for index, record in enumerate(node_records)]
+    spellings = IdSpellings(source, options, "once ids are read as text (a whole number as its digits)")
+    nodes = [_node(record, index, type_attribute, source, options, spellings) for index, record in enumerate(node_records)]
     edges = []
     for index, record in enumerate(edge_records):
-        edge, where = _edge(record, f"{edges_member}[{index}]", relation_attribute, source, options)
+        edge, where = _edge(record, f"{edges_member}[{index}]", relation_attribute, source, options, spellings)
         edges.append((edge, where))
         if not directed and edge.source != edge.target:
             edges.append((Edge(edge.target, edge.relation, edge.source, edge.properties), where))
     check_endpoints(edges, {node.id for node in nodes}, source, options)
+    spellings.notice()
+    if not directed:
+        undirected_notice(source, len(edge_records), len(edges), '"directed": false')
     schema = _schema(document["schema"], source) if "schema" in document else None
     return build_graph(nodes, [edge for edge, _ in edges], source, options, schema, limits)
 
@@ -146,13 +157,14 @@ def _label(record: dict, attribute: str | None, default: str, source: str, where
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _node(record: object, index: int, type_attribute: str | None, source: str, options: LoadOptions) -> Node:
+def _node(record: object, index: int, type_attribute: str | None, source: str, options: LoadOptions,
+          spellings: IdSpellings) -> Node:
     where = f"nodes[{index}]"
     if not isinstance(record, dict):
         raise LoadError(f"a node is {_kind(record)}, not an object", f"{source}, {where}", _FIX_SHAPE)
     if "id" not in record:
         raise LoadError("a node has no `id`", f"{source}, {where}", 'give every node an "id"')
-    node_id = _identifier(record["id"], source, where, "id")
+    node_id = spellings.text(record["id"], _identifier(record["id"], source, where, "id"), where)
     where = f"{where} (id {node_id[:80]!r})"
     node_type = _label(record, type_attribute, options.default_node_type, source, where)
     properties = frozen_properties(_values(record, ("id",), type_attribute), source, where)
@@ -160,15 +172,15 @@ def _node(record: object, index: int, type_attribute: str | None, source: str, o
     return Node(node_id, node_type, properties, number if type(number) is int else None)
 
 
-def _edge(record: object, where: str, relation_attribute: str | None, source: str,
-          options: LoadOptions) -> tuple[Edge, str]:
+def _edge(record: object, where: str, relation_attribute: str | None, source: str, options: LoadOptions,
+          spellings: IdSpellings) -> tuple[Edge, str]:
     if not isinstance(record, dict):
         raise LoadError(f"an edge is {_kind(record)}, not an object", f"{source}, {where}", _FIX_SHAPE)
     for member in ("source", "target"):
         if member not in record:
             raise LoadError(f"an edge has no `{member}`", f"{source}, {where}", 'give every edge a "source" and a "target"')
-    start = _identifier(record["source"], source, where, "source")
-    end = _identifier(record["target"], source, where, "target")
+    start = spellings.text(record["source"], _identifier(record["source"], source, where, "source"), f"{where}.source")
+    end = spellings.text(record["target"], _identifier(record["target"], source, where, "target"), f"{where}.target")
     relation = _label(record, relation_attribute, options.default_relation, source, where)
     properties = frozen_properties(_values(record, ("source", "target", "key"), relation_attribute), source, where)
     return Edge(start, relation, end, properties), where

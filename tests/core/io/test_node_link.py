@@ -85,3 +85,37 @@ def test_what_is_written_reads_in_networkx_too():
     graph = Graph.build([Node("a", "t", (("x", 1),)), Node("b", "t")], [Edge("a", "r", "b"), Edge("a", "r", "b")])
     read = nx.node_link_graph(json.loads(write_node_link(graph)), edges="edges")
     assert read.number_of_edges("a", "b") == 2 and read.nodes["a"] == {"type": "t", "properties": {"x": 1}}
+
+
+def test_a_number_and_its_text_are_refused_naming_both():
+    """N3: {"id": 1} and {"id": "1"} gave one node and a self-loop, with no notice."""
+    data = as_bytes({"nodes": [{"id": 1}, {"id": "1"}], "links": [{"source": 1, "target": "1"}]})
+    with pytest.raises(LoadError) as caught:
+        parse_node_link(data, source="n.json")
+    assert str(caught.value).startswith("two ids become the same node '1': 1 (nodes[0]) and '1' (nodes[1]), once "
+                                        "ids are read as text (a whole number as its digits) (at n.json). Fix: ")
+
+
+def test_an_edge_naming_a_node_by_the_other_spelling_is_refused():
+    data = as_bytes({"nodes": [{"id": 7}], "edges": [{"source": 7, "target": "7"}]})
+    with pytest.raises(LoadError, match=r"7 \(nodes\[0\]\) and '7' \(edges\[0\].target\)"):
+        parse_node_link(data)
+
+
+def test_merging_a_number_and_its_text_is_said():
+    from core.errors import LoadNotice
+
+    data = as_bytes({"nodes": [{"id": 1}, {"id": "1"}], "links": [{"source": 1, "target": "1"}]})
+    with pytest.warns(LoadNotice, match=r"1 id\(s\) written two ways were each read as one node .*: 1 and '1'"):
+        graph = parse_node_link(data, options=LoadOptions(duplicates="merge"))
+    assert len(graph.nodes) == 1
+
+
+def test_an_undirected_document_is_said_with_its_counts():
+    """N5: "directed": false gave each edge both ways with no notice."""
+    from core.errors import LoadNotice
+
+    data = as_bytes({"directed": False, "nodes": [{"id": "a"}, {"id": "b"}], "links": [{"source": "a", "target": "b"}]})
+    with pytest.warns(LoadNotice, match=r'u.json: the file declares an undirected graph \("directed": false\): its 1 '
+                                        r"edge was read as 2 directed edges, one each way"):
+        parse_node_link(data, source="u.json")
