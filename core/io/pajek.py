@@ -29,9 +29,10 @@ import networkx as nx
 
 from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Graph
-from core.io.building import graph_from_networkx, missing_endpoint_error
+from core.io.building import graph_from_networkx, missing_endpoint_error, undirected_notice
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
+from core.io.pajek_text import PajekNetwork, read_network
 from core.io.text import decode_utf8
 
 PAJEK_RELATION_ATTRIBUTES = RELATION_ATTRIBUTES + ("l",)  # `l` is Pajek's own edge label
@@ -41,8 +42,6 @@ NODE_TYPE_ATTRIBUTES = ("labelV", "type")
 _SECTION = re.compile(r"^\*(\w+)", re.MULTILINE)
 _VERTICES = re.compile(r"^\*vertices[ \t]+(\S+)", re.IGNORECASE | re.MULTILINE)
 _FIX = "check the *Vertices count and that every line is `number \"label\" ...` or `from to [weight]`"
-# What networkx's Pajek reader raises (shlex's ValueError on an unclosed quote, StopIteration on a short file).
-_READER_ERRORS = (nx.NetworkXError, ValueError, KeyError, IndexError, TypeError, StopIteration)
 _NOT_PAJEK_TEXT = re.compile("[\"'\\\\\x00-\x1f\x7f\x85\u2028\u2029]")  # shlex quotes and escapes; control characters
 _NO_POSITION = (0.0, 0.0, "ellipse")  # what networkx writes for a node without coordinates
 
@@ -50,22 +49,33 @@ _NO_POSITION = (0.0, 0.0, "ellipse")  # what networkx writes for a node without 
 def parse_pajek(data: bytes, *, source: str = "graph.net", options: LoadOptions = DEFAULT_OPTIONS,
                 limits: Limits = DEFAULT_LIMITS) -> Graph:
     limits.check_bytes(len(data), source)
-    text = decode_utf8(data, source).replace("\r\n", "\n").replace("\r", "\n")
+    text = decode_utf8(data, source).replace("\r\n", "\n").replace("\r", "\n")  # a UTF-8 BOM is dropped here
     # Blank lines (LF+CR line ends make one after every line) stop networkx's reader mid-section; they hold nothing.
-    text = "\n".join(line for line in text.split("\n") if line.strip())
-    text = _one_mode(text, source)
+    numbered = [(number, line) for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
+    text = _one_mode("\n".join(line for _, line in numbered), source)  # one line changed at most, none removed
     vertices = _check_counts(text, source, limits)
-    try:
-        parsed = nx.parse_pajek(text)
-    except _READER_ERRORS as error:
-        reason = str(error)[:200] or type(error).__name__
-        if isinstance(error, StopIteration):
-            reason = "the file ends before the *Vertices count is reached"
-        elif "values to unpack" in reason:  # Python's words from inside networkx's reader: say what they mean
-            reason = "a line has more or fewer fields than its section allows"
-        raise LoadError(f"the Pajek network cannot be read: {reason}", source, _FIX) from None
-    _check_declared(parsed, vertices, source, options)
-    return _graph(parsed, source, options, limits)
+    network = read_network(text.split("\n"), [number for number, _ in numbered], source, limits)
+    _check_declared(network.graph, vertices, source, options)
+    _notices(network, source)
+    return _graph(network.graph, source, options, limits)
+
+
+def _notices(network: PajekNetwork, source: str) -> None:
+    """What networkx's vertex rule moved or dropped, and the *Edges read both ways, each as one line."""
+    parts = []
+    if network.vertex_number_as_shape:
+        parts.append(f"{len(network.vertex_number_as_shape):,} vertex line(s) give a number where the shape goes "
+                     f"(a z coordinate?): read as the shape, and the key-value pairs after it shift by one "
+                     f"(first at line {network.vertex_number_as_shape[0]})")
+    if network.vertex_fields_dropped:
+        parts.append(f"{len(network.vertex_fields_dropped):,} vertex line(s) have fields networkx's rule drops (x y "
+                     f"without a shape, coordinates that are not numbers, or an unpaired last field; first at line "
+                     f"{network.vertex_fields_dropped[0]})")
+    if parts:
+        warnings.warn(LoadNotice(f"{source}: {'; '.join(parts)}. A vertex line is read as `number \"label\" x y "
+                                 "shape key value ...`"), stacklevel=3)
+    undirected_notice(source, network.undirected_lines, network.undirected_arcs, "*Edges",
+                      of_all=network.graph.number_of_edges() - network.undirected_arcs + network.undirected_lines)
 
 
 _TWO_MODE = re.compile(r"^(\*vertices[ \t]++[0-9]++)[ \t]++([0-9]++)[ \t]*+$", re.IGNORECASE | re.MULTILINE)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import GraphError, LoadError
 from core.graph.model import Graph
@@ -128,3 +129,128 @@ def test_a_vertex_line_with_a_z_coordinate_follows_networkxs_rule():
     """D28 (documented as right): fields after the coordinates pair up as networkx pairs them."""
     graph = parse_pajek(b'*Vertices 1\n1 "Vlado" 0.46 0.48 0.5 ellipse foo bar\n')
     assert dict(graph.nodes[0].properties) == {"x": 0.46, "y": 0.48, "shape": "0.5", "ellipse": "foo"}
+
+
+@pytest.mark.timeout(10)
+def test_a_ten_megabyte_label_is_refused_within_a_second():
+    """N1: one label of 10 MB ran for minutes: networkx's shlex splitting grows a field one character at a time."""
+    import time
+
+    text = b'*Vertices 2\n1 "' + b"P" * 10**7 + b'"\n2 "b"\n*Arcs\n1 2 1\n'
+    started = time.perf_counter()
+    with pytest.raises(LoadError) as caught:
+        parse_pajek(text, source="p.net")
+    assert time.perf_counter() - started < 2
+    assert "a text value is too long: 10,000,000 characters, the limit is 100,000 (at p.net, line 2)" in str(caught.value)
+
+
+@pytest.mark.timeout(20)
+def test_long_fields_within_the_limit_read_in_linear_time():
+    """100,000 characters took shlex 0.6 s per field: 150 such labels would have run for a minute and a half."""
+    import time
+
+    count = 150
+    text = (f"*Vertices {count}\n".encode() + b"".join(f'{number} "{number}'.encode() + b"x" * 99_990 + b'"\n'
+                                                       for number in range(1, count + 1)) + b"*Arcs\n1 2\n")
+    started = time.perf_counter()
+    graph = parse_pajek(text, limits=Limits(max_bytes=len(text)))
+    assert len(graph.nodes) == count and time.perf_counter() - started < 5
+
+
+_SHELL_TEXT = st.text(alphabet=["a", "b", " ", "\t", '"', "'", "\\", "é"], max_size=30)
+
+
+@settings(max_examples=examples(500, 100))
+@given(line=_SHELL_TEXT)
+def test_fields_split_as_shlex_splits_them(line):
+    """The linear splitter gives shlex.split's fields, or fails where it fails."""
+    import shlex
+
+    from core.io.pajek_text import split_fields
+
+    try:
+        expected = shlex.split(line)
+    except ValueError:
+        with pytest.raises(ValueError):
+            split_fields(line)
+        return
+    assert split_fields(line) == expected
+
+
+@settings(max_examples=examples(150, 40))
+@given(lines=st.lists(st.tuples(st.sampled_from(["a", "b c", "d'e", "f\\\"g", "h\\\\i", ""]),
+                                st.sampled_from(["", " 0.1 0.2 box", " 1 2 3", " x_fact 2", " 0.5 0.5 ellipse k v"])),
+                      min_size=1, max_size=5, unique_by=lambda pair: pair[0]),
+       arcs=st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5), st.sampled_from(["", " 2", " 1 l rel"])),
+                     max_size=6))
+def test_networks_read_as_networkx_reads_them(lines, arcs):
+    """The same nodes, attributes and edges as networkx's parse_pajek, on networks it reads right."""
+    import warnings
+
+    import networkx as nx
+
+    from core.io.pajek_text import read_network
+
+    count = len(lines)
+    text = f"*Vertices {count}\n" + "".join(f'{number} "{label}"{rest}\n' for number, (label, rest) in
+                                            enumerate(lines, start=1))
+    text += "*Arcs\n" + "".join(f"{start} {end}{rest}\n" for start, end, rest in arcs if max(start, end) <= count)
+    expected = nx.parse_pajek(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = read_network(text.split("\n"), list(range(1, text.count("\n") + 2)), "n.net", Limits()).graph
+    assert dict(got.nodes(data=True)) == dict(expected.nodes(data=True))
+    assert sorted(map(repr, got.edges(data=True))) == sorted(map(repr, expected.edges(data=True)))
+
+
+def test_a_byte_order_mark_changes_nothing():
+    """D28: igraph's UTF-8-with-BOM Pajek test: the mark is dropped before the first line is read."""
+    text = b'*Vertices 2\n1 "Vlado" 0.46 0.48 box\n2 "b"\n*Arcs\n1 2\n'
+    assert parse_pajek(b"\xef\xbb\xbf" + text) == parse_pajek(text)
+
+
+def test_vertex_fields_moved_or_dropped_by_the_rule_are_said():
+    """D28: `1 "Vlado" 0.46 0.48 0.5 ellipse foo bar` kept shape "0.5" and ellipse "foo" and dropped bar, silently."""
+    from core.errors import LoadNotice
+
+    text = b'*Vertices 3\n1 "Vlado" 0.46 0.48 0.5 ellipse foo bar\n2 "b" 0.1 0.2\n3 "c" 0.1 0.2 box\n'
+    with pytest.warns(LoadNotice) as caught:
+        parse_pajek(text, source="v.net")
+    words = str(caught[0].message)
+    assert words.startswith("v.net: 1 vertex line(s) give a number where the shape goes")
+    assert "(first at line 2)" in words and "2 vertex line(s) have fields networkx's rule drops" in words
+
+
+def test_an_ordinary_vertex_line_gives_no_notice():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_pajek(b'*Vertices 2\n1 "a" 0.1 0.2 box x_fact 2\n2 "b"\n*Arcs\n1 2 1\n')
+
+
+def test_undirected_edges_are_said_with_their_counts():
+    """N5: *Edges were read as two arcs each with no notice."""
+    from core.errors import LoadNotice
+
+    with pytest.warns(LoadNotice, match=r"e.net: the file declares an undirected graph \(\*Edges\): its 2 edges were "
+                                        r"read as 3 directed edges, one each way \(self-loops once: 1\)"):
+        parse_pajek(b"*Vertices 2\n1 a\n2 b\n*Edges\n1 2\n2 2\n", source="e.net")
+
+
+def test_a_mixed_network_keeps_its_arcs_and_its_edges():
+    """networkx read every line after *Arcs as an arc, so a following *Edges section lost its direction."""
+    from core.errors import LoadNotice
+
+    with pytest.warns(LoadNotice, match=r"1 of its 2 edges are undirected \(\*Edges\): read as 2 directed edges"):
+        graph = parse_pajek(b"*Vertices 3\n1 a\n2 b\n3 c\n*Arcs\n1 2\n*Edges\n2 3\n")
+    assert [(edge.source, edge.target) for edge in graph.edges] == [("a", "b"), ("b", "c"), ("c", "b")]
+
+
+def test_arcs_without_vertices_follow_the_missing_endpoints_policy():
+    """`*Arcs` with no *Vertices section was a traceback (networkx: UnboundLocalError)."""
+    from core.io.options import LoadOptions
+
+    with pytest.raises(LoadError, match="node '1', which is not declared"):
+        parse_pajek(b"*Arcs\n1 2\n")
+    assert len(parse_pajek(b"*Arcs\n1 2\n", options=LoadOptions(missing_endpoints="create")).edges) == 1
