@@ -7,12 +7,14 @@ builds the graph. A node's id is its GEXF id; its type comes from the attribute 
 the id); the relation from `labelE`, `relation` or the edge `label`. Other attributes are
 properties with their declared types; visual data (`viz`) and spells become compact JSON text. A node
 without a label has no `label` property. The graph model holds finite numbers only, so a declared double
-of INF or -INF is kept as the text "Infinity" or "-Infinity" (as JSON writers spell them). Dynamic
+of INF or -INF is kept as the text "Infinity" or "-Infinity" (as JSON writers spell them), with a notice. Dynamic
 `timestamp` attributes are dropped, as networkx drops them, with a notice. GEXF 1.1, 1.2 and 1.3 namespaces are read
 (Gephi's "http://www.gexf.net/1.3" too).
 Edge ids are not kept; a repeated node id and an edge to an undeclared node follow the duplicates
-and missing-endpoints policies (networkx would merge and create them silently). An undirected graph (defaultedgetype="undirected") or a "mutual" edge gets
-each edge in both directions.
+and missing-endpoints policies (networkx would merge and create them silently). An undirected graph
+(defaultedgetype="undirected", or none: GEXF's default) gets each edge in both directions, with a notice giving
+the counts; so does a "mutual" edge. A file without <graph>, or in a namespace no GEXF version uses, is
+refused saying which.
 
 Writing: networkx's GEXF 1.2 writer, with the type as `labelV`, the relation as `labelE` and each
 property as a typed attribute, so the file reads back as the same graph.
@@ -32,7 +34,7 @@ from core.io.graphml import _NOT_XML
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, RELATION_ATTRIBUTES, LoadOptions
 from core.io.text import decode_utf8
-from core.io.xml_check import check_xml
+from core.io.xml_check import XmlSummary, check_xml
 
 NODE_TYPE_ATTRIBUTES = ("labelV", "type")
 _DROPPED_EDGE_ATTRIBUTES = ("id", "networkx_key")  # an index, not content
@@ -50,23 +52,42 @@ def parse_gexf(data: bytes, *, source: str = "graph.gexf", options: LoadOptions 
     """The graph in GEXF `data`; any problem is a LoadError naming where it is and how to fix it."""
     limits.check_bytes(len(data), source)
     decode_utf8(data, source, allow_nul=True)  # the file's text must be UTF-8 (the XML parser names a NUL)
-    root, node_ids = check_xml(data, source, limits, fix=_FIX)
-    if root != "gexf":
-        raise LoadError(f"the root element is <{root}>, not <gexf>", source, "load a GEXF file, or name the file's format")
+    summary = check_xml(data, source, limits, fix=_FIX)
+    if summary.root != "gexf":
+        raise LoadError(f"the root element is <{summary.root}>, not <gexf>", source,
+                        "load a GEXF file, or name the file's format")
+    _check_graph_element(summary, source)
     # Gephi writes GEXF 1.3 under "http://www.gexf.net/1.3"; networkx knows it as "http://gexf.net/1.3" only.
     data = bytes(data).replace(b"http://www.gexf.net/1.3", b"http://gexf.net/1.3")
     try:
         parsed = nx.read_gexf(io.BytesIO(data))
     except _READER_ERRORS as error:
-        if "No <graph> element" in str(error):  # networkx's words when it does not know the file's namespace
-            raise LoadError("the file's GEXF namespace is not one of the GEXF versions this reader knows", source,
-                            f"declare one of these on <gexf>: {', '.join(f'xmlns={name!r}' for name in _NAMESPACES)}"
-                            ) from None
         raise LoadError(f"the GEXF cannot be read: {str(error)[:200] or type(error).__name__}", source, _FIX) from None
     if b"timestamp" in data:  # networkx reads start/end and spells, not GEXF 1.3's timestamp(s): say so
         warnings.warn(LoadNotice(f"{source}: skipped the dynamic 'timestamp' and 'timestamps' attributes "
                                  "(GEXF 1.3 time data is not read; start/end and spells are)"), stacklevel=2)
-    return _graph(parsed, source, options, limits, node_ids)
+    return _graph(parsed, source, options, limits, summary.node_ids, _undirected_declaration(data))
+
+
+def _check_graph_element(summary: XmlSummary, source: str) -> None:
+    """networkx says "No <graph> element" both when there is none and when the namespace is one it does not
+    know: say which."""
+    known = summary.namespace in _NAMESPACES or summary.namespace == "http://www.gexf.net/1.3"
+    named = f"it is {summary.namespace[:120]!r}" if summary.namespace else "<gexf> declares no xmlns"
+    if "graph" not in summary.children:
+        where = "" if known else f" (and its namespace is not a GEXF version's: {named})"
+        raise LoadError(f"the file has no <graph> element inside <gexf>{where}", source,
+                        "put the nodes and edges in <gexf><graph defaultedgetype=\"directed\"><nodes>...</nodes>"
+                        "<edges>...</edges></graph></gexf>, or export the file again")
+    if not known:
+        raise LoadError(f"the file's GEXF namespace is not one of the GEXF versions this reader knows ({named})",
+                        source,
+                        f"declare one of these on <gexf>: {', '.join(f'xmlns={name!r}' for name in _NAMESPACES)}")
+
+
+def _undirected_declaration(data: bytes) -> str:
+    """How the file makes its graph undirected, for the notice (GEXF's default edge type is undirected)."""
+    return 'defaultedgetype="undirected"' if b"defaultedgetype" in data else "no defaultedgetype, GEXF's default"
 
 
 def _check_declared(node_ids: list[str], parsed: nx.Graph, source: str, options: LoadOptions) -> None:
@@ -84,10 +105,12 @@ def _check_declared(node_ids: list[str], parsed: nx.Graph, source: str, options:
                     raise missing_endpoint_error(str(node_id), source, f"edge {str(start)[:80]!r} -> {str(end)[:80]!r}")
 
 
-def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits, node_ids: list[str]) -> Graph:
+def _graph(parsed: nx.Graph, source: str, options: LoadOptions, limits: Limits, node_ids: list[str],
+           undirected: str) -> Graph:
     _check_declared(node_ids, parsed, source, options)
     return graph_from_networkx(
         parsed, source, options, limits, type_attributes=NODE_TYPE_ATTRIBUTES, relation_attributes=RELATION_ATTRIBUTES,
+        undirected=undirected,
         node_values=lambda node_id, data, type_attribute: {
             key: value for key, value in data.items()
             if key != type_attribute and not (key == "label" and value in (node_id, None))},  # GEXF's label = id

@@ -4,7 +4,8 @@ Node ids are the GML `id` values as text (`id 1` and `id "1"` in one file are re
 one node). The node type comes from `labelV` or `type` (not `label`, which GML files use for a
 display name; choose it explicitly if it holds the type), the relation from `labelE`, `relation` or
 `label`; a type or relation given twice is refused. Nested attribute lists become compact JSON text.
-Without `directed 1` a graph is undirected and each edge is given in both directions; repeated
+Without `directed 1` a graph is undirected and each edge is given in both directions (a notice gives the
+counts); repeated
 edges need `multigraph 1`. Depth and node/edge counts are checked in one pass before the records are read.
 """
 
@@ -14,7 +15,7 @@ import re
 
 from core.errors import LoadError
 from core.graph.model import Edge, Graph, Node
-from core.io.building import build_graph, frozen_properties, property_value
+from core.io.building import build_graph, frozen_properties, property_value, undirected_notice
 from core.io.gml_text import ParsedGML, read_gml
 from core.io.limits import DEFAULT_LIMITS, LimitError, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
@@ -106,4 +107,6 @@ def _graph(parsed: ParsedGML, source: str, options: LoadOptions, limits: Limits)
         edges.append(edge)
         if not parsed.directed and start != end:
             edges.append(Edge(edge.target, edge.relation, edge.source, edge.properties))
+    if not parsed.directed:
+        undirected_notice(source, len(parsed.edges), len(edges), "it has no `directed 1`")
     return build_graph(nodes, edges, source, options, limits=limits)

@@ -5,7 +5,7 @@ file declares first, or the one chosen), the relation from one edge attribute (`
 `relation` or `label`); every other attribute is a property with its declared type (boolean,
 int/long, float/double, string). Keys' <default> values apply. Edge ids are not kept: an edge is its
 endpoints, relation and properties. An undirected graph (edgedefault="undirected", or an edge with
-directed="false") gets each edge in both directions. Nested graphs and hyperedges are refused.
+directed="false") gets each edge in both directions, with a notice giving the counts. Nested graphs and hyperedges are refused.
 yEd and yFiles graphics (keys with yfiles.type, as yEd desktop writes them, or with y:attr.uri, as
 yFiles for HTML and yEd Live do), node ports, and keys for the document or ports (for="graphml",
 "port", "hyperedge", "endpoint") are skipped, with one notice (`LoadNotice`) naming what was skipped;
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from core.errors import GraphError, LoadError, LoadNotice
 from core.graph.model import Edge, Graph, Node, PropertyValue
-from core.io.building import build_graph, check_endpoints, frozen_properties
+from core.io.building import build_graph, check_endpoints, frozen_properties, undirected_notice
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 from core.io.xml_check import feed_xml
@@ -198,6 +198,7 @@ class _GraphReader:
         self.skipped_keys: dict[str, None] = {}  # names of graphics keys whose data was skipped, in order
         self.skipped_ports = 0
         self.yed_labels = 0
+        self.edge_elements = self.undirected = self.undirected_arcs = 0  # for the notice on undirected edges
 
     def read(self, graph_element: _Element) -> None:
         edge_default = graph_element.attributes.get("edgedefault", "directed")
@@ -211,6 +212,7 @@ class _GraphReader:
                 self.nodes.append(self._node(element))
             elif element.tag == "edge":
                 self._add_edge(element, edge_default == "directed")
+                self.edge_elements += 1
             elif element.tag == "key":
                 raise LoadError("a <key> is declared inside <graph>", f"{self.source}, line {element.line}",
                                 "declare every <key> directly inside <graphml>, before the <graph>")
@@ -218,6 +220,9 @@ class _GraphReader:
                 raise LoadError(f"<{element.tag}> is not supported", f"{self.source}, line {element.line}",
                                 "keep only <node> and <edge> elements in the <graph> (no hyperedges)")
         self._notice()
+        undirected_notice(self.source, self.undirected, self.undirected_arcs,
+                          f'edgedefault="{edge_default}"' if edge_default == "undirected" else 'directed="false"',
+                          of_all=self.edge_elements)
 
     def _notice(self) -> None:
         """One line naming the yEd/yFiles data and ports skipped, and the labels taken from yEd's own."""
@@ -259,8 +264,12 @@ class _GraphReader:
         edge = Edge(source, self.options.default_relation if label is None else label, target,
                     frozen_properties(values, self.source, where))
         self.edges.append((edge, where))
-        if directed == "false" and source != target:
-            self.edges.append((Edge(target, edge.relation, source, edge.properties), where))
+        if directed == "false":
+            self.undirected += 1
+            self.undirected_arcs += 1
+            if source != target:
+                self.edges.append((Edge(target, edge.relation, source, edge.properties), where))
+                self.undirected_arcs += 1
 
     def _values(self, element: _Element, domain: str, label_attribute: str | None,
                 where: str) -> tuple[list[tuple[str, PropertyValue]], str | None]:

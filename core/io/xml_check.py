@@ -7,6 +7,7 @@ limits is refused as soon as it passes them, before any graph is built.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from xml.etree.ElementTree import ParseError
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
@@ -16,11 +17,24 @@ from core.errors import LoadError
 from core.io.limits import Limits
 
 
+@dataclass
+class XmlSummary:
+    """What the first pass saw: the root's local name and namespace, the local names of its children, the ids of
+    the node elements in order."""
+
+    root: str
+    namespace: str = ""
+    children: set[str] = field(default_factory=set)
+    node_ids: list[str] = field(default_factory=list)
+
+
 class _Counter:
     def __init__(self, limits: Limits, source: str, node_tag: str, edge_tag: str) -> None:
         self.limits, self.source, self.node_tag, self.edge_tag = limits, source, node_tag, edge_tag
         self.depth = self.nodes = self.edges = 0
         self.root: str | None = None
+        self.namespace = ""
+        self.children: set[str] = set()  # local names of the root's children
         self.node_ids: list[str] = []  # the id attribute of each node element, in order
         self.line = lambda: 0
 
@@ -30,6 +44,9 @@ class _Counter:
         local = tag.rsplit("}", 1)[-1]
         if self.root is None:
             self.root = local
+            self.namespace = tag[1:].partition("}")[0] if tag.startswith("{") else ""
+        elif self.depth == 2:
+            self.children.add(local)
         if local == self.node_tag:
             self.nodes += 1
             self.node_ids.append(attributes.get("id", ""))
@@ -48,16 +65,16 @@ class _Counter:
 
 def check_xml(data: bytes, source: str, limits: Limits, *, node_tag: str = "node", edge_tag: str = "edge",
               fix: str = "check that the file was exported by a graph tool, and that every tag is closed"
-              ) -> tuple[str, list[str]]:
-    """The root element's local name and the ids of the node elements, or a LoadError naming the line of the
-    first problem."""
+              ) -> XmlSummary:
+    """The root element's name, namespace and children and the ids of the node elements, or a LoadError naming
+    the line of the first problem."""
     if not bytes(data).strip():
         raise LoadError("the file is empty", source, "choose the graph file itself")
     counter = _Counter(limits, source, node_tag, edge_tag)
     root = feed_xml(counter, data, source, fix)
     if root is None:
         raise LoadError("the file holds no XML element", source, fix)
-    return root, counter.node_ids
+    return XmlSummary(root, counter.namespace, counter.children, counter.node_ids)
 
 
 def feed_xml(target, data: bytes, source: str, fix: str):

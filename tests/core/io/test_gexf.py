@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from core.errors import GraphError, LoadError
+from core.errors import GraphError, LoadError, LoadNotice
 from core.io import load, save_graph
 from core.io.generate import service_graph, transport_graph
 from core.io.gexf import parse_gexf, write_gexf
@@ -160,11 +160,51 @@ def test_timestamps_are_dropped_with_a_notice():
     assert [node.properties for node in graph.nodes] == [(("label", "A"),), (("label", "B"),)]
 
 
-def test_an_infinite_double_is_kept_as_the_text_json_writers_use():
-    """D23 (documented as right): the graph model holds finite numbers only; INF is kept as "Infinity"."""
+def test_an_infinite_double_is_kept_as_the_text_json_writers_use_with_a_notice():
+    """D23: the graph model holds finite numbers only (it refuses inf), so INF is kept as "Infinity": now said."""
     data = (b'<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><graph defaultedgetype="directed">'
             b'<attributes class="node"><attribute id="0" title="w" type="double"/></attributes><nodes>'
             b'<node id="a" label="A"><attvalues><attvalue for="0" value="INF"/></attvalues></node>'
             b'<node id="b" label="B"><attvalues><attvalue for="0" value="-INF"/></attvalues></node></nodes>'
             b"</graph></gexf>")
-    assert [dict(node.properties)["w"] for node in parse_gexf(data).nodes] == ["Infinity", "-Infinity"]
+    with pytest.warns(LoadNotice, match=r'i.gexf: 2 infinite number\(s\) kept as the text "Infinity" or "-Infinity" '
+                                        r"\(the graph model and its formats hold finite numbers only\): node 'a', 'w'"):
+        graph = parse_gexf(data, source="i.gexf")
+    assert [dict(node.properties)["w"] for node in graph.nodes] == ["Infinity", "-Infinity"]
+
+
+def test_a_file_without_graph_says_so():
+    """D21: a GEXF without <graph> was refused with a message about its namespace."""
+    data = b'<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><nodes><node id="a"/></nodes></gexf>'
+    with pytest.raises(LoadError, match=r"the file has no <graph> element inside <gexf> \(at g.gexf\)") as caught:
+        parse_gexf(data, source="g.gexf")
+    assert "namespace" not in str(caught.value)
+
+
+def test_a_file_without_graph_in_an_unknown_namespace_names_both():
+    data = b'<gexf xmlns="http://example.org/x"><nodes/></gexf>'
+    with pytest.raises(LoadError, match=r"no <graph> element inside <gexf> \(and its namespace is not a GEXF "
+                                        r"version's: it is 'http://example.org/x'\)"):
+        parse_gexf(data)
+
+
+@pytest.mark.parametrize("declaration, words", [
+    (' defaultedgetype="undirected"', 'defaultedgetype="undirected"'), ("", "no defaultedgetype, GEXF's default")])
+def test_an_undirected_graph_is_said_with_its_counts(declaration, words):
+    """N5: each undirected edge became two directed ones with no notice."""
+    data = (f'<gexf xmlns="http://gexf.net/1.3" version="1.3"><graph{declaration}><nodes><node id="a"/>'
+            '<node id="b"/><node id="c"/></nodes><edges><edge id="0" source="a" target="b"/>'
+            '<edge id="1" source="b" target="c"/><edge id="2" source="c" target="c"/></edges></graph></gexf>').encode()
+    with pytest.warns(LoadNotice) as caught:
+        graph = parse_gexf(data, source="u.gexf")
+    assert len(graph.edges) == 5
+    assert str(caught[0].message) == (f"u.gexf: the file declares an undirected graph ({words}): its 3 edges were "
+                                      "read as 5 directed edges, one each way (self-loops once: 1)")
+
+
+def test_a_directed_graph_gives_no_notice():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_gexf(GEPHI)

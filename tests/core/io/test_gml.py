@@ -93,3 +93,34 @@ def test_unquoted_ids_read_as_networkx_reads_them():
     expected = nx.parse_gml(text, label=None)
     assert [node.id for node in graph.nodes] == sorted(expected.nodes)
     assert len(graph.edges) == expected.number_of_edges() == 4
+
+
+def karate_gml() -> bytes:
+    """Zachary's karate club as igraph writes it: `graph [ directed 0 ...]`, 34 nodes, 78 edges."""
+    import networkx as nx
+
+    club = nx.karate_club_graph()
+    lines = ["Creator \"igraph version 0.10\"", "graph", "[", "  directed 0"]
+    lines += [f"  node\n  [\n    id {node}\n  ]" for node in club.nodes]
+    lines += [f"  edge\n  [\n    source {start}\n    target {end}\n  ]" for start, end in club.edges]
+    return ("\n".join(lines + ["]", ""])).encode()
+
+
+def test_an_undirected_graph_is_said_with_its_counts():
+    """N5: igraph's karate.gml (directed 0) read as 156 edges with no notice that each edge became two."""
+    from core.errors import LoadNotice
+
+    with pytest.warns(LoadNotice) as caught:
+        graph = parse_gml(karate_gml(), source="karate.gml")
+    assert len(graph.nodes) == 34 and len(graph.edges) == 156
+    assert [str(notice.message) for notice in caught] == [
+        "karate.gml: the file declares an undirected graph (it has no `directed 1`): its 78 edges were read as 156 "
+        "directed edges, one each way"]
+
+
+def test_a_directed_graph_gives_no_notice():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_gml(b"graph [ directed 1 node [ id 1 ] node [ id 2 ] edge [ source 1 target 2 ] ]")

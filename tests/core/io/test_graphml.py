@@ -167,3 +167,26 @@ def test_running_out_of_memory_is_not_disguised_as_a_bad_file(monkeypatch):
     monkeypatch.setattr(XMLParser, "feed", exhausted)
     with pytest.raises(MemoryError):
         parse_graphml(b'<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph/></graphml>')
+
+
+def test_undirected_edges_are_said_with_their_counts():
+    """N5: edgedefault="undirected" read each edge as two directed ones with no notice."""
+    from core.errors import LoadNotice
+
+    with pytest.warns(LoadNotice) as caught:
+        parse_graphml(document('<node id="a"/><node id="b"/><edge source="a" target="b"/><edge source="b" target="b"/>',
+                               edge_default="undirected"), source="u.graphml")
+    assert [str(notice.message) for notice in caught] == [
+        'u.graphml: the file declares an undirected graph (edgedefault="undirected"): its 2 edges were read as 3 '
+        "directed edges, one each way (self-loops once: 1)"]
+    with pytest.warns(LoadNotice, match=r'1 of its 2 edges are undirected \(directed="false"\): read as 2 directed'):
+        parse_graphml(document('<node id="a"/><node id="b"/><edge source="a" target="b"/>'
+                               '<edge source="a" target="b" directed="false"/>'))
+
+
+def test_a_directed_graph_gives_no_notice():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_graphml(document('<node id="a"/><node id="b"/><edge source="a" target="b"/>'))
