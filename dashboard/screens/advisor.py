@@ -1,7 +1,11 @@
 """Advisor page: the lossless format, ordering and policy to use at the sidebar's budget (ranked by
 `core.analysis.ranking`), the runner-up, whether they are tied within noise, the baselines beside them (random
 and oracle orderings, never picked), one sentence why, warnings, and the cost per question with its dated price
-source."""
+source.
+
+Advice is for the sidebar's question, for the sample's bundled question set, or for a question file the reader
+uploaded (here, or on the Question set page: `dashboard.state.question_file` keeps it for the session); a set is
+advised over the formats, orderings and policies chosen here, like one question."""
 
 from __future__ import annotations
 
@@ -14,29 +18,54 @@ from core.budget import DEFAULT_POLICIES, POLICIES
 from core.errors import GraphContextError
 from core.formats import FORMATS
 from core.number_style import share, whole
-from core.questions import load_questions
+from core.questions import QuestionSet, load_questions, parse_question_file
 from core.retrieval import ORDERINGS
 from dashboard.analysis_cache import with_progress
 from dashboard.analysis_controls import budget_list, show_error, tokenizers_to_show
 from dashboard.sidebar import Selection, current, format_label
+from dashboard.state.question_file import UploadedQuestions, remember, remembered
 from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
 
-SCOPES = ("this question", "the sample's question set")
+SCOPES = ("this question", "the sample's question set", "a question file")
+UPLOAD_KEY = "advisor_question_upload"
 
 
-def cached_advice(key: tuple, selection: Selection, settings: AdviceSettings, scope: str) -> Advice:
+def question_set(selection: Selection, scope: str, uploaded: UploadedQuestions | None) -> QuestionSet | None:
+    """The question set a set scope advises over (None for "this question")."""
+    if scope == SCOPES[1]:
+        return load_questions(selection.loaded.sample.queries_path, selection.graph)
+    if scope == SCOPES[2] and uploaded is not None:
+        return parse_question_file(uploaded.data, uploaded.name, graph=selection.graph)
+    return None
+
+
+def cached_advice(key: tuple, selection: Selection, settings: AdviceSettings, scope: str,
+                  uploaded: UploadedQuestions | None = None) -> Advice:
     """The advice for these settings, computed once, behind a bar with the time left and a Stop button."""
     def compute(progress) -> Advice:
-        if scope == SCOPES[1]:
-            sample = selection.loaded.sample
-            return advise_set(selection.graph, load_questions(sample.queries_path, selection.graph), settings,
-                              progress=progress)
+        questions = question_set(selection, scope, uploaded)
+        if questions is not None:
+            return advise_set(selection.graph, questions, settings, progress=progress)
         return advise(selection.graph, [selection.query], settings, seeds=selection.seeds.node_ids or None,
                       progress=progress)
 
-    unit = "tasks" if scope == SCOPES[1] else "cuts"
+    unit = "cuts" if scope == SCOPES[0] else "tasks"
     return with_progress(("advice", *key), "Sweeping every candidate", unit, "advice", compute)
+
+
+def uploaded_questions(selection: Selection) -> UploadedQuestions | None:
+    """The question file to advise over: one uploaded here, else the one uploaded on the Question set page."""
+    upload = st.file_uploader("Question file (CKG queries_*.jsonl, or the project's JSONL / CSV schema)",
+                              type=["jsonl", "json", "csv"], key=UPLOAD_KEY)
+    if upload is not None:
+        return remember(st.session_state, upload.name, upload.getvalue(), selection.graph.content_key)
+    kept = remembered(st.session_state, selection.graph.content_key)
+    if kept is None:
+        st.info("Upload a question file here or on the Question set page to advise over its questions.")
+    else:
+        st.caption(f"Advising over {escape_markdown(kept.name)}, uploaded earlier in this session.")
+    return kept
 
 
 def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
@@ -55,8 +84,9 @@ def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
                                  key="advisor_model", bind="query-params")
     output_tokens = int(columns[1].number_input("Answer tokens to price", 0, 100_000, 0, key="advisor_output"))
     sample = selection.loaded.sample
-    scopes = SCOPES if sample is not None and sample.queries_path is not None else SCOPES[:1]
-    scope = columns[2].radio("Advise for", scopes, key="advisor_scope", horizontal=True)
+    scopes = SCOPES if sample is not None and sample.queries_path is not None else (SCOPES[0], SCOPES[2])
+    scope = columns[2].radio("Advise for", scopes, key="advisor_scope", horizontal=True,
+                             help="a set is advised over the formats, orderings and policies chosen here")
     with st.container():
         tokenizers = tokenizers_to_show(selection.tokenizer, "advisor_compare")
     budgets = tuple(sorted({*budget_list(), selection.budget}))
@@ -72,9 +102,13 @@ def show() -> None:
     st.caption(f"{escape_markdown(selection.loaded.label)} · budget **{selection.budget:,}** tokens · "
                f"{selection.tokenizer_label}. Query: *{escape_markdown(selection.question_shown)}*")
     settings, scope = settings_from_widgets(selection)
-    key = (selection.graph.content_key, selection.query_key, selection.seeds.node_ids, repr(settings), scope)
+    uploaded = uploaded_questions(selection) if scope == SCOPES[2] else None
+    if scope == SCOPES[2] and uploaded is None:
+        return
+    key = (selection.graph.content_key, selection.query_key, selection.seeds.node_ids, repr(settings), scope,
+           None if uploaded is None else uploaded.digest)
     try:
-        advice = cached_advice(key, selection, settings, scope)
+        advice = cached_advice(key, selection, settings, scope, uploaded)
     except GraphContextError as error:
         show_error(error)
         return

@@ -39,6 +39,7 @@ from dashboard.detour import keep_selection
 from dashboard.query_widgets import QUERY_PARAMETER_PREFIX
 from dashboard.result_store import ResultStore
 from dashboard.sidebar import Selection, current, format_label
+from dashboard.state.question_file import remember, remembered
 from dashboard.url_state import unbound_query_params
 from dashboard.views.charts import BUDGET_TITLE, budget_axis
 from dashboard.views.markdown_text import escape_markdown
@@ -73,10 +74,15 @@ def chosen_questions(selection: Selection) -> QuestionSet | None:
         if source == "upload":
             upload = st.file_uploader("Question file (CKG queries_*.jsonl, or the project's JSONL / CSV schema)",
                                       type=["jsonl", "json", "csv"], key="qs_upload")
-            if upload is None:
+            kept = remembered(st.session_state, selection.graph.content_key)
+            if upload is not None:  # kept for the session: the Advisor advises over it too
+                kept = remember(st.session_state, upload.name, upload.getvalue(), selection.graph.content_key)
+            if kept is None:
                 st.caption("One question per line with `question`, `query` and `parameters`; see docs/how-to/your-own-questions.md.")
                 return None
-            return parse_question_file(upload.getvalue(), upload.name, graph=selection.graph)
+            if upload is None:
+                st.caption(f"Using {escape_markdown(kept.name)}, uploaded earlier in this session.")
+            return parse_question_file(kept.data, kept.name, graph=selection.graph)
         spec = st.text_input("Template spec", value=DEFAULT_SPEC, key="qs_spec", bind="query-params",
                              help="TEMPLATE[:type=T,count=N,distance=A-B,seed=S,PARAM=VALUE]")
         return generate(selection.graph, spec)
@@ -183,8 +189,9 @@ def show() -> None:
     lossless = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
     formats = tuple(controls[0].multiselect("Formats", FORMATS.names(), default=list(selection.formats),
                                             format_func=format_label, key="qs_formats") or lossless[:1])
-    ordering = controls[1].selectbox("Ordering", ORDERINGS.names(), index=ORDERINGS.names().index("hop_tiers"),
-                                     key="qs_ordering", bind="query-params")
+    orderings = ORDERINGS.names()  # the sidebar's ordering first chosen, where it is one of these
+    ordering = controls[1].selectbox("Ordering", orderings, index=orderings.index(
+        selection.ordering if selection.ordering in orderings else "hop_tiers"), key="qs_ordering", bind="query-params")
     metric = controls[2].segmented_control("Metric", list(METRICS), default="traversal accuracy", key="qs_metric",
                                            bind="query-params") or "traversal accuracy"
     facet_name = st.segmented_control("Facet by", list(BREAKDOWNS), default="query type", key="qs_facet",
