@@ -1,4 +1,4 @@
-"""Pajek `.net`: read networks through networkx (after a linear first pass that checks the counts), and write them.
+"""Pajek `.net`: read networks by networkx's rules in linear time (`core.io.pajek_text`), and write them.
 
 Reading: `*Vertices N` lines give numbered nodes with a label; the label is the node's id (as
 networkx reads it), the Pajek number is only the reference edges use and is not kept. Two vertices
@@ -12,8 +12,9 @@ node type. `*Arcs` are directed edges, `*Edges` undirected ones (given in both d
 A vertex line's fields follow networkx's rule: two coordinates, then a third number (a z coordinate)
 or a shape, then `key value` pairs; a z coordinate is therefore read as the shape and the pairs shift,
 and an unpaired last field is dropped (`1 "V" 0.4 0.4 0.5 ellipse foo bar` gives shape "0.5" and
-ellipse "foo"), so files read as networkx reads them. Blank lines are skipped; a two-mode network
-(`*Vertices 13 8`) is read as one mode, with a notice.
+ellipse "foo"), so files read as networkx reads them, with a notice saying what moved or was dropped.
+Blank lines are skipped; a two-mode network (`*Vertices 13 8`) is read as one mode, with a notice; so are
+*Edges read both ways (with the counts). Each field is checked against the string limit as it is read.
 
 Writing: networkx's Pajek writer, with the type as the pair `type`, the relation as `relation` and
 each property as a text pair. Pajek holds text only: numbers and booleans come back as text, so the
