@@ -22,6 +22,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from core.graph.kept import positions_for
+from core.graph.model import Graph
+from core.metrics.cut_metrics import DecodedCut, answers
+from core.queries import Query, Solution
+from core.tokens.prefix_tokens import PrefixTokens
+
 
 def needed_budgets(counts: np.ndarray, grammar: int) -> np.ndarray:
     """`needed[k]`: the smallest budget at which the record policy keeps at least k records."""
@@ -63,3 +69,15 @@ def reach_of(answering: Sequence[int | None], accuracy: float) -> int | None:
         return None  # an accuracy of 0 is reached by any budget: no budget "answers"
     reached = sorted(budget for budget in answering if budget is not None)
     return reached[wanted - 1] if len(reached) >= wanted else None
+
+
+def rendering_answering_budget(accounting: PrefixTokens, graph: Graph, query: Query, gold: Solution,
+                               grammar: int) -> int | None:
+    """The record policy's exact answering budget of one lossless rendering on its own (no sweep to bracket it):
+    halving over all its records; None when even the whole rendering does not answer."""
+    positions = positions_for(accounting.rendering, graph, accounting.record_of_key)
+
+    def holds(records: int) -> bool:
+        return answers(query, gold, DecodedCut(positions.kept(records)))
+    needed = needed_budgets(accounting.counts, grammar)
+    return answering_budget(needed, [(int(needed[-1]), accounting.records, holds(accounting.records))], holds)

@@ -7,12 +7,12 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from core.analysis.sweep import full_recall_budget
+from core.analysis.answering_budget import rendering_answering_budget
 from core.analysis.what_answers import Answering, what_answers
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.policies import cut, grammar_tokens
 from core.formats import FORMATS
-from dashboard.context_panel import cut_metrics, draw_panel
+from dashboard.context_panel import draw_panel
 from dashboard.large_graph import large
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current, formats_control
@@ -79,18 +79,19 @@ def metric_style(panel_count: int) -> str:
 
 
 def answering_panels(selection: Selection, chosen: list[tuple[str, str]]) -> list[Answering]:
-    """For each shown format: the smallest budget at which the record policy keeps every evidence unit of the
-    query in this ordering (core.analysis.sweep.full_recall_budget), where its cut is checked to answer."""
+    """For each shown lossless format: the exact budget from which the record policy's cuts answer in this
+    ordering and layout (core.analysis.answering_budget), the same figure the sweep, the advisor and the CLI give."""
     found = []
     for format_name in dict.fromkeys(name for name, _policy in chosen):
-        accounting = accounting_for(selection, format_name)
         format_ = FORMATS.get(format_name)
-        budget = full_recall_budget(accounting, selection.evidence, grammar_tokens(format_, accounting.tokenizer))
-        if budget is None:
+        if not format_.lossless:
             continue
-        figures = cut_metrics(selection, format_name, accounting, cut(accounting, format_, "record", budget))
-        if figures.traversal_accuracy >= 1:
-            found.append(Answering(f"{format_name} (record policy)", budget))
+        accounting = accounting_for(selection, format_name)
+        budget = rendering_answering_budget(accounting, selection.graph, selection.query, selection.solution,
+                                            grammar_tokens(format_, accounting.tokenizer))
+        if budget is not None:
+            found.append(Answering(f"{format_name} (record policy, {selection.ordering}, {selection.layout})",
+                                   budget))
     return found
 
 
@@ -117,7 +118,7 @@ def at_budget(selection: Selection, comparison: str, colour: bool, whitespace: b
             answered.append(draw_panel(selection, format_name, policy, colour, whitespace).traversal_accuracy >= 1)
     if not any(answered):
         note.warning(escape_markdown(what_answers(selection.budget, answering_panels(selection, chosen),
-                                                  "the budgets that keep the shown formats' whole evidence")),
+                                                  "any budget for the shown lossless formats in this ordering and layout, under the record policy")),
                      icon=":material/search:")
     if comparison == "policies":
         table = kept_units_table(selection, policies)

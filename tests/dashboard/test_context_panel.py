@@ -90,11 +90,12 @@ def test_each_underlined_evidence_stretch_is_whole_records_of_the_rendering():
         assert start in bounds and start + len(stretch) in bounds, stretch
 
 
-def test_an_empty_answer_shows_no_evidence_survival_rather_than_100_percent():
-    # adservice calls nothing: the query's answer, and so its evidence, is empty.
+def test_an_empty_answer_is_refused_rather_than_shown_at_100_percent():
+    # adservice calls nothing: the query's answer, and so its evidence, is empty; no page measures it.
     app = on_page(started(sample="online-boutique", formats=["csv"], query="dependencies_within", q_start="adservice",
                           q_hops="1", q_relation="calls"), "contexts")
-    assert metric(app, "Evidence survival") == ["—"]
+    assert metric(app, "Evidence survival") == [] and metric(app, "Traversal accuracy") == []
+    assert any("This query has no answer on this graph" in item.value for item in app.error)
     answered = on_page(started(sample="online-boutique", formats=["csv"], query="dependencies_within",
                                q_start="frontend", q_hops="1", q_relation="calls"), "contexts")
     assert metric(answered, "Evidence survival")[0].endswith("%")
