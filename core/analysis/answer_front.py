@@ -1,9 +1,10 @@
 """The Pareto front over what answers: per format, each accuracy it reaches against the smallest budget reaching it.
 
 At one fixed budget every format fills about the budget, so "tokens used against accuracy" rewards the formats
-that keep the least (one at accuracy 0 was on that front). Here a point is (the smallest swept budget at which a
-format reaches an accuracy, that accuracy), for every accuracy above 0 it reaches (`reach_budget`, the advisor's
-own rule, core.analysis.ranking); a point is on the front when no other reaches at least its accuracy from no
+that keep the least (one at accuracy 0 was on that front). Here a point is (the smallest budget from which a
+format reaches an accuracy, that accuracy), for every accuracy above 0 it reaches: exact under the record policy
+(core.analysis.answering_budget, over the questions), else the smallest swept budget (`reach_budget`, the
+advisor's own rule, core.analysis.ranking); a point is on the front when no other reaches at least its accuracy from no
 larger a budget, strictly better in one. Accuracy is the mean over the sweep's queries at each budget.
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from core.analysis.answering_budget import reach_of
 from core.analysis.pareto import dominates
 from core.analysis.ranking import reach_budget
 
@@ -29,13 +31,19 @@ def reach_points(frame: pd.DataFrame, accuracy: str = "traversal_accuracy",
     means = frame.groupby([*keys, "budget"], sort=False).agg(
         accuracy=(accuracy, "mean"), tokens=("budgeted_tokens", "mean"), lossless=("lossless", "first")).reset_index()
     rows = []
+    answering = _answering(frame, keys)
     for key, curve in means.groupby(keys, sort=False):
         ladder = list(zip(curve["budget"].astype(int), curve["accuracy"].astype(float)))
         tokens = dict(zip(curve["budget"].astype(int), curve["tokens"].astype(float)))
+        exact = answering.get(key)
         for level in sorted({value for _, value in ladder if value > 0}):
             budget = reach_budget(ladder, level)
+            spent = tokens[budget]
+            found = reach_of(exact, level) if exact else None
+            if found is not None:  # the exact budget from which it answers, as every page and command states it
+                budget, spent = found, float(found)
             rows.append({**dict(zip(keys, key)), "lossless": bool(curve["lossless"].iloc[0]), "accuracy": level,
-                         "reach_budget": budget, "tokens": tokens[budget]})
+                         "reach_budget": budget, "tokens": spent})
     points = pd.DataFrame(rows, columns=[*keys, "lossless", "accuracy", "reach_budget", "tokens"])
     if points.empty:
         return points.assign(pareto_optimal=pd.Series(dtype=bool), dominated_by=pd.Series(dtype=str))[columns]
@@ -43,6 +51,15 @@ def reach_points(frame: pd.DataFrame, accuracy: str = "traversal_accuracy",
     return pd.concat(marked, ignore_index=True)[columns].sort_values(
         [*groups, "reach_budget", "accuracy", "format"], ascending=[True] * len(groups) + [True, False, True],
         ignore_index=True)
+
+
+def _answering(frame: pd.DataFrame, keys: list[str]) -> dict[tuple, tuple[int | None, ...]]:
+    """Per record-policy curve, each question's exact answering budget (core.analysis.answering_budget)."""
+    if "answering_budget" not in frame.columns or "policy" not in keys:
+        return {}
+    record = frame[frame["policy"] == "record"].drop_duplicates([*keys, "query"])
+    return {key: tuple(None if pd.isna(value) else int(value) for value in part["answering_budget"])
+            for key, part in record.groupby(keys, sort=False)}
 
 
 def _front(points: pd.DataFrame) -> pd.DataFrame:

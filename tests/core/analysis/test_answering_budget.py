@@ -68,3 +68,16 @@ def test_the_sweep_s_verdict_names_the_advisor_s_pick_for_the_same_arguments():
     assert (best["format"], best["ordering"], best["layout"]) == (advice.best.format, advice.best.ordering,
                                                                   advice.best.layout)
     assert best["reach_budget"] == advice.best.reach_budget  # the same exact budget from which it answers
+
+
+def test_the_front_over_what_answers_is_drawn_at_the_exact_answering_budgets():
+    from core.analysis.answer_front import reach_points
+
+    reading = read_question(JETSON, "How does Tensorrt relate to Cudnn?")
+    frame = Workbench().sweep(SweepSpec.from_names(JETSON, [reading.query], seeds=list(reading.seeds.node_ids),
+                                                   format_names=FORMATS, budgets=[256, 4096], policy_names=["record"]))
+    points = reach_points(frame)
+    exact = frame.groupby(["format", "ordering", "layout"])["answering_budget"].first()
+    assert len(points) > 0
+    for point in points.itertuples():
+        assert point.reach_budget == exact[(point.format, point.ordering, point.layout)]  # not the swept 256 or 4096
