@@ -1,9 +1,11 @@
 """Estimates of the memory a rendering, its token accounting, a text layout or a graph holds, in bytes.
 
-What a size-bounded cache (core.memory.sized_cache) weighs its entries by. Estimated from a sample of
-at most SAMPLED records or units (sys.getsizeof of each object it owns), scaled to all of them: sizing
-a 240,000-record rendering exactly would walk millions of objects on every insertion. Strings a
-rendering shares with the graph (unit keys) are not counted; the graph is weighed on its own.
+What a size-bounded cache (core.memory.sized_cache) weighs its entries by. An accounting is weighed once,
+from figures it already has: its UTF-8 text's length (the records' texts are about as long, plus a string
+header each), its arrays, its record count, and the unit keys and atom spans per record counted on a sample
+of about RECORDS_SAMPLED records, scaled to all of them. (Calling sys.getsizeof on every record and span of every
+rendering a sweep made was 15% of a 300-service sweep.) A graph is weighed from a sample of its nodes and
+edges. Strings a rendering shares with the graph (unit keys) are not counted; the graph is weighed on its own.
 """
 
 from __future__ import annotations
@@ -13,20 +15,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from core.formats.base import Record, Rendering
+from core.formats.base import Record
 from core.graph.model import Graph
 from core.tokens.prefix_tokens import PrefixTokens
 
-SAMPLED = 4_096
+SAMPLED = 4_096  # nodes and edges sampled to weigh a graph
+RECORDS_SAMPLED = 64  # records sampled to count a rendering's unit keys and atom spans per record
 KEY_INDEX_BYTES = 120  # one entry of an accounting's record_of_key (dict slot, int), built when a page cuts
-
-
-def record_bytes(record: Record) -> int:
-    """A record (a named tuple), its text, its key tuple and its spans (each a tuple of two offsets and a kind)."""
-    spans = record.spans
-    span_bytes = sum(sys.getsizeof(span) + sys.getsizeof(span[0]) + sys.getsizeof(span[1]) for span in spans)
-    return (sys.getsizeof(record) + sys.getsizeof(record.text) + sys.getsizeof(record.unit_keys)
-            + sys.getsizeof(spans) + span_bytes)
+POINTER = sys.getsizeof((0,)) - sys.getsizeof(())  # one slot of a tuple
+STRING_BYTES = sys.getsizeof("")  # a str's header, beside its characters
+RECORD_BYTES = sys.getsizeof(Record("", ())) + 2 * sys.getsizeof(())  # the named tuple, its key and span tuples
+SPAN_BYTES = POINTER + sys.getsizeof((0, 0, "node_id")) + 2 * sys.getsizeof(1_000)  # a slot, the tuple, 2 offsets
 
 
 def _scaled(items: Sequence, size) -> int:
@@ -37,19 +36,24 @@ def _scaled(items: Sequence, size) -> int:
     return round(sum(map(size, sample)) * len(items) / len(sample))
 
 
-def rendering_bytes(rendering: Rendering) -> int:
-    """Its records (sampled, scaled), the records and closings tuples, the preamble."""
-    return (_scaled(rendering.records, record_bytes) + sys.getsizeof(rendering.records)
-            + sys.getsizeof(rendering.closings) + sys.getsizeof(rendering.preamble))
-
-
 def accounting_bytes(accounting: PrefixTokens) -> int:
-    """The rendering, every token and offset array, the UTF-8 text, and the unit-key index a cut builds."""
+    """The rendering, every token and offset array, the UTF-8 text, and the unit-key index a cut builds.
+
+    The records' texts are weighed as the UTF-8 text's length (which holds them, the preamble and the
+    closing) plus a string header each; their keys and spans from a sample.
+    """
+    rendering = accounting.rendering
+    records = accounting.records
     arrays = sum(value.nbytes for value in vars(accounting).values() if isinstance(value, np.ndarray))
-    keys = sum(len(record.unit_keys) for record in accounting.rendering.records[::max(1, accounting.records // SAMPLED)])
-    sampled = len(accounting.rendering.records[::max(1, accounting.records // SAMPLED)])
-    key_count = round(keys * accounting.records / sampled) if sampled else 0
-    return (rendering_bytes(accounting.rendering) + arrays + accounting.text_bytes + sys.getsizeof(b"")
+    sample = rendering.records[::max(1, records // RECORDS_SAMPLED)]
+    keys = sum(len(record.unit_keys) for record in sample)
+    spans = sum(len(record.spans) for record in sample)
+    key_count = round(keys * records / len(sample)) if sample else 0
+    span_count = round(spans * records / len(sample)) if sample else 0
+    record_bytes = records * (RECORD_BYTES + STRING_BYTES) + POINTER * key_count + SPAN_BYTES * span_count
+    container_bytes = (sys.getsizeof(rendering.records) + sys.getsizeof(rendering.closings)
+                       + sys.getsizeof(rendering.preamble))
+    return (record_bytes + container_bytes + arrays + 2 * accounting.text_bytes + sys.getsizeof(b"")
             + key_count * KEY_INDEX_BYTES)
 
 
