@@ -21,7 +21,7 @@ from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, ren
 from core.metrics.coverage import seed_region
 from core.prompt.context import Context
 from core.queries import Query
-from core.questions import QuestionSet, question_seeds
+from core.questions import QuestionSet, answered_split, question_seeds
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
 from core.retrieval.seeds import Seeds
@@ -97,10 +97,12 @@ def sweep_contexts(graph: Graph, queries: Sequence[Query], options: SweepOptions
 def question_contexts(graph: Graph, questions: QuestionSet, options: SweepOptions = SweepOptions(), *,
                       seeding: str = "annotations", cache: RenderingCache | None = None) -> list[Context]:
     """One Context per (question, cut): each question's sweep from its own seeds, labelled with its id, type and
-    hop depth. A question with no seeds that way is cut from the query's own nodes, as `sweep` does without seeds."""
+    hop depth. A question with no seeds that way is cut from the query's own nodes, as `sweep` does without seeds.
+    A question whose answer on the graph is empty is left out, as the suite leaves it out
+    (`core.questions.answered_split` lists them with the reason); ParameterError when no question has an answer."""
     cache = cache if cache is not None else rendering_cache(DEFAULT_CACHE_BYTES)  # shared by the questions' sweeps
     contexts: list[Context] = []
-    for question in questions:
+    for question in answered_split(graph, questions).measured:
         seeds = question_seeds(graph, question, seeding).node_ids or None
         found, _ = sweep_contexts(graph, [question.query], options, seeds=seeds, cache=cache)
         contexts.extend(replace(context, question_id=question.id, query_type=question.type_label,

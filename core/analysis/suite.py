@@ -10,14 +10,16 @@ seed set, shared by the questions and seedings that have it; orderings built fro
 `core.analysis.sweep.sweep`, so a suite measures exactly what a one-question sweep measures.
 Seeds come two ways (core.questions.seeding): from the text and from the annotations; a question
 with no seeds one way keeps its question-independent rows there (candidate recall missing) and
-is listed by `unseeded_questions`.
+is listed by `unseeded_questions`. A question whose answer on the full graph is empty measures nothing
+(core.questions.answered): `run_suite` leaves it out of the rows, so of every aggregate, advice and front
+built on them, and lists it with the reason in `SuiteResult.left_out`; `SuiteResult.headline` counts it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -32,7 +34,15 @@ from core.graph.model import Graph
 from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
 from core.metrics.coverage import SeedRegion, coverage_tokens, seed_region
 from core.queries import Query
-from core.questions import SEEDINGS, QuestionSet, check_ground_truth, question_seeds
+from core.questions import (
+    SEEDINGS,
+    AnsweredSplit,
+    QuestionSet,
+    answered_split,
+    check_ground_truth,
+    counted_questions,
+    question_seeds,
+)
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, check_layout, inputs_for
 from core.retrieval.seeds import Seeds
@@ -45,6 +55,7 @@ ROW_COLUMNS = [
     "evidence_total", "evidence_kept", "evidence_survival", "evidence_complete", "traversal_accuracy",
     "candidate_total", "candidate_recall", "coverage_tokens", "full_recall_budget",
 ]
+LEFT_OUT_COLUMNS = ["question_id", "question", "query_type", "template", "reason"]
 SORT_KEY = ["question_id", "seeding", "format", "ordering", "layout", "policy", "budget"]
 Progress = Callable[[int, int, str], None]  # (tasks done, tasks in total, what)
 
@@ -96,6 +107,14 @@ class SuiteResult:
     questions: pd.DataFrame  # one row per question: text, type, hop depth, seeds both ways, ground truth check
     settings: SuiteSettings
     task_cpu_seconds: float = 0.0  # CPU seconds the tasks took, summed over wherever they ran
+    # the questions of the set left out because their answer on the graph is empty, with the reason
+    left_out: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=LEFT_OUT_COLUMNS))
+
+    @property
+    def headline(self) -> str:
+        """How many questions were measured: '10 questions', or '8 of 10 questions; 2 have no answer on this
+        graph, left out'."""
+        return counted_questions(len(self.questions) + len(self.left_out), len(self.left_out))
 
 
 def settings_for(formats: Sequence[str] | None = None, orderings: Sequence[str] | None = None, *,
@@ -237,7 +256,11 @@ def _suite_columns(frame: pd.DataFrame) -> pd.DataFrame:
 def run_suite(graph: Graph, question_set: QuestionSet, settings: SuiteSettings, *, engine: str = "local",
               workers: int | None = None, ray_address: str | None = None,
               progress: Progress | None = None) -> SuiteResult:
-    """Every task on the engine; rows sorted by question, seeding and cut (the same on every engine)."""
+    """Every task on the engine; rows sorted by question, seeding and cut (the same on every engine). Only the
+    questions with an answer on the graph are run (ParameterError when none has one); the rest are listed in
+    `left_out`."""
+    split = answered_split(graph, question_set)
+    everything, question_set = question_set, split.measured
     inputs = suite_inputs(graph, question_set, settings)
     tasks = plan(inputs)
     report = None if progress is None else (lambda done, total: progress(done, total, "tasks"))
@@ -255,9 +278,18 @@ def run_suite(graph: Graph, question_set: QuestionSet, settings: SuiteSettings, 
                             kind="stable").reset_index(drop=True)
     rows.attrs["parameters"] = {"graph_hash": graph.sha256, "question_set": question_set.name,
                                 "source": question_set.source, "questions": len(question_set),
+                                "questions_in_set": len(everything),
+                                "left_out": [each.question.id for each in split.left_out],
                                 **{key: list(value) if isinstance(value, tuple) else value
                                    for key, value in settings.__dict__.items()}}
-    return SuiteResult(rows, questions, settings, cpu_seconds)
+    return SuiteResult(rows, questions, settings, cpu_seconds, left_out_table(split))
+
+
+def left_out_table(split: AnsweredSplit) -> pd.DataFrame:
+    """One row per question left out of the measures: id, text, type, template and why (`no_answer_reason`)."""
+    return pd.DataFrame([{"question_id": each.question.id, "question": each.question.text,
+                          "query_type": each.question.type_label, "template": each.question.query.name,
+                          "reason": each.reason} for each in split.left_out], columns=LEFT_OUT_COLUMNS)
 
 
 def question_table(graph: Graph, question_set: QuestionSet, inputs: SuiteInputs) -> pd.DataFrame:

@@ -3,6 +3,8 @@
 Questions come from a file (`--questions`: a CKG query file, or the project's JSONL/CSV schema), from
 a template spec (`--generate`), or, for a sample that ships one, the sample's own set. Tasks run on
 the local worker pool (default) or on Ray (`--engine ray`, `--ray-address` for an existing cluster).
+A question whose answer on the graph is empty is left out of every figure, counted in the headline ("8 of 10
+questions; 2 have no answer on this graph, left out") and listed with the reason.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ def write_output(path: Path, result: SuiteResult, table: pd.DataFrame) -> None:
             rows.to_parquet(temporary, index=False)
     elif suffix == ".json":
         document = {"parameters": rows.attrs.get("parameters", {}), "questions": _records(result.questions),
+                    "left_out": _records(result.left_out),
                     "aggregate": _records(table), "by_query_type": _records(breakdown(rows, "query_type")),
                     "by_hop_depth": _records(breakdown(rows, "hop_depth")),
                     "smallest_budgets": _records(smallest_budgets(table)),
@@ -139,12 +142,12 @@ def run(arguments: argparse.Namespace) -> int:
     # One table for every tokenizer: its rows carry a tokenizer column, and aggregates group by it.
     result = results[0] if len(results) == 1 else SuiteResult(
         pd.concat([each.rows for each in results], ignore_index=True), results[0].questions, results[0].settings,
-        sum(each.task_cpu_seconds for each in results))
+        sum(each.task_cpu_seconds for each in results), results[0].left_out)
     result.rows.attrs["parameters"] = {**results[0].rows.attrs["parameters"], **choice.parameters(),
                                        "graph_source": graph_parameters(arguments)}
     stage(f"aggregating {len(result.rows):,} rows", arguments.no_progress)
     table = aggregate(result.rows)
-    print_headline(table, results[0].settings.seedings, len(questions))
+    print_headline(table, results[0].settings.seedings, result.headline, result.left_out)
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges, sha256 {graph.sha256[:16]}…; "
           f"questions: {len(questions)} ({questions.source}); engine {arguments.engine}; {choice.describe()}")
     checks = result.questions["ground_truth"].value_counts()
@@ -153,7 +156,7 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"  {row.ground_truth}: {row.question_id}: {row.ground_truth_detail}")
     for seeding in results[0].settings.seedings:
         unseeded = unseeded_questions(result.questions, seeding)
-        print(f"seeds from {seeding}: {len(questions) - len(unseeded)} questions seeded, {len(unseeded)} name no node"
+        print(f"seeds from {seeding}: {len(result.questions) - len(unseeded)} questions seeded, {len(unseeded)} name no node"
               + (f" ({', '.join(unseeded['question_id'][:10])}{'…' if len(unseeded) > 10 else ''})"
                  if len(unseeded) else ""))
     if arguments.verbose:
@@ -175,10 +178,13 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def print_headline(table: pd.DataFrame, seedings, question_count: int) -> None:
-    """The suite's headline, first: per tokenizer and seeding, the best choice at each budget with its interval."""
-    print(f"headline: the best lossless choice at each budget over the question set ({question_count} questions; "
+def print_headline(table: pd.DataFrame, seedings, counted: str, left_out: pd.DataFrame | None = None) -> None:
+    """The suite's headline, first: per tokenizer and seeding, the best choice at each budget with its interval.
+    `counted` says how many questions were measured (`SuiteResult.headline`); each left out is listed with why."""
+    print(f"headline: the best lossless choice at each budget over the question set ({counted}; "
           "traversal accuracy with its Wilson 95% interval; baseline orderings excluded)")
+    for row in (left_out if left_out is not None else pd.DataFrame()).itertuples():
+        print(f"  left out: {row.question_id}: {row.reason}")
     for (tokenizer, seeding), part in table.groupby(["tokenizer", "seeding"], sort=False):
         print(f"{tokenizer}, seeds from {seeding}:")
         print(verdict_table(best_per_budget(part, tokens_column="mean_tokens")))
