@@ -236,8 +236,8 @@ def send_and_report(graph, contexts: list, endpoint, extra: dict, arguments: arg
                 table.to_csv(temporary, index=False)
         print(f"summary written to {arguments.output}")
     if progress.failed:
-        print(f"{progress.failed} request(s) failed (reasons in the store); run the same command again to retry "
-              "them: answered requests are not sent again", file=sys.stderr)
+        print(f"{progress.failed} request(s) failed; the first: {progress.first_failure[:400]}; run the same command "
+              "again to retry them (every reason is in the store; answered requests are not sent again)", file=sys.stderr)
         return 1
     return 0
 

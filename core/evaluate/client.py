@@ -1,7 +1,8 @@
 """The chat-completions client: one request to any OpenAI-compatible endpoint, recorded as an Exchange.
 
 Built on the official `openai` package, which brings timeouts, retries with exponential backoff and
-jitter on 408/409/429/5xx and connection errors (honouring Retry-After), and the OpenAI-compatible
+jitter on 408/409/429/5xx and connection errors (honouring a Retry-After up to the run's timeout; a longer
+one fails the request at once, saying how long the server asked to wait), and the OpenAI-compatible
 surface that vLLM, Ollama, llama.cpp server and LM Studio speak. The API key is read from an
 environment variable at call time and handed to the client only: it is never part of an Exchange,
 the stored raw request, a request key or a log line.
@@ -9,6 +10,7 @@ the stored raw request, a request key or a log line.
 
 from __future__ import annotations
 
+import email.utils
 import json
 import math
 import os
@@ -155,17 +157,46 @@ def read_completion(body_text: str) -> tuple[str | None, str | None, int | None,
             _reported(usage, "completion_tokens"))
 
 
-def _not_waited(headers) -> str:
-    """Why a rate-limited request was not retried: the openai client waits at most two minutes for Retry-After
-    (waiting an hour would look like a hang), so a longer wait is said, with what to do."""
+RETRIED_STATUSES = (408, 409, 429)  # and every 5xx: the statuses the openai client retries
+
+
+def retry_after_seconds(headers) -> float | None:
+    """The wait a response asks for before a retry (`retry-after-ms`, or `retry-after` in seconds or as an HTTP
+    date, as the openai client reads them), or None when it asks for none or writes it unreadably."""
     try:
-        seconds = float(headers.get("retry-after", ""))
-    except ValueError:
+        milliseconds = headers.get("retry-after-ms")
+        if milliseconds is not None:
+            seconds = float(milliseconds) / 1000
+        else:
+            text = headers.get("retry-after")
+            if text is None:
+                return None
+            try:
+                seconds = float(text)
+            except ValueError:
+                seconds = email.utils.parsedate_to_datetime(text).timestamp() - time.time()
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return seconds if math.isfinite(seconds) and seconds > 0 else None
+
+
+def longest_wait(endpoint: Endpoint) -> float:
+    """The longest Retry-After a run waits for: its own timeout (a wait longer than the attempt it precedes
+    would look like a hang), and never beyond the openai client's two minutes."""
+    return min(endpoint.timeout_seconds, LONGEST_RETRY_AFTER)
+
+
+def _not_waited(headers, endpoint: Endpoint) -> str:
+    """Why a rate-limited request was not retried, when its Retry-After was longer than this run waits."""
+    seconds = retry_after_seconds(headers)
+    if seconds is None or seconds <= longest_wait(endpoint):
         return ""
-    if not math.isfinite(seconds) or seconds <= LONGEST_RETRY_AFTER:
-        return ""
-    return (f" (the server asked to wait {seconds:,.0f} s before retrying, longer than the {LONGEST_RETRY_AFTER} s "
-            "this client waits: run the same command later; answered requests are kept)")
+    if endpoint.timeout_seconds < LONGEST_RETRY_AFTER:
+        bound, fix = f"this run's timeout of {endpoint.timeout_seconds:g} s", "or raise --timeout"
+    else:
+        bound, fix = f"the {LONGEST_RETRY_AFTER} s this client waits", "when the server allows"
+    return (f" (the server asked to wait {seconds:,.0f} s before retrying, longer than {bound}, so it was not "
+            f"retried: run the same command later {fix}; answered requests are kept)")
 
 
 def _has_surrogate(text: str) -> bool:
@@ -213,6 +244,13 @@ class ChatClient:
     def _on_response(self, response) -> None:
         if self._attempts.statuses:
             self._attempts.statuses[-1] = str(response.status_code)
+        status = response.status_code
+        if status in RETRIED_STATUSES or status >= 500:
+            seconds = retry_after_seconds(response.headers)
+            if seconds is not None and seconds > longest_wait(self.endpoint):
+                # The openai client would sleep for it (up to two minutes per retry): fail at once instead, and
+                # the failure says how long the server asked to wait.
+                response.headers["x-should-retry"] = "false"
 
     def raw_request(self, body: dict) -> str:
         url = self.endpoint.base_url.rstrip("/") + "/chat/completions"
@@ -240,7 +278,8 @@ class ChatClient:
         except openai.APIStatusError as error:
             body_text = error.response.text[:KEPT_OF_REFUSED_REPLY * 50]
             return self._failed(raw_request, started, body_text,
-                                f"HTTP {error.status_code}: {body_text[:200]}{_not_waited(error.response.headers)}")
+                                f"HTTP {error.status_code}: {body_text[:200]}"
+                                f"{_not_waited(error.response.headers, self.endpoint)}")
         except openai.OpenAIError as error:  # anything else is a bug, and must show as one
             return self._failed(raw_request, started, "", f"client error: {error}")
         latency = (time.perf_counter() - started) * 1000

@@ -77,6 +77,7 @@ class Progress:
     cost: float = 0.0
     cost_unknown: int = 0  # answers without reported usage: their cost is not estimated
     stopped: bool = False
+    first_failure: str = ""  # the reason the first failed request gave (all are in the store)
 
     @property
     def sent(self) -> int:
@@ -235,6 +236,7 @@ def _collect(futures: dict[Future, str], by_key: dict[str, list[Planned]], setti
             _add_cost(counts, settings.prices, exchange.prompt_tokens_reported, exchange.completion_tokens_reported)
         else:
             counts.failed += 1
+            counts.first_failure = counts.first_failure or exchange.failure_reason
         if progress:
             progress(counts)
         if should_stop and not counts.stopped and should_stop():

@@ -241,8 +241,47 @@ def test_a_reply_holding_a_lone_surrogate_is_a_failure_that_can_be_stored(server
 
 
 def test_a_retry_after_longer_than_the_client_waits_is_said_in_the_failure(server):
-    """D29 (right, now said): a 429 with Retry-After: 3600 is not retried (the client waits at most 120 s)."""
+    """D29: a 429 with Retry-After: 3600 is not retried (the client waits at most 120 s), and the failure says why."""
     server.intercept = lambda number, body: Reply(429, '{"error": {"message": "slow down"}}', {"retry-after": "3600"})
-    exchange = ChatClient(endpoint(server.url, max_retries=2)).complete(messages())
+    exchange = ChatClient(endpoint(server.url, max_retries=2, timeout_seconds=300)).complete(messages())
     assert exchange.attempt_statuses == ("429",)
-    assert "asked to wait 3,600 s before retrying, longer than the 120 s this client waits" in exchange.failure_reason
+    assert ("the server asked to wait 3,600 s before retrying, longer than the 120 s this client waits, so it was not "
+            "retried") in exchange.failure_reason
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("headers", [{"retry-after": "30"}, {"retry-after-ms": "30000"}])
+def test_a_retry_after_longer_than_the_timeout_fails_at_once_saying_so(server, headers):
+    """D29: with --timeout 2, a Retry-After of 30 s was slept through on every retry (the openai client waits up to
+    120 s): a wait longer than the attempt it precedes looks like a hang. Now the request fails at once."""
+    import time
+
+    server.intercept = lambda number, body: Reply(429, '{"error": {"message": "slow down"}}', headers)
+    started = time.perf_counter()
+    exchange = ChatClient(endpoint(server.url, max_retries=3, timeout_seconds=2)).complete(messages())
+    assert time.perf_counter() - started < 5 and exchange.attempt_statuses == ("429",)
+    assert exchange.failure_reason == (
+        'HTTP 429: {"error": {"message": "slow down"}} (the server asked to wait 30 s before retrying, longer than '
+        "this run's timeout of 2 s, so it was not retried: run the same command later or raise --timeout; answered "
+        "requests are kept)")
+
+
+def test_a_retry_after_within_the_timeout_is_waited_for(server):
+    server.intercept = lambda number, body: (Reply(429, '{"error": {"message": "slow down"}}', {"retry-after": "1"})
+                                             if number == 1 else None)
+    exchange = ChatClient(endpoint(server.url, max_retries=2, timeout_seconds=5)).complete(messages())
+    assert exchange.answered and exchange.attempt_statuses == ("429", "200")
+
+
+def test_retry_after_is_read_in_seconds_milliseconds_or_as_a_date():
+    import email.utils
+    import time
+
+    from core.evaluate.client import retry_after_seconds
+
+    assert retry_after_seconds({"retry-after": "3600"}) == 3600
+    assert retry_after_seconds({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
+    in_an_hour = email.utils.formatdate(time.time() + 3600, usegmt=True)
+    assert 3590 < retry_after_seconds({"retry-after": in_an_hour}) <= 3600
+    assert retry_after_seconds({"retry-after": "soon"}) is None and retry_after_seconds({}) is None
+    assert retry_after_seconds({"retry-after": "nan"}) is None and retry_after_seconds({"retry-after": "-5"}) is None

@@ -91,6 +91,28 @@ def test_failed_requests_make_the_command_exit_non_zero_and_say_how_to_retry(clo
     assert "3 failed" in output.out and "run the same command again to retry" in output.err
 
 
+@pytest.mark.timeout(60)
+def test_a_long_retry_after_is_said_on_the_command_line_and_not_slept_through(server, tmp_path, capsys):
+    """D29: a 429 with Retry-After: 3600 failed in 2 s with no word of the wait ("reasons in the store")."""
+    import time
+
+    from core.cli import main
+    from core.evaluate.reader_server import Reply
+
+    server.intercept = lambda number, body: Reply(429, '{"error": {"message": "slow down"}}', {"retry-after": "3600"})
+    command = evaluate_command(server.url, tmp_path / "runs.sqlite", "--retries", "3", "--timeout", "10",
+                               "--budgets", "2000", "--trials", "1", "--formats", "csv")
+    started = time.perf_counter()
+    assert main(command[3:]) == 1
+    assert time.perf_counter() - started < 30
+    lines = [line for line in capsys.readouterr().err.splitlines() if "request(s) failed" in line]
+    assert lines == [
+        "1 request(s) failed; the first: HTTP 429: {\"error\": {\"message\": \"slow down\"}} (the server asked to wait "
+        "3,600 s before retrying, longer than this run's timeout of 10 s, so it was not retried: run the same command "
+        "later or raise --timeout; answered requests are kept); run the same command again to retry them (every "
+        "reason is in the store; answered requests are not sent again)"]
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["--formats", "jsonl,yaml-ish"], "unknown format 'yaml-ish'"),
     (["--price", "cheap"], "INPUT,OUTPUT"),
