@@ -1,8 +1,8 @@
 """What answers: when a budget answers nothing, the smallest budget that does, and with what, in one sentence.
 
-Three sources, one wording: a sweep's frame (the smallest swept budget at which a format's cut answers,
-`core.analysis.ranking.reach_budget`), an advice's picks per budget, and an accounted rendering (the budget at
-which a prefix cut holds every evidence unit: `core.analysis.sweep.full_recall_budget`, checked by the caller).
+Sources, one wording: a sweep's frame (the exact budget from which a format's record cuts answer,
+core.analysis.answering_budget, else the smallest swept budget that does, labelled a swept one) and an advice's
+picks per budget (swept budgets).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from core.analysis.answering_budget import reach_of
 from core.analysis.ranking import reach_budget
 
 
@@ -26,14 +27,23 @@ class Answering:
 
 def answering_in_sweep(frame: pd.DataFrame, accuracy: str = "traversal_accuracy",
                        full: float = 1.0) -> list[Answering]:
-    """Per format of a sweep's frame (one ordering, layout and policy per format, as a page sweeps): the
-    smallest swept budget at which its mean accuracy is `full`; cheapest first, formats that never do left out."""
+    """Per format of a sweep's frame (one ordering, layout and policy per format, as a page sweeps): the budget
+    from which its mean accuracy is `full`: exact under the record policy (each question's answering budget,
+    core.analysis.answering_budget), else the smallest swept one, labelled so; cheapest first, formats that never
+    do left out."""
     found = []
     for name, curve in frame.groupby("format", sort=False):
         means = curve.groupby("budget")[accuracy].mean()
         ladder = [(int(budget), float(value)) for budget, value in means.items()]
-        if any(value >= full - 1e-12 for _, value in ladder):
-            found.append(Answering(str(name), reach_budget(ladder, full)))
+        if not any(value >= full - 1e-12 for _, value in ladder):
+            continue
+        exact = None
+        if accuracy == "traversal_accuracy" and "answering_budget" in curve.columns and \
+                set(curve["policy"]) == {"record"}:
+            budgets = curve.drop_duplicates("query")["answering_budget"]
+            exact = reach_of([None if pd.isna(value) else int(value) for value in budgets], full)
+        found.append(Answering(str(name), exact) if exact is not None else
+                     Answering(str(name), reach_budget(ladder, full), exact=False))
     return sorted(found, key=lambda item: (item.budget, item.choice))
 
 

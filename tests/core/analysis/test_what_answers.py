@@ -10,7 +10,15 @@ from core.analysis.what_answers import Answering, answering_in_picks, answering_
 def test_a_sweep_names_each_format_from_the_smallest_budget_it_answers_at():
     frame = pd.DataFrame({"format": ["a", "a", "a", "b", "b", "b", "c"], "budget": [500, 1000, 2000] * 2 + [2000],
                           "traversal_accuracy": [0, 1, 1, 0, 0, 1, 0.5]})
-    assert answering_in_sweep(frame) == [Answering("a", 1000), Answering("b", 2000)]
+    # without exact answering budgets the figures are the grid's, labelled as swept ones
+    assert answering_in_sweep(frame) == [Answering("a", 1000, exact=False), Answering("b", 2000, exact=False)]
+
+
+def test_a_record_sweep_names_the_exact_budget_from_which_each_format_answers():
+    frame = pd.DataFrame({"format": ["a", "a", "b", "b"], "budget": [500, 1000] * 2, "policy": ["record"] * 4,
+                          "query": ["q"] * 4, "traversal_accuracy": [0, 1, 0, 1],
+                          "answering_budget": [733, 733, 981, 981]})
+    assert answering_in_sweep(frame) == [Answering("a", 733), Answering("b", 981)]
 
 
 def test_the_sentence_gives_the_cheapest_first_and_says_when_nothing_does():
