@@ -36,7 +36,7 @@ def draw(selection: Selection, questions: QuestionSet, result: SuiteResult, form
     budget = controls[2].selectbox("Budget", budgets, index=len(budgets) // 2, format_func="{:,} tokens".format,
                                    key="qs_answers_budget")
     store_path = Path(controls[3].text_input("Run store", str(DEFAULT_PATH), key="qs_answers_store"))
-    if st.button(f"Ask about {len(questions)} questions", key="qs_answers_run"):
+    if st.button(f"Ask about {len(result.questions)} questions", key="qs_answers_run"):  # those with an answer
         try:
             st.session_state["qs_answers_run_id"] = ask(selection, questions, reader, format_name, ordering, budget,
                                                         store_path)

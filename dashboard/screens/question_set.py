@@ -225,8 +225,13 @@ def show() -> None:
 
 def draw_summary(result: SuiteResult, questions: QuestionSet) -> None:
     counts = result.questions["ground_truth"].value_counts()
-    st.markdown(f"**{len(questions)} questions** ({escape_markdown(questions.source)}). Recorded ground truth "
+    st.markdown(f"**{escape_markdown(result.headline)}** ({escape_markdown(questions.source)}). Recorded ground truth "
                 "against our solver: " + ", ".join(f"{count} {status}" for status, count in counts.items()) + ".")
+    if len(result.left_out):
+        st.warning(f"{len(result.left_out)} question(s) left out of accuracy, the fronts and the tables below: their "
+                   "answer on this graph is empty, so every cut that parses would score as answering.", icon="⚠️")
+        show_table(result.left_out[["question_id", "question", "query_type", "reason"]], "qs_left_out",
+                   hide_index=True)
     differing = result.questions[result.questions["ground_truth"].isin(["tie", "differs"])]
     if len(differing):
         show_table(differing[["question_id", "question", "ground_truth", "ground_truth_detail"]], "qs_ground_truth",
