@@ -43,6 +43,7 @@ from core.questions import (
     counted_questions,
     question_seeds,
 )
+from core.questions.own_schema import READ_AS
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, check_layout, inputs_for
 from core.retrieval.seeds import Seeds
@@ -293,7 +294,8 @@ def left_out_table(split: AnsweredSplit) -> pd.DataFrame:
 
 
 def question_table(graph: Graph, question_set: QuestionSet, inputs: SuiteInputs) -> pd.DataFrame:
-    """Per question: text, template, type, hop depth, both seedings, and the ground-truth check."""
+    """Per question: text, template, type, hop depth, both seedings, the ground-truth check, and how a question
+    given by its text alone was read (`read_as`, "" for the others)."""
     seeds = {(question_id, seeding): seed_ids for question_id, seeding, seed_ids in inputs.seeds}
     rows = []
     for question in question_set:
@@ -305,6 +307,7 @@ def question_table(graph: Graph, question_set: QuestionSet, inputs: SuiteInputs)
             seed_ids = seeds.get((question.id, seeding))
             row[f"{seeding}_seeds"] = None if seed_ids is None else ", ".join(seed_ids)
         row["ground_truth"], row["ground_truth_detail"] = check.status, check.detail
+        row["read_as"] = dict(question.metadata).get(READ_AS, "")  # a free-text question: how it was read
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame["hop_depth"] = frame["hop_depth"].astype("Int64")

@@ -41,6 +41,7 @@ from core.io.samples import get_sample, sample_names
 from core.io.spreadsheet import spreadsheet_csv
 from core.io.whole_file import whole_file, write_whole
 from core.questions import SEEDINGS, QuestionSet, generate, load_questions
+from core.questions.own_schema import READ_AS
 from core.reports.exports import plain_value
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
@@ -154,6 +155,7 @@ def run(arguments: argparse.Namespace) -> int:
     print("recorded ground truth: " + ", ".join(f"{count} {status}" for status, count in checks.items()))
     for row in result.questions[result.questions["ground_truth"].isin(["tie", "differs"])].itertuples():
         print(f"  {row.ground_truth}: {row.question_id}: {row.ground_truth_detail}")
+    print_readings(questions)
     for seeding in results[0].settings.seedings:
         unseeded = unseeded_questions(result.questions, seeding)
         print(f"seeds from {seeding}: {len(result.questions) - len(unseeded)} questions seeded, {len(unseeded)} name no node"
@@ -176,6 +178,19 @@ def run(arguments: argparse.Namespace) -> int:
         write_output(arguments.output, result, table)
         print(f"{len(result.rows):,} rows written to {arguments.output}")
     return 0
+
+
+def print_readings(questions: QuestionSet, shown: int = 10) -> None:
+    """How the questions given by their text alone (no `query` in the file) were read, the first `shown`."""
+    readings = [(question.id, dict(question.metadata)[READ_AS]) for question in questions
+                if READ_AS in dict(question.metadata)]
+    if not readings:
+        return
+    print(f"read from their text alone: {len(readings)} question{'' if len(readings) == 1 else 's'}")
+    for question_id, reading in readings[:shown]:
+        print(f"  {question_id}: {reading}")
+    if len(readings) > shown:
+        print(f"  … and {len(readings) - shown:,} more (the output file's questions keep every reading)")
 
 
 def print_headline(table: pd.DataFrame, seedings, counted: str, left_out: pd.DataFrame | None = None) -> None:

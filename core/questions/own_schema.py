@@ -2,9 +2,15 @@
 
 Fields (JSONL keys or CSV columns):
 - `question` (required): the text, as a user would ask it.
-- `query` (required): a query template name (core.queries.QUERIES), e.g. `impact`, `t3_prerequisite_path`.
+- `query`: a query template name (core.queries.QUERIES), e.g. `impact`, `t3_prerequisite_path`. Optional
+  when the file is loaded with its graph: a record without one is a free-text question, read into its query
+  by `core.questions.reading.read_question(graph, text)`, the one reader of questions (the record keeps its
+  text, and `read_as` in its metadata says how it was read). Without a graph such a record is refused (its
+  line says it needs the graph to be read), and a text the reader cannot read is refused with its line and
+  the reader's reason, never given another query.
 - `parameters`: the template's parameters, a JSON object (in CSV a cell holding one), e.g.
-  `{"failed": "db-identity", "relation": "depends_on"}`; a list for a parameter taking several nodes.
+  `{"failed": "db-identity", "relation": "depends_on"}`; a list for a parameter taking several nodes. Only
+  with `query` (a free-text question's parameters come from its text).
 - `id`: unique per file (default `line-N`); `ground_truth`: the recorded answer (JSON); `type`: a
   query type label; `hop_depth`: a whole number. Any other field is kept as text metadata.
 """
@@ -36,10 +42,12 @@ from core.questions.lines import (
     whole_number,
 )
 from core.questions.model import Question, QuestionSet
+from core.questions.reading import SHAPES, QuestionNotRead, read_question
 
 # By name, as core.queries.QUERIES lists them (the registry imports this package, so not it).
 TEMPLATES_BY_NAME = {template.name: template for template in TEMPLATES}
 FIELDS = ("id", "question", "query", "parameters", "ground_truth", "type", "hop_depth")
+READ_AS = "read_as"  # the metadata key of a free-text question's reading ("read as t2_prerequisites(...)")
 MAX_CELL = 131_072  # the csv module's own field limit, stated here so the message can say it
 
 
@@ -87,22 +95,44 @@ def _value(template: QueryTemplate, name: str, value: object, default: object) -
     return value
 
 
+def _read_query(text: str, record: dict, graph: Graph | None) -> tuple[Query, str]:
+    """A free-text question's query and how it was read, by the one reader of questions."""
+    if record.get("parameters") not in (None, "", {}):
+        raise LineProblem("'parameters' are given without a 'query': name the template they are for, or leave "
+                          "both out to have the query read from the question's text")
+    if graph is None:
+        raise LineProblem("no 'query': a question given by its text alone needs the graph to be read (load the "
+                          "file with its graph, e.g. suite --graph GRAPH --questions FILE), or give it a 'query' "
+                          "and its 'parameters'")
+    try:
+        reading = read_question(graph, text)
+    except QuestionNotRead as error:
+        raise LineProblem(f"no 'query', and the reader of questions could not read its text: {error.what}; ask it "
+                          f"in one of these shapes: {'; '.join(SHAPES)}; or give the record a 'query' and its "
+                          "'parameters'") from None
+    return reading.query, reading.sentence(graph)
+
+
 def _question(record: dict, line_number: int, graph: Graph | None) -> Question:
-    template = _template(record)
+    text = required_text(record, "question")
+    metadata = {key: as_text(value) for key, value in record.items() if key not in FIELDS and value not in (None, "")}
+    if record.get("query") in (None, ""):
+        bound, metadata[READ_AS] = _read_query(text, record, graph)
+    else:
+        bound = _bound_query(_template(record), record.get("parameters"), graph)
     question_id = record.get("id")
     return Question(
         id=str(question_id) if question_id not in (None, "") else f"line-{line_number}",
-        text=required_text(record, "question"),
-        query=_bound_query(template, record.get("parameters"), graph),
+        text=text, query=bound,
         ground_truth=record.get("ground_truth"), query_type=str(record.get("type") or ""),
         hop_depth=whole_number(record.get("hop_depth"), "hop_depth"),
-        metadata=tuple(sorted((key, as_text(value)) for key, value in record.items()
-                              if key not in FIELDS and value not in (None, ""))))
+        metadata=tuple(sorted(metadata.items())))
 
 
 def parse_questions_jsonl(data: bytes | str, *, graph: Graph | None = None, name: str = "questions",
                           source: str = "question file") -> QuestionSet:
-    """A JSON-lines question file; with `graph`, node parameters must be nodes of it."""
+    """A JSON-lines question file; with `graph`, node parameters must be nodes of it, and a record without a
+    query is read from its text."""
     text = text_of(data, source)
     parsed = parse_lines(json_lines(text), unique_ids(lambda number, line: _question(json_object(line), number, graph)),
                          source)
@@ -118,10 +148,11 @@ def parse_questions_csv(data: bytes | str, *, graph: Graph | None = None, name: 
     except csv.Error as error:
         raise LoadError(f"the CSV cannot be read: {error} (a cell longer than {MAX_CELL:,} characters, or a "
                         "stray quote)", source, "check quoting of the cells") from None
-    if not rows or "question" not in rows[0] or "query" not in rows[0]:
-        raise LoadError("the CSV header must name the columns 'question' and 'query'", f"{source}, line 1",
+    header = [column.strip() for column in rows[0]] if rows else []
+    if "question" not in header:
+        raise LoadError("the CSV header must name the column 'question' (and 'query', unless the questions are "
+                        "read from their text on the graph)", f"{source}, line 1",
                         f"start the file with a header such as {','.join(FIELDS)}")
-    header = [column.strip() for column in rows[0]]
     repeated = sorted({column for column in header if column and header.count(column) > 1})
     if repeated:  # the last of two 'question' columns silently won
         raise LoadError(f"the CSV header names {', '.join(map(repr, repeated))} more than once", f"{source}, line 1",

@@ -103,7 +103,7 @@ def test_bad_csv_rows_name_their_line(row, message):
 
 
 def test_a_csv_without_the_required_columns_is_refused_at_line_1():
-    with pytest.raises(LoadError, match=r"must name the columns 'question' and 'query'.*line 1"):
+    with pytest.raises(LoadError, match=r"must name the column 'question'.*line 1"):
         parse_questions_csv("text,template\nWhat?,impact\n")
 
 
