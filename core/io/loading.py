@@ -130,10 +130,11 @@ def _with_nodes_table(data: bytes, name: str, format: str | None, options: LoadO
 # that opens as the lab writes it, and the importer (which checks limits while reading) reads the rest.
 # The lab's `gml` names nodes by `label`; the GML importer by `id`.
 _OWN_TEXT_FIRST = {"gml": gml_format.PREAMBLE.encode()}
+_BYTE_ORDER_MARK = b"\xef\xbb\xbf"  # dropped by every reader (core.io.text.decode_utf8), so here too
 
 
 def _parse_as(format: str, data: bytes, name: str, options: LoadOptions, limits: Limits) -> Graph:
-    if format in _OWN_TEXT_FIRST and data.startswith(_OWN_TEXT_FIRST[format]):
+    if format in _OWN_TEXT_FIRST and bytes(data).removeprefix(_BYTE_ORDER_MARK).startswith(_OWN_TEXT_FIRST[format]):
         try:
             return _decoded(format, data, name)
         except LoadError:
