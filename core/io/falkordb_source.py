@@ -34,7 +34,7 @@ from urllib.parse import unquote, urlsplit
 
 from core.errors import LoadError, LoadNotice, ParameterError
 from core.graph.model import Edge, Graph, Node
-from core.io.building import build_graph, frozen_properties, property_value
+from core.io.building import IdSpellings, build_graph, frozen_properties, property_value
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.io.options import DEFAULT_OPTIONS, LoadOptions
 
@@ -265,6 +265,7 @@ class _ResultReader:
         self.nodes: dict[int, Node] = {}
         self.edges: dict[int, tuple[int, str, int, tuple]] = {}
         self.renamed_labels: list[str] = []  # nodes whose further labels went to falkordb_labels
+        self.spellings = IdSpellings(where, options, f"once the {source.id_property!r} values are read as text")
 
     def read(self, rows: Iterable[list]) -> None:
         from falkordb import Edge as DatabaseEdge
@@ -282,7 +283,8 @@ class _ResultReader:
         where = f"node #{value.id}"
         properties = dict(value.properties)
         identifier = properties.pop(self.source.id_property, None)
-        node_id = f"#{value.id}" if identifier is None else _id_text(property_value(identifier))
+        node_id = (f"#{value.id}" if identifier is None
+                   else self.spellings.text(identifier, _id_text(property_value(identifier)), where))
         labels = list(value.labels or [])
         if len(labels) > 1:
             if "labels" in properties:  # the node's own property keeps its name; the labels are not dropped
@@ -324,6 +326,7 @@ class _ResultReader:
                             "run the query again; the graph may have changed meanwhile")
         edges = [Edge(self.nodes[start].id, relation, self.nodes[stop].id, properties)
                  for start, relation, stop, properties in self.edges.values()]
+        self.spellings.notice()
         if self.renamed_labels:
             shown = ", ".join(map(repr, self.renamed_labels[:5])) + (", ..." if len(self.renamed_labels) > 5 else "")
             warnings.warn(LoadNotice(f"{self.where}: {len(self.renamed_labels):,} node(s) with several labels have a "

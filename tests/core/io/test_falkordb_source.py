@@ -269,3 +269,10 @@ def test_a_silent_server_is_named_within_the_first_answer_bound(monkeypatch):
         assert time.perf_counter() - started < 5.0
     finally:
         silent.close()
+
+
+def test_a_number_and_its_text_as_ids_are_refused_naming_both(falkordb_server):
+    """Issue 48: ids are never merged silently; `id: 1` and `id: '1'` were both node "1"."""
+    falkordb_server.graph("spellings").query("CREATE (:A {id: 1})-[:R]->(:A {id: '1'})")
+    with pytest.raises(LoadError, match=r"two ids become the same node '1': 1 \(node #\d\) and '1' \(node #\d\)"):
+        read_database(source(falkordb_server, graph="spellings"))
