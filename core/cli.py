@@ -7,6 +7,7 @@ import importlib
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from core.commands.name_lists import LISTED, known_names
@@ -91,8 +92,38 @@ _show_warning = warnings.showwarning
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    parsed: list[argparse.Namespace] = []
+    try:
+        return _run(argv, parsed)
+    except KeyboardInterrupt:  # Ctrl-C: a clean stop with one line, never a traceback
+        print(f"graph-context-lab: interrupted: {interrupted_kept(parsed[0] if parsed else None)}", file=sys.stderr,
+              flush=True)
+        return INTERRUPTED
+
+
+OUTPUT_OPTIONS = ("output", "cut_report", "contexts_dir")  # the arguments that name a path a command writes
+
+
+def interrupted_kept(arguments: argparse.Namespace | None) -> str:
+    """What a stopped command kept: every file is written whole (core.io.whole_file), so an output not yet
+    replaced is as it was before; evaluate's run store commits each answer as it arrives."""
+    whole_file = sys.modules.get("core.io.whole_file")  # not imported yet: nothing was written
+    written = [str(path) for path in whole_file.files_written()] if whole_file is not None else []
+    said = [f"wrote {', '.join(written[:3])}{', …' if len(written) > 3 else ''} whole before the stop" if written
+            else "nothing was written"]
+    for name in OUTPUT_OPTIONS:
+        path = getattr(arguments, name, None)
+        if path is not None and str(path) not in written:
+            said.append(f"{path} is as it was before" if Path(path).exists() else f"{path} was not written")
+    if getattr(arguments, "command", None) == "evaluate":
+        said.append("the run store keeps every answer received (run the same command again to resume)")
+    return "; ".join(said)
+
+
+def _run(argv: list[str], parsed: list[argparse.Namespace]) -> int:
     command = command_named(argv)
     arguments = build_parser([command] if command else []).parse_args(argv)
+    parsed.append(arguments)  # for the line a Ctrl-C prints
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", LoadNotice)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -216,7 +217,11 @@ def _run_pool(function: Callable, tasks: Sequence, order: list[int], groups: lis
 
 def _serve(connection: Connection, function: Callable, initializer: Callable[..., None] | None,
            initargs: tuple) -> None:
-    """A worker: run the initializer, then each task received, sending back (True, result) or (False, error)."""
+    """A worker: run the initializer, then each task received, sending back (True, result) or (False, error).
+
+    Ctrl-C is the parent's to handle (the terminal sends it to every process of the group): a worker ignores it
+    and is stopped by the parent, so a stop prints no worker's traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     problem: BaseException | None = None
     try:
         if initializer is not None:
