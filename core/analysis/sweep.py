@@ -318,15 +318,20 @@ def _rendering_rows(plan: _Plan, format_name: str, layout: str, ordering_name: s
         "coverage_tokens": plan.coverage[format_name, layout],
         "full_recall_budget": _full_recall_from(accounting, candidate_positions, extra) if plan.seed_ids else None}
     rows = list(_cut_rows(plan, accounting, format_, group, ordering.name, layout, arrays, candidate_positions))
-    answering = _answering_budgets(plan, accounting, format_, positions, rows, extra)
+    answering = _answering_budgets(plan, accounting, format_, positions, rows, extra, arrays is not None)
     for row in rows:
         yield {**context, **row, "answering_budget": answering.get(row["query"])}
 
 
 def _answering_budgets(plan: _Plan, accounting: PrefixTokens, format_: Format, positions: UnitPositions,
-                       rows: Sequence[dict], extra: int) -> dict[str, int | None]:
+                       rows: Sequence[dict], extra: int, each_unit_once: bool) -> dict[str, int | None]:
     """Per query, the record policy's exact smallest answering budget (core.analysis.answering_budget) for a
-    lossless rendering without the marker line; none for the others (their budgets are the grid's)."""
+    lossless rendering without the marker line; none for the others (their budgets are the grid's).
+
+    When the records carry each unit once, a prefix's answer is shared with every view of the sweep that keeps
+    the same units (`_shared_answer`): the formats whose records follow the ordering unit by unit halve
+    through the same prefixes.
+    """
     if not format_.lossless or plan.marker or "record" not in plan.policies:
         return {}
     needed = needed_budgets(accounting.counts, extra)
@@ -335,8 +340,13 @@ def _answering_budgets(plan: _Plan, accounting: PrefixTokens, format_: Format, p
         query, gold = plan.named[name], plan.gold[name]
         swept = [(row["budget"], row["records_kept"], row["traversal_accuracy"] == 1.0) for row in rows
                  if row["query"] == name and row["policy"] == "record"]
-        found[name] = answering_budget(needed, swept, lambda records, query=query, gold=gold: answers(
-            query, gold, DecodedCut(positions.kept(records))))
+
+        def holds(records: int, name: str = name, query: Query = query, gold: Solution = gold) -> bool:
+            view = DecodedCut(positions.kept(records))
+            if each_unit_once:
+                return _shared_answer(plan, positions, records, name, query, gold, view)
+            return answers(query, gold, view)
+        found[name] = answering_budget(needed, swept, holds)
     return found
 
 
