@@ -254,3 +254,39 @@ def test_arcs_without_vertices_follow_the_missing_endpoints_policy():
     with pytest.raises(LoadError, match="node '1', which is not declared"):
         parse_pajek(b"*Arcs\n1 2\n")
     assert len(parse_pajek(b"*Arcs\n1 2\n", options=LoadOptions(missing_endpoints="create")).edges) == 1
+
+
+_QUOTING = ['"', "'", "\\", '\\"', '"a', "a'", '"\\', " \"", "a", " ", "\t", '""', "\\\\"]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("unit", _QUOTING + ['"a b', "'a b", 'x"y"', "a\\ "])
+@pytest.mark.parametrize("ending", ["", '"', "'", "\\", "!"])
+def test_the_field_patterns_never_backtrack(unit, ending):
+    """The splitter's regexes see every line of an untrusted file: runs of quotes, escapes and spaces of 100,000
+    characters, with every ending (an unclosed quote, a trailing backslash), are split or refused at once."""
+    assert _splits_quickly("1 " + unit * (100_000 // len(unit)) + ending), unit
+
+
+@settings(max_examples=examples(60, 20))
+@given(units=st.lists(st.sampled_from(_QUOTING), min_size=1, max_size=3), ending=st.sampled_from(["", '"', "\\", "'"]))
+def test_the_field_patterns_on_mixed_runs_finish_quickly(units, ending):
+    unit = "".join(units)
+    assert _splits_quickly(unit * (50_000 // len(unit)) + ending)
+
+
+def _splits_quickly(text: str) -> bool:
+    """Split (or refused) within 2 s, twice tried: a backtracking pattern is slow every time, a busy machine
+    only sometimes."""
+    import contextlib
+    import time
+
+    from core.io.pajek_text import split_fields
+
+    for _ in range(2):
+        started = time.perf_counter()
+        with contextlib.suppress(ValueError):  # an unclosed quote is refused: a quick answer too
+            split_fields(text)
+        if time.perf_counter() - started < 2:
+            return True
+    return False
