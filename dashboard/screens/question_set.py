@@ -78,7 +78,8 @@ def chosen_questions(selection: Selection) -> QuestionSet | None:
             if upload is not None:  # kept for the session: the Advisor advises over it too
                 kept = remember(st.session_state, upload.name, upload.getvalue(), selection.graph.content_key)
             if kept is None:
-                st.caption("One question per line with `question`, `query` and `parameters`; see docs/how-to/your-own-questions.md.")
+                st.caption("One question per line with `question`, `query` and `parameters`, or `question` alone (read "
+                           "on this graph); see docs/how-to/your-own-questions.md.")
                 return None
             if upload is None:
                 st.caption(f"Using {escape_markdown(kept.name)}, uploaded earlier in this session.")
