@@ -40,8 +40,8 @@ READINGS (relation: "reading" / "inverse reading")
 svc-api — a service
 Definition: A deployable backend service.
 PROPERTIES
-- name: "API"
 - tier: 1
+- name: "API"
 LINKED — actual data records
 This service depends on db-identity and svc-auth.
 This service is owned by team-core.
