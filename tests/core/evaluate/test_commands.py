@@ -128,7 +128,7 @@ def test_bad_evaluate_arguments_exit_with_a_clear_message(arguments, message, ca
 
 @pytest.mark.parametrize("arguments, message", [
     (["--query", "everything"], "unknown query 'everything'"),
-    (["--orderings", "hop_tiers", "--query", "t4_taxonomy_members:taxonomy=SDK"], "no seeds"),
+    (["--orderings", "hop_tiers", "--query", "t4_taxonomy_members:taxonomy=SDK"], "has no answer on this graph"),
     (["--query", "impact_owners"], "seeds ran out"),
 ])
 def test_bad_queries_and_missing_seeds_are_refused_before_any_request(arguments, message, capsys):
