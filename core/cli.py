@@ -19,6 +19,8 @@ from core.errors import GraphContextError, LoadNotice
 COMMANDS = (
     ("benchmark", "the reference benchmark: every format, exact tokens", "core.commands.benchmark"),
     ("convert", "save a graph file or sample in another format", "core.commands.convert"),
+    ("dashboard", "start the dashboard on loopback with the project's settings, from any folder",
+     "core.commands.dashboard"),
     ("describe", "the graph's own figures, without rendering it", "core.commands.describe"),
     ("evaluate", "ask a model about every budget cut; store, score and price the answers", "core.commands.evaluate"),
     ("serve-model", "serve the bundled SmolLM2-135M-Instruct model (or a GGUF file) over OpenAI-compatible HTTP",

@@ -1,6 +1,6 @@
 """Graph Context Lab dashboard: the entry point, with the shared sidebar and one module per page.
 
-Run with `streamlit run dashboard/app.py`.
+Run with `graph-context-lab dashboard` (loopback, the project's settings, from any folder).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import gc
 import streamlit as st
 
 from core.analysis.workers import SWEEP_THRESHOLDS
-from dashboard import detour, run_marker, sidebar, sources, url_state
+from dashboard import detour, run_marker, serving, sidebar, sources, url_state
 from dashboard.views.markdown_text import escape_markdown
 
 # The server holds graphs and renderings of hundreds of thousands of long-lived objects. At Python's default
@@ -19,6 +19,7 @@ from dashboard.views.markdown_text import escape_markdown
 # a 2,000-service graph's first open. The sweeps' thresholds, for the whole server (set again on each run: a no-op).
 gc.set_threshold(*SWEEP_THRESHOLDS)
 st.set_page_config(page_title="Graph Context Lab", page_icon="🕸️", layout="wide")
+serving.refuse_remote()  # loopback only, unless the user asked for the network by name (graph-context-lab dashboard)
 
 # File pages (each module runs its show() as a script), so AppTest can switch to them by path.
 PAGES = {
