@@ -22,7 +22,8 @@ FENCE = re.compile(r"^```(bash|python)\n(.*?)^```$", re.M | re.S)
 SKIP_RULES = (  # (pattern, why a block matching it is not run here)
     (re.compile(r"<[A-Z][A-Z_]*>"), "holds a placeholder for the reader's own value"),
     (re.compile(r"python3 -m venv|pip install"), "installs packages: the set-up this test runs inside"),
-    (re.compile(r"streamlit run|mkdocs serve"), "starts a server that runs until stopped (the browser tests cover it)"),
+    (re.compile(r"streamlit run|graph-context-lab dashboard|mkdocs serve"),
+     "starts a server that runs until stopped (the browser tests and test_dashboard_command cover it)"),
     (re.compile(r"\bbench/"), "a benchmark of minutes whose figures are on the performance page"),
 )
 EMPTY_ANSWER = "is empty on this graph"  # what benchmark says when an example's question has no answer
