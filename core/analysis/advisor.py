@@ -409,7 +409,7 @@ def answering_choices(table: pd.DataFrame, tokenizer: str) -> tuple[Answering, .
         tokens = float(answered.loc[answered["budget"] == grid, "budgeted_tokens"].iloc[0])
         found.append((budget, tokens, POLICIES.get(key[3]).preference, "/".join(key), key, exact))
     found.sort(key=lambda item: item[:4])
-    first = {}
+    first: dict[str, Answering] = {}
     for budget, _tokens, _preference, _name, key, exact in found:
         first.setdefault(key[0], Answering(f"{key[0]} ({key[1]}, {key[2]}, {key[3]})", budget, exact))
     return tuple(first.values())

@@ -28,7 +28,7 @@ ends the lists for any prefix. `flat_compact_json` is the same document with `se
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.decoding import parse_json
@@ -71,7 +71,7 @@ class Layout:
         return self.edges_lead(nodes_kept) + "]" + self.line(0) + "}"
 
 
-def _add_object(record: RecordText, values: dict[str, FlatValue], layout: Layout, depth: int, top: bool) -> None:
+def _add_object(record: RecordText, values: Mapping[str, FlatValue], layout: Layout, depth: int, top: bool) -> None:
     record.add("{")
     for index, (key, value) in enumerate(values.items()):
         record.add(layout.item_lead(index == 0, depth + 1))

@@ -23,18 +23,19 @@ integer 8891 and reads back as one, and -0.0 as 0.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import cast
 
 import toon_format
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
+from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
 from core.formats.flat_records import FlatValue, edge_record, node_record, records_graph, section_fields
 from core.graph.model import Edge, Graph, Node, PropertyValue
 from core.graph.units import Unit
 
 NAME = "toon"
 _ROW = "\n  "
-_KINDS = {"id": "node_id", "type": "node_type", "source": "node_id", "target": "node_id", "relation": "relation"}
+_KINDS: dict[str, AtomKind] = {"id": "node_id", "type": "node_type", "source": "node_id", "target": "node_id", "relation": "relation"}
 
 GRAMMAR = """\
 TOON. nodes[N]{id,type,...}: then one indented row per node, its values in the header's order; \
@@ -65,7 +66,8 @@ def _row(values: dict[str, FlatValue], fields: tuple[str, ...] | None, lead: str
         return record.add(item[len("x[2]:"):-len(_ROW + "- 0")])
     record.add(_ROW)
     for index, field in enumerate(fields):
-        record.add("," if index else "").add(cell(values[field]), _KINDS.get(field, "property_value"))
+        value = cast(PropertyValue, values[field])  # a tabular row's fields are scalars (section_fields)
+        record.add("," if index else "").add(cell(value), _KINDS.get(field, "property_value"))
     return record
 
 

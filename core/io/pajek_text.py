@@ -52,7 +52,7 @@ class PajekNetwork:
 def split_fields(line: str) -> list[str]:
     """The fields of a line as `shlex.split(line)` gives them (ValueError with shlex's words on an unclosed
     quote or a trailing backslash), in linear time."""
-    fields = []
+    fields: list[str] = []
     position, end = 0, len(line)
     while True:
         while position < end and line[position] in _SPACE:
