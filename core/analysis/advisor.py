@@ -347,8 +347,7 @@ def reason(best: Choice, runner_up: Choice | None, budget: int, questions: int, 
                         else f"separating {_percent(best.traversal_accuracy)} from "
                              f"{_percent(runner_up.traversal_accuracy)} takes {questions_to_separate:,}")
             text += (f" Tied within noise: the advice rests on {_questions(questions)} ({separate}), "
-                     f"so it picks by cost: {best.reach_tokens:,.0f} tokens at {best.reach_budget:,} against "
-                     f"{runner_up.reach_tokens:,.0f} at {runner_up.reach_budget:,}.")
+                     f"so it picks by cost: {_by_cost(best)} against {_by_cost(runner_up)}.")
         else:
             text += f" Separated on {_questions(questions)}: their 95% intervals do not overlap."
     if most_accurate is not None and most_accurate.traversal_accuracy > best.traversal_accuracy:
@@ -359,6 +358,13 @@ def reason(best: Choice, runner_up: Choice | None, budget: int, questions: int, 
             f"{choice.ordering} ({choice.format}) answers {_percent(choice.traversal_accuracy)}"
             for choice in baselines) + "."
     return text
+
+
+def _by_cost(choice: Choice) -> str:
+    """What a tie is broken by: the budget it answers from, and the tokens used there when they differ."""
+    if round(choice.reach_tokens) == choice.reach_budget:
+        return f"from {choice.reach_budget:,} tokens"
+    return f"{choice.reach_tokens:,.0f} tokens at {choice.reach_budget:,}"
 
 
 def _asked(questions: int) -> str:
@@ -444,10 +450,17 @@ def _changed(table: pd.DataFrame, best: Choice, tokenizer: str, budget: int) -> 
         return None
     ranking = ranked(table, tokenizer, budget)[1]
     top = ranking.iloc[0]
+    if top["traversal_accuracy"] <= 0:  # no pick where nothing answers: say so, unless nothing answers here either
+        return None if best.traversal_accuracy <= 0 else "nothing answers"
     if (top["format"], top["ordering"], top["layout"], top["policy"]) == _key(best):
         return None
     return (f"{_label(next(ranking.head(1).itertuples()))} (accuracy {top['traversal_accuracy']:.0%}, reached from "
-            f"{int(top['reach_budget']):,} tokens, {top['reach_tokens']:,.0f} tokens there)")
+            f"{_cost(int(top['reach_budget']), float(top['reach_tokens']))}) is picked")
+
+
+def _cost(budget: int, tokens: float) -> str:
+    """"N tokens" when the tokens used equal the budget reached from (an exact figure), else "T tokens at N"."""
+    return f"{budget:,} tokens" if round(tokens) == budget else f"{budget:,} tokens, {tokens:,.0f} tokens there"
 
 
 def warnings_for(table: pd.DataFrame, settings: AdviceSettings, best: Choice) -> tuple[tuple[str, ...], pd.DataFrame]:
@@ -461,11 +474,11 @@ def warnings_for(table: pd.DataFrame, settings: AdviceSettings, best: Choice) ->
     tokenizer, chosen = settings.tokenizers[0], settings.chosen_budget
     found = []
     by_budget = [(budget, _changed(table, best, tokenizer, budget)) for budget in settings.budgets if budget != chosen]
-    changes = [f"at {budget:,} tokens {better} is picked" for budget, better in by_budget if better]
+    changes = [f"at {budget:,} tokens {better}" for budget, better in by_budget if better]
     if changes:
         found.append("The choice changes with the budget: " + "; ".join(changes) + ".")
     by_tokenizer = [(name, _changed(table, best, name, chosen)) for name in settings.tokenizers[1:]]
-    changes = [f"with {name} {better} is picked" for name, better in by_tokenizer if better]
+    changes = [f"with {name} {better}" for name, better in by_tokenizer if better]
     if changes:
         found.append(f"The choice changes with the tokenizer at {chosen:,} tokens: " + "; ".join(changes) + ".")
     return tuple(found), picks

@@ -27,8 +27,8 @@ from core.retrieval.ordering import LAYOUTS
 def _figures(choice) -> str:
     """A choice's figures; at accuracy 0 no "reached from" (a budget that reaches 0% says nothing)."""
     low, high = choice.interval
-    reached = "" if choice.traversal_accuracy <= 0 else \
-        f", reached from {choice.reach_budget:,} tokens ({whole(choice.reach_tokens)} used there)"
+    used = "" if round(choice.reach_tokens) == choice.reach_budget else f" ({whole(choice.reach_tokens)} used there)"
+    reached = "" if choice.traversal_accuracy <= 0 else f", reached from {choice.reach_budget:,} tokens{used}"
     return (f"accuracy {share(choice.traversal_accuracy)} ({choice.correct:,} of {choice.questions:,}, 95% interval "
             f"{share(low)}-{share(high)}){reached}, evidence survival {share(choice.evidence_survival)}, "
             f"{whole(choice.budgeted_tokens)} tokens")

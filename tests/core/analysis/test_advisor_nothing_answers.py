@@ -86,3 +86,12 @@ def test_the_most_evidence_kept_are_the_tables_figures_at_the_budget(advice, tab
                 in advice.reason)
         assert choice.evidence_budget == evidence_budget(GRAPH, QUERY, SEEDS, choice, advice.tokenizer)
         assert f"{choice.format} " in advice.reason and f"{choice.evidence_budget:,}" in advice.reason
+
+
+def test_a_budget_given_where_nothing_answers_is_warned_as_such_never_as_a_pick():
+    settings = AdviceSettings(budgets=(16, 2048), budget=2048, formats=("csv", "ckg_lines"),
+                              orderings=("hop_tiers", "bfs_from_seeds"), policies=("record",))
+    advice = advise(GRAPH, [QUERY], settings, seeds=SEEDS)
+    assert advice.answers
+    assert "at 16 tokens nothing answers" in " ".join(advice.warnings)
+    assert "accuracy 0%" not in " ".join(advice.warnings)
