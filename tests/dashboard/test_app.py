@@ -61,8 +61,10 @@ def test_the_overview_shows_exact_counts_and_marks_the_cheapest_lossless_format(
     counts = {name: tokenizer.count(FORMATS.get(name).render(graph, graph_units(graph)).text) for name in FORMATS}
     assert table["tokens"].to_dict() == counts  # the tokenizer's own count of each complete text
     lossless = [name for name in FORMATS if FORMATS.get(name).lossless]
-    assert table.loc[lossless, "round trip"].all() and table["lossless"].to_dict() == {
+    assert (table.loc[lossless, "round trip"] == "✓ exact").all() and table["lossless"].to_dict() == {
         name: name in lossless for name in FORMATS}
+    lossy = table.loc[[name for name in FORMATS if name not in lossless], "round trip"]
+    assert not lossy.str.startswith("✓").any() and lossy.str.contains("lossy").all()  # never read as a success
     assert f"**{min(lossless, key=counts.get)}**" in app.markdown[0].value
 
 

@@ -58,7 +58,8 @@ def test_asked_it_shows_the_table_core_measures_on_the_whole_graph(small_thresho
     graph = load_sample(SAMPLE)
     expected = rendering_summary(graph, [graph_defaults(graph, get_sample(SAMPLE)).query]).set_index("format")
     assert shown["tokens"].to_dict() == expected["tokens"].to_dict()
-    assert shown["round trip"].to_dict() == expected["round_trip"].to_dict()
+    assert (shown["round trip"].str.contains("exact") & ~shown["round trip"].str.contains("not exact")).to_dict() \
+        == expected["round_trip"].to_dict()
     assert list(shown.index) == FORMATS.names()
     assert "Count with every tokenizer" in {item.label for item in app.button}  # the other waits for its own ask
     button(app, "Count with every tokenizer").click().run()
