@@ -7,9 +7,14 @@ import socket
 import pytest
 from hypothesis import settings
 
-from tests.hypothesis_profiles import PROFILE
+from tests.hypothesis_profiles import PROFILE, selects_exhaustive, use_exhaustive
 
 settings.load_profile(PROFILE)
+
+
+def pytest_configure(config):
+    """`-m exhaustive` gives the registry x hypothesis products their full example counts (tests/hypothesis_profiles)."""
+    use_exhaustive(selects_exhaustive(config.getoption("markexpr", "")))
 
 
 @pytest.fixture

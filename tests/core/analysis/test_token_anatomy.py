@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.analysis.token_anatomy import (
@@ -28,6 +28,7 @@ from core.graph.units import graph_units
 from core.io.samples import load_sample
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 ALL = FORMATS.names()
@@ -52,7 +53,7 @@ def test_categories_sum_to_the_tokens_of_the_adversarial_sample(name, tokenizer)
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=60, deadline=None)
+@cross_product(60, small=10)
 @given(graph=graphs(), data=st.data())
 def test_categories_of_every_cut_sum_to_its_budgeted_tokens(name, graph, data):
     format_ = FORMATS.get(name)

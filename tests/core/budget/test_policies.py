@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.budget import DEFAULT_POLICIES
@@ -14,6 +14,7 @@ from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 GRAPH = service_graph(40, 80, 7)
@@ -116,7 +117,7 @@ def test_bad_budgets_and_policies_are_refused():
 
 
 @pytest.mark.parametrize("name", FORMATS.names())
-@settings(max_examples=40)
+@cross_product(40)
 @given(graph=graphs(max_nodes=5, max_edges=6), data=st.data())
 def test_every_cut_reports_the_exact_tokens_of_its_text_and_stays_within_budget(name, graph, data):
     format_ = FORMATS.get(name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.errors import FormatError
@@ -12,7 +12,7 @@ from core.formats.base import ATOM_KINDS
 from core.graph.model import Graph, Node
 from core.graph.units import graph_units
 from core.io.generate import service_graph
-from tests.hypothesis_profiles import examples
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 ALL = FORMATS.names()
@@ -24,13 +24,14 @@ def render_all(name, graph):
 
 
 @pytest.mark.parametrize("name", LOSSLESS)
+@cross_product(300)
 @given(graph=graphs())
 def test_decoding_a_rendering_gives_back_the_same_graph(name, graph):
     assert FORMATS.get(name).decode(render_all(name, graph).text) == graph
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=examples(100, 50))
+@cross_product(100)
 @given(graph=graphs(), data=st.data())
 def test_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
     format_ = FORMATS.get(name)
@@ -43,7 +44,7 @@ def test_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=examples(100, 50))
+@cross_product(100)
 @given(graph=graphs())
 def test_records_cover_every_unit_once_and_atoms_lie_inside_their_record(name, graph):
     rendering = render_all(name, graph)
@@ -64,6 +65,7 @@ def test_an_empty_graph_renders_and_decodes(name):
 
 
 @pytest.mark.parametrize("name", ALL)
+@cross_product(300)
 @given(text=st.text(max_size=200))
 def test_decoding_arbitrary_text_raises_only_format_errors(name, text):
     try:
@@ -75,7 +77,7 @@ def test_decoding_arbitrary_text_raises_only_format_errors(name, text):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=examples(150, 50))
+@cross_product(150)
 @given(graph=graphs(max_nodes=4, max_edges=4), data=st.data())
 def test_decoding_a_mangled_rendering_raises_only_format_errors(name, graph, data):
     text = render_all(name, graph).text
@@ -149,7 +151,7 @@ def test_an_integer_too_long_to_convert_is_a_format_error_not_a_crash(name):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=examples(100, 50))
+@cross_product(100)
 @given(graph=graphs(), data=st.data())
 def test_in_any_unit_order_every_prefix_is_the_rendering_of_its_own_units(name, graph, data):
     format_ = FORMATS.get(name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.formats import FORMATS
@@ -15,15 +15,15 @@ from core.queries import IMPACT_OWNERS, SHORTEST_PATH, TYPED_NEIGHBOURS, query
 from core.queries.learning import TAXONOMY_MEMBERS
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, OrderingInputs, layouts_for, order_units
-from tests.hypothesis_profiles import examples
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 LOSSLESS = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
-EXAMPLES = examples(40, 15)  # per format; the CI profile is smaller
+EXAMPLES = 40  # per format, in the exhaustive tier (15 otherwise)
 
 
 @pytest.mark.parametrize("name", LOSSLESS)
-@settings(max_examples=EXAMPLES)
+@cross_product(EXAMPLES, small=15)
 @given(graph=graphs(), data=st.data())
 def test_decoding_kept_records_gives_the_graph_of_their_keys(name, graph, data):
     format_ = FORMATS.get(name)
@@ -76,7 +76,7 @@ IMAGED = [name for name in FORMATS.names() if not FORMATS.get(name).lossless and
 
 
 @pytest.mark.parametrize("name", IMAGED)
-@settings(max_examples=EXAMPLES)
+@cross_product(EXAMPLES, small=15)
 @given(graph=graphs(), data=st.data())
 def test_a_lossy_format_s_record_prefix_decodes_to_the_image_of_its_kept_units(name, graph, data):
     format_ = FORMATS.get(name)

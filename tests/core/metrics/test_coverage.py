@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.analysis.sweep import accounted_rendering, full_recall_budget
@@ -16,6 +16,7 @@ from core.metrics.coverage import candidate_recall, coverage_curve, coverage_ren
 from core.retrieval.ordering import HOP_TIERS, OrderingInputs, layouts_for
 from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 GRAPH = service_graph(40, 80, 7)
@@ -95,7 +96,7 @@ def test_recall_of_nothing_is_complete():
 
 
 @pytest.mark.parametrize("name", INTERLEAVING)
-@settings(max_examples=40)
+@cross_product(40)
 @given(graph=graphs(max_nodes=6, max_edges=8), data=st.data())
 def test_the_transition_sits_at_d_k_on_adversarial_graphs(name, graph, data):
     format_ = FORMATS.get(name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.errors import ParameterError
@@ -12,6 +12,7 @@ from core.graph.hops import candidate_units, hop_units
 from core.io.generate import service_graph
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, OrderingInputs, inputs_for, layouts_for, order_units, rendering_seeds
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 SERVICES = service_graph(12, 14, 7)
@@ -78,6 +79,7 @@ def test_unknown_layouts_and_orderings_are_refused_with_the_known_names():
 
 
 @pytest.mark.parametrize("name", ORDERINGS.names())
+@cross_product(300)
 @given(graph=graphs(with_properties=False), data=st.data())
 def test_every_ordering_is_a_deterministic_permutation_and_interleaving_never_orphans_an_edge(name, graph, data):
     check_permutation(name, graph, data)
@@ -85,7 +87,7 @@ def test_every_ordering_is_a_deterministic_permutation_and_interleaving_never_or
 
 # The +ends variants reorder what the checked orderings rank: fewer examples keep the suite's time modest.
 @pytest.mark.parametrize("name", ORDERINGS.ends_names())
-@settings(max_examples=40)
+@cross_product(40)
 @given(graph=graphs(with_properties=False), data=st.data())
 def test_every_ends_variant_is_a_deterministic_permutation_too(name, graph, data):
     check_permutation(name, graph, data)

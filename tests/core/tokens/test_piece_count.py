@@ -15,6 +15,7 @@ from core.tokens import TOKENIZERS
 from core.tokens.piece_count import count_in_pieces, encode_in_pieces, text_pieces
 from core.tokens.protocol import tokenizable
 from core.tokens.tokenizers.huggingface_engine import HuggingFaceTokenizer
+from tests.hypothesis_profiles import cross_product
 
 # Letters, digits, newlines, quotes, JSON punctuation and non-ASCII: every kind the boundary rules look at.
 TEXTS = st.text(st.sampled_from(list("ab Z9 0\n\n\t{}\":,'/-_é漢\u0301😀")) | st.characters(), max_size=300)
@@ -33,8 +34,8 @@ def test_the_pieces_join_to_the_text(text, piece_bytes):
 
 
 @pytest.mark.parametrize("name", TOKENIZERS.names())
+@cross_product(25, small=10)
 @given(text=TEXTS, piece_bytes=st.integers(1, 64))
-@settings(max_examples=25, deadline=None)
 def test_a_count_in_small_pieces_is_the_whole_texts_count(name, text, piece_bytes):
     tokenizer = TOKENIZERS.get(name)
     pieces = count_in_pieces(text, lambda piece: len(tokenizer.encode(piece)), tokenizer.forced_boundaries,
@@ -60,8 +61,8 @@ def test_a_text_over_a_megabyte_is_counted_exactly():
 
 
 @pytest.mark.parametrize("name", TOKENIZERS.names())
+@cross_product(25, small=10)
 @given(text=TEXTS, piece_bytes=st.integers(1, 64))
-@settings(max_examples=25, deadline=None)
 def test_pieces_encoded_at_once_join_to_the_whole_texts_tokens(name, text, piece_bytes):
     tokenizer = TOKENIZERS.get(name)
     whole = tokenizer.encode(text)  # the engine's own encode of the whole text, in one call

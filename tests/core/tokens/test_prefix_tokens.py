@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.formats import FORMATS
@@ -18,7 +18,7 @@ from core.retrieval.ordering import OrderingInputs, layouts_for, order_units
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 from core.tokens.tokenizers.families import CL100K
-from tests.hypothesis_profiles import examples
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 O200K = TOKENIZERS.get("o200k_base")
@@ -29,12 +29,12 @@ def rendering_of(*texts: str, preamble: str = "", closing: str = "") -> Renderin
     return Rendering("test", preamble, records, (closing,) * (len(records) + 1))
 
 
-EXAMPLES = examples(25, 8)  # per format and tokenizer
+EXAMPLES = 25  # per format and tokenizer, in the exhaustive tier (8 otherwise)
 
 
 @pytest.mark.parametrize("tokenizer_name", TOKENIZERS.names())
 @pytest.mark.parametrize("name", FORMATS.names())
-@settings(max_examples=EXAMPLES)
+@cross_product(EXAMPLES, small=8)
 @given(graph=graphs(), data=st.data())
 def test_every_prefix_count_equals_a_direct_encode(name, tokenizer_name, graph, data):
     format_ = FORMATS.get(name)

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from core.tokens import TOKENIZERS
 from core.tokens.pretoken_boundaries import forced_boundaries, rules_apply
+from tests.hypothesis_profiles import cross_product
 
 # Characters around which tiktoken's pre-tokenizer is subtle: newlines before "/", blank lines,
 # apostrophes (contractions), marks, digits, Unicode spaces and letters.
@@ -67,6 +68,7 @@ def test_every_pair_of_bytes_forces_a_boundary_exactly_when_a_rule_says_so(line_
     assert forced_boundaries(data, line_feeds).tolist() == expected
 
 @pytest.mark.parametrize("name", TOKENIZERS.names())
+@cross_product(300)
 @given(text=texts, data=st.data())
 def test_encoding_splits_at_every_forced_boundary_in_any_context(name, text, data):
     tokenizer = TOKENIZERS.get(name)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from core.tokens import TOKENIZERS
 from core.tokens.token_spans import token_ends
-from tests.hypothesis_profiles import examples
+from tests.hypothesis_profiles import cross_product
 
 TOKENIZER = TOKENIZERS.get("o200k_base")
 
@@ -33,7 +33,7 @@ def test_an_empty_text_has_no_tokens():
 
 
 @pytest.mark.parametrize("name", TOKENIZERS.names())
-@settings(max_examples=examples(60, 20))
+@cross_product(60)
 @given(text=st.text(max_size=40))
 def test_every_tokenizer_splits_a_text_into_whole_characters(name, text):
     tokenizer = TOKENIZERS.get(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.formats import FORMATS
@@ -19,7 +19,7 @@ from core.graph.units import graph_units
 from core.io.samples import load_sample, sample_names
 from core.tokens import TOKENIZERS
 from core.tokens.protocol import tokenizable
-from tests.hypothesis_profiles import examples
+from tests.hypothesis_profiles import cross_product
 
 SPECIAL_LOOKING = ["<|endoftext|>", "<s>", "</s>", "[INST]", "[/INST]", "<|im_start|>", "<|begin_of_text|>",
                    "<|start|>", "<|channel|>"]
@@ -124,7 +124,7 @@ def test_deepseeks_unspecial_added_tokens_are_text_in_a_label():
 
 
 @pytest.mark.parametrize("name", TOKENIZERS.names())
-@settings(max_examples=examples(200, 40))
+@cross_product(200, small=30)
 @given(text=st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80)
        | st.lists(st.sampled_from(SPECIAL_LOOKING + list("ab1 \n\t,.'/\u0301é日")), max_size=20).map("".join))
 def test_any_text_encodes_as_the_vendor_encodes_it(name, text):
