@@ -363,7 +363,7 @@ def reason(best: Choice, runner_up: Choice | None, budget: int, questions: int, 
 def _by_cost(choice: Choice) -> str:
     """What a tie is broken by: the budget it answers from, and the tokens used there when they differ."""
     if round(choice.reach_tokens) == choice.reach_budget:
-        return f"from {choice.reach_budget:,} tokens"
+        return f"{choice.reach_budget:,} tokens"
     return f"{choice.reach_tokens:,.0f} tokens at {choice.reach_budget:,}"
 
 

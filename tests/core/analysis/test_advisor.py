@@ -113,7 +113,7 @@ def test_every_figure_in_the_sentence_is_a_core_figure(answering):
     # one question never separates two candidates, and the advice says what it rests on
     assert advice.tied and "Tied within noise: the advice rests on one question" in advice.reason
     def by_cost(choice):  # the budget it answers from; the tokens used there only when they differ from it
-        return (f"from {choice.reach_budget:,} tokens" if round(choice.reach_tokens) == choice.reach_budget
+        return (f"{choice.reach_budget:,} tokens" if round(choice.reach_tokens) == choice.reach_budget
                 else f"{choice.reach_tokens:,.0f} tokens at {choice.reach_budget:,}")
     assert f"picks by cost: {by_cost(best)} against {by_cost(runner)}." in advice.reason
 
