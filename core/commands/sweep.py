@@ -34,7 +34,7 @@ from core.commands.property_options import add_property_options, filtered_graph
 from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
-from core.errors import ParameterError
+from core.errors import GraphContextError, ParameterError
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph
@@ -42,7 +42,7 @@ from core.io.spreadsheet import spreadsheet_csv
 from core.io.whole_file import write_whole
 from core.number_style import share
 from core.queries import QUERIES, Query, QueryTemplate, query_from_seeds
-from core.queries.answerable import require_answer
+from core.queries.answerable import has_answer, require_answer
 from core.questions.reading import read_question
 from core.reports.exports import plain_value
 from core.retrieval import ORDERINGS
@@ -190,6 +190,20 @@ def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     return lines
 
 
+def answering_template(graph: Graph, seed_ids: Sequence[str]) -> Query:
+    """The first registered template that binds to the seeds and has an answer on the graph (impact_owners first,
+    the reference question); impact_owners itself, refused as having no answer, when none has."""
+    names = [DEFAULT_QUERY, *(name for name in QUERIES.names() if name != DEFAULT_QUERY)]
+    for name in names:
+        try:
+            bound = parse_query(name, seed_ids)
+        except GraphContextError:
+            continue
+        if all(node in graph.node_by_id for node in bound.seeds) and has_answer(bound, bound.solve(graph)):
+            return bound
+    return parse_query(DEFAULT_QUERY, seed_ids)
+
+
 def seeds_and_queries(graph: Graph, arguments: argparse.Namespace, out: TextIO | None = None
                       ) -> tuple[Seeds | None, list[Query]]:
     """The seeds and queries the arguments ask for, each printed as it was read, every one with an answer.
@@ -219,11 +233,16 @@ def seeds_and_queries(graph: Graph, arguments: argparse.Namespace, out: TextIO |
               f"{defaults.query.question_on(graph)}", file=out)
     else:
         seed_ids = seeds.node_ids if seeds else ()
-        fallback = sample.query_template if sample is not None and sample.query_template else DEFAULT_QUERY
-        if arguments.query is None:
-            print(f"query {fallback} around the seeds ({'the sample' if sample is not None else 'the default'}'s; "
-                  "--query or --question to change)", file=out)
-        queries = [parse_query(text, seed_ids) for text in (arguments.query or [fallback])]
+        if arguments.query is not None:
+            queries = [parse_query(text, seed_ids) for text in arguments.query]
+        elif sample is not None and sample.query_template:
+            queries = [parse_query(sample.query_template, seed_ids)]
+            print(f"query {sample.query_template} around the seeds (the sample's; --query or --question to change)",
+                  file=out)
+        else:
+            queries = [answering_template(graph, seed_ids)]
+            print(f"query {queries[0].name} around the seeds (the first template with an answer there; --query or "
+                  "--question to change)", file=out)
     check_query_nodes(graph, queries)
     for bound in queries:
         require_answer(bound, graph)

@@ -84,3 +84,11 @@ def test_benchmark_on_a_user_s_file_runs_a_question_the_graph_answers(uploaded, 
     printed = capsys.readouterr().out
     assert printed.startswith("query from the graph (--question, --query or --seeds to change): ")
     assert "pick a query with an answer" not in printed
+
+
+def test_seeds_alone_on_a_user_s_file_take_the_first_template_that_answers_there_and_say_so(uploaded, capsys):
+    code = main(["sweep", "--graph", str(uploaded), "--seeds", "12", "--formats", "csv", "--orderings", "hop_tiers",
+                 "--budgets", "1024", "--no-progress"])
+    printed = capsys.readouterr().out
+    assert code == 0  # impact_owners, the reference question, has no answer on a learning graph
+    assert printed.startswith("query dependencies_within around the seeds (the first template with an answer there")

@@ -4,9 +4,6 @@ headline; a file of free-text questions runs, each read by the one reader of que
 from __future__ import annotations
 
 import json
-import re
-import shlex
-from pathlib import Path
 
 from core.cli import main
 
@@ -59,16 +56,3 @@ def test_a_free_text_question_the_reader_cannot_read_exits_2_naming_its_line(tmp
                         {"question": "Frobnicate the widgets"})
     assert main(["suite", "--graph", "nvidia-jetson", "--questions", questions, *SMALL]) == 2
     assert "line 2: no 'query', and the reader of questions could not read its text" in capsys.readouterr().err
-
-
-def test_the_how_to_pages_free_text_example_prints_the_lines_it_quotes(tmp_path, capsys, monkeypatch):
-    page = (Path(__file__).resolve().parents[3] / "docs" / "how-to" / "your-own-questions.md").read_text("utf-8")
-    example = re.search(r"cat > free-questions\.jsonl <<'END'\n(.*?)^END\n\.venv/bin/graph-context-lab (.*?)\n```\n"
-                        r"\nprints, among its lines:\n\n```text\n(.*?)```", page, re.S | re.M)
-    assert example, "the how-to page's free-text example has moved: update this test with it"
-    records, command, quoted = example.groups()
-    (tmp_path / "free-questions.jsonl").write_text(records, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    assert main([*shlex.split(command.replace("\\\n", " ")), "--workers", "1", "--no-progress"]) == 0
-    printed = capsys.readouterr().out.splitlines()
-    assert all(line in printed for line in quoted.splitlines()), (quoted, printed)
