@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from core.formats import (
     adjacency_list,
-    adjacency_matrix,
     arrows,
     ckg_lines,
     compact_json,
@@ -72,7 +71,6 @@ FORMATS: Registry[Format] = Registry("format", [(module.FORMAT.name, module.FORM
     dot,
     edge_set,
     adjacency_list,
-    adjacency_matrix,
     gml,
     cypher,
     xml_format,

@@ -1,4 +1,4 @@
-"""adjacency_matrix (registered, lossy, refused above MATRIX_NODE_LIMIT nodes): rows of edge counts over every node."""
+"""adjacency_matrix (not registered yet: see the module's size limit): rows of edge counts over every node."""
 
 from __future__ import annotations
 
