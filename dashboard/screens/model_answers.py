@@ -32,6 +32,7 @@ from core.prompt.answers import ANSWER_FORMATS
 from core.prompt.context import Context
 from core.prompt.pricing import PriceTable
 from core.queries import Query
+from core.reports.column_words import words
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from dashboard.bundled_model import BUNDLED_MAX_TOKENS, bundled_endpoint, bundled_model, reference_readers
@@ -272,9 +273,28 @@ def results_area(store_path: Path) -> None:
         st.caption("This run has no result rows.")
         return
     charts(table, rows, prices)
-    show_table(table, "answers_table", hide_index=True)
+    fitted_table(table, "answers_table")
     what_the_reader_adds(rows, prices)
     exchanges(rows)
+
+
+KEY_COLUMNS = ("format", "budget_tokens")
+
+
+def fitted_table(table: pd.DataFrame, key: str) -> None:
+    """A wide result table made to fit: text columns with one value in every row (model, ordering, layout,
+    policy of a one-variant run) said once in a caption above it, and its format and budget pinned so they stay
+    in view while the rest scrolls sideways."""
+    constant = [column for column in table.columns if column not in KEY_COLUMNS and len(table) > 1
+                and not pd.api.types.is_numeric_dtype(table[column]) and table[column].notna().all()
+                and table[column].nunique() == 1]
+    if constant:
+        st.caption("Every row: " + " · ".join(f"{words(column)} {escape_markdown(str(table[column].iloc[0]))}"
+                                              for column in constant))
+    shown = table.drop(columns=constant)
+    pinned = {column: st.column_config.Column(words(column), pinned=True) for column in KEY_COLUMNS
+              if column in shown.columns}
+    show_table(shown, key, hide_index=True, column_config=pinned)
 
 
 def _labelled(table: pd.DataFrame) -> pd.DataFrame:
@@ -301,6 +321,7 @@ def charts(table: pd.DataFrame, rows: list[dict], prices: PriceTable) -> None:
         figure = px.scatter(front, x="measured_tokens", y="exact_match", color="format", symbol="point",
                             facet_col="budget_tokens", hover_data=["variant", "dominated_by"],
                             title="Tokens (grammar + context) vs exact match, per budget: the Pareto front",
+                            range_y=[-0.05, 1.05],  # a share: 0-100% (autorange ran -100% to 100% on all zeros)
                             labels={"measured_tokens": "tokens", "exact_match": "exact match",
                                     "dominated_by": "dominated by"})
         # Facet titles as "budget 1,000", plain tick numbers (plotly's SI ticks read "51000²" under a facet title).
@@ -319,7 +340,8 @@ def charts(table: pd.DataFrame, rows: list[dict], prices: PriceTable) -> None:
         left.info("This run has no prices (0 per million tokens), so no cost. Token usage is stored as reported; "
                   "set prices before a run to see its cost.")
     right.plotly_chart(px.bar(costs, x="format", y="latency_ms_median", error_y=costs["latency_ms_p95"] -
-                              costs["latency_ms_median"], title="Latency per format (median, bar to p95), ms",
+                              costs["latency_ms_median"], error_y_minus=0 * costs["latency_ms_median"],
+                              title="Latency per format (median, bar to p95), ms",
                               labels={"latency_ms_median": "median latency (ms)", "format": "format"}),
                        width="stretch", key="answers_latency")
 
@@ -333,7 +355,7 @@ def what_the_reader_adds(rows: list[dict], prices: PriceTable) -> None:
                    "A wrong answer on a cut without the evidence is a hallucination; abstained means no JSON "
                    "answer, or every field empty.")
         shown = enough.assign(format=enough["format"].map(format_label))
-        show_table(shown, "answers_sufficiency", hide_index=True)
+        fitted_table(shown, "answers_sufficiency")
     rot = context_rot(rows)
     if not rot.empty:
         rot = rot.assign(format=rot["format"].map(format_label))
@@ -341,11 +363,13 @@ def what_the_reader_adds(rows: list[dict], prices: PriceTable) -> None:
                          error_y=rot["exact_match_high"] - rot["exact_match"],
                          error_y_minus=rot["exact_match"] - rot["exact_match_low"], range_y=[-0.05, 1.05],
                          hover_data=["answers", "evidence_complete"],
-                         title="Exact match with 95 % intervals vs prompt length (counted tokens, binned)")
+                         title="Exact match with 95 % intervals vs prompt length (counted tokens, binned)",
+                         labels={"context_length": "prompt length (tokens)", "exact_match": "exact match",
+                                 "evidence_complete": "evidence complete"})
         figure.update_xaxes(tickformat=TOKENS_D3)
         figure.update_yaxes(tickformat=SHARE_D3)
         st.plotly_chart(figure, width="stretch", key="answers_by_length")
-    show_table(output_and_latency(rows, prices), "answers_output", hide_index=True)
+    fitted_table(output_and_latency(rows, prices), "answers_output")
 
 
 def exchanges(rows: list[dict]) -> None:
