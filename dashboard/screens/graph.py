@@ -11,7 +11,7 @@ from core.formats import FORMATS
 from dashboard import cache
 from dashboard.renderings import accounting_for
 from dashboard.sidebar import Selection, budget_controls, current, format_label
-from dashboard.views.graph_html import LABELLED_NODES, Survival, graph_page_html, legend_html, sandboxed_page
+from dashboard.views.graph_html import Survival, graph_page_html, labelled_nodes, legend_html, sandboxed_page
 from dashboard.views.markdown_text import escape_markdown
 
 HEIGHT = 620
@@ -47,13 +47,15 @@ def at_budget(selection: Selection, format_name: str) -> None:
                   f"every node within {int(view.full_radius)} hop(s) of the seeds")
         st.info(f"The graph has {view.total_nodes:,} nodes; showing {len(view.node_ids):,} nearest the seeds "
                 f"({radius}, then the nearest others by id) and the {len(view.edges):,} edges among them.")
+    tiers = {node: float(hop) for node, hop in hops.items()}
+    labelled = len(labelled_nodes(graph, view, tiers, positions, HEIGHT))
     st.caption("Positions are computed once per graph (a seeded layout, kept), so a budget change only recolours: "
                "watch which border or edge turns red."
-               + (f" The seeds and the {LABELLED_NODES:,} reached nodes nearest them are labelled; point at any node "
-                  "for its label and id." if len(view.node_ids) > LABELLED_NODES else ""))
+               + (f" {labelled:,} of the {len(view.node_ids):,} nodes are labelled: the seeds, then the nodes nearest "
+                  "them whose label has room; point at any node for its label and id."
+                  if labelled < len(view.node_ids) else ""))
     evidence = selection.evidence
-    page = graph_page_html(graph, view, {node: float(hop) for node, hop in hops.items()},
-                           edge_survival(selection, format_name), evidence, positions, HEIGHT)
+    page = graph_page_html(graph, view, tiers, edge_survival(selection, format_name), evidence, positions, HEIGHT)
     st.iframe(sandboxed_page(page, HEIGHT), height=HEIGHT + 30, alt="Graph view by hop tier")
     st.html(legend_html(graph))
 

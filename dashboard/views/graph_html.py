@@ -65,8 +65,9 @@ def safe_title(lines: list[str]) -> str:
 
 SEED_SIZE = 26
 NODE_SIZE = 14
-# In a fixed layout (hundreds of nodes in rings) every label would overprint its neighbours: only the nodes
-# nearest the seeds (the view lists them first) are labelled; every node shows its label and id on hover.
+# In a fixed layout (hundreds of nodes in rings) every label would overprint its neighbours: at most this many,
+# nearest the seeds first, and only where they overprint no other (labelled_nodes); every node shows its label
+# and id on hover.
 LABELLED_NODES = 60
 
 
@@ -88,15 +89,53 @@ def type_shapes(graph: Graph) -> dict[str, str]:
     return {node_type: SHAPES[index % len(SHAPES)] for index, node_type in enumerate(types)}
 
 
-def labelled_nodes(view: GraphView, hops: Mapping[str, float]) -> set[str]:
-    """The nodes whose label is written: all of a small view; else the seeds and the reached nodes nearest them
-    (the view lists them first) up to LABELLED_NODES. An unreached node's label would overprint its neighbours:
-    it shows on hover."""
+# vis-network fits the picture's extent into its frame: at 1280 px the Graph page's frame is about 800 px wide.
+# A label is written at 14 px, about 7.5 px a character and 18 px a line (the seeds' larger labels a third more);
+# a label's box has 12 px more each way, so two labels never touch.
+FRAME_WIDTH_PX = 800
+LABEL_CHARACTER_PX = 7.5
+LABEL_LINE_PX = 18 + 12
+FIT_MARGIN = 0.9
+
+
+def fitted_scale(view: GraphView, positions: Mapping[str, tuple[float, float]], height: int) -> float:
+    """Pixels per layout unit once vis-network fits the picture into its frame (with its margin of about a tenth;
+    measured: a 916-unit-wide ring of 293 nodes drawn 562 px wide), never more than 1:1."""
+    xs, ys = zip(*(positions[node_id] for node_id in view.node_ids), strict=True)
+    return min(1.0, FIT_MARGIN * min(FRAME_WIDTH_PX / max(max(xs) - min(xs), 1.0),
+                                     height / max(max(ys) - min(ys), 1.0)))
+
+
+def labelled_nodes(graph: Graph, view: GraphView, hops: Mapping[str, float],
+                   positions: Mapping[str, tuple[float, float]] | None = None, height: int = 620) -> list[str]:
+    """The nodes whose label is written, seeds first. Candidates: every node of a small view; else the seeds and
+    the reached nodes nearest them (the view lists them first), up to LABELLED_NODES (an unreached node shows its
+    label on hover). With fixed positions a candidate is labelled only where its label overprints no label
+    already written (the seeds' always are): on a 300-node graph the 60 nearest labels printed into one cluster."""
     if len(view.node_ids) <= LABELLED_NODES:
-        return set(view.node_ids)
-    reached = [node_id for node_id in view.node_ids if not math.isinf(hops.get(node_id, math.inf))]
-    return set(reached[:LABELLED_NODES]) | {node_id for node_id in reached
-                                                                  if hops.get(node_id) == 0}
+        candidates = list(view.node_ids)
+    else:
+        candidates = [node_id for node_id in view.node_ids if not math.isinf(hops.get(node_id, math.inf))]
+    seeds = [node_id for node_id in candidates if hops.get(node_id) == 0]
+    others = sorted((node_id for node_id in candidates if hops.get(node_id) != 0),  # nearest tiers first
+                    key=lambda node_id: hops.get(node_id, math.inf))
+    if positions is None:
+        return seeds + others[:max(0, LABELLED_NODES - len(seeds))]
+    scale = fitted_scale(view, positions, height)
+    written: list[tuple[float, float, float, float]] = []  # centre x, centre y, half width, half height (units)
+    chosen: list[str] = []
+    for node_id in seeds + others:
+        enlarged = 4 / 3 if node_id in seeds else 1.0
+        half_width = (len(clean_label(node_caption(graph.node_by_id[node_id]))) * LABEL_CHARACTER_PX * enlarged
+                      + 12) / scale / 2
+        half_height = LABEL_LINE_PX * enlarged / scale / 2
+        x, y = positions[node_id]
+        clear = all(abs(x - other_x) >= half_width + other_width or abs(y - other_y) >= half_height + other_height
+                    for other_x, other_y, other_width, other_height in written)
+        if node_id in seeds or (clear and len(chosen) < LABELLED_NODES):
+            written.append((x, y, half_width, half_height))
+            chosen.append(node_id)
+    return chosen
 
 
 def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
@@ -107,7 +146,10 @@ def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
     Nodes and edges carry what the cut did to them in the same style: kept (green, solid), cut (red, dashed),
     not in the context (grey, faded); the fill is the hop tier, the shape the node type."""
     shapes = type_shapes(graph)
-    labelled = labelled_nodes(view, hops)
+    labelled = set(labelled_nodes(graph, view, hops, positions, height))
+    # Fonts in layout units that read at 14 px (the seeds' at 18) once the picture is fitted: a 300-node picture
+    # is drawn at about 0.6 px a unit, where a 14-unit font read 8 px.
+    enlarge = 1 / fitted_scale(view, positions, height) if positions else 1.0
     nodes = []
     for node_id in view.node_ids:
         node = graph.node_by_id[node_id]
@@ -120,9 +162,10 @@ def graph_page_html(graph: Graph, view: GraphView, hops: Mapping[str, float],
                        color={"background": tier_colour(hop), "border": border}, shape=shapes[node.type],
                        borderWidth=4 if key in evidence else 2, shapeProperties={"borderDashes": dashed and [4, 3]},
                        opacity=0.35 if state == "absent" else 1.0, size=NODE_SIZE,
-                       font={"size": 14, "strokeWidth": 3, "strokeColor": "#ffffff"})
+                       font={"size": round(14 * enlarge), "strokeWidth": 3, "strokeColor": "#ffffff"})
         if hop == 0:  # the seeds stand out: larger, bold label
-            options.update(size=SEED_SIZE, borderWidth=5, font={"size": 18, "bold": True, "strokeWidth": 3,
+            options.update(size=SEED_SIZE, borderWidth=5, font={"size": round(18 * enlarge), "bold": True,
+                                                                "strokeWidth": 3,
                                                                 "strokeColor": "#ffffff"})
         if positions is not None:
             x, y = positions[node_id]
