@@ -58,6 +58,14 @@ def test_the_site_builds_strictly_and_has_every_section(site):
     assert "reference: " not in page(site, "reference/formats"), "a reference marker was left unexpanded"
 
 
+def test_the_site_loads_no_font_or_script_from_another_host(site):
+    """Read offline: no page fetches Google Fonts (the material theme's default) or anything else off the machine."""
+    for built in site.rglob("*.html"):
+        text = built.read_text(encoding="utf-8")
+        assert "fonts.googleapis.com" not in text and "fonts.gstatic.com" not in text, built
+        assert not re.search(r'<(?:link|script)[^>]+(?:href|src)="https?://', text), built
+
+
 def test_every_registered_format_has_a_section_with_its_rendered_example(site):
     from core.graph.units import graph_units
 
