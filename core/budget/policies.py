@@ -294,9 +294,9 @@ def _sections_cut(accounting: PrefixTokens, format_: Format, budget: int, allowe
     dropped = tuple(section[kept].key for section, kept in ((nodes, choice.nodes_kept), (edges, choice.edges_kept))
                     if kept < len(section))
     explanation = "" if complete else (
-        f"kept {choice.nodes_kept} of {choice.nodes_total} nodes ({choice.node_tokens} of {choice.node_limit} "
-        f"node-section tokens) and {choice.edges_kept} of {choice.edges_total} edges ({choice.edge_tokens} of "
-        f"{choice.edge_limit} edge-section tokens; {sections.describe()})")
+        f"kept {choice.nodes_kept:,} of {choice.nodes_total:,} nodes ({choice.node_tokens:,} of {choice.node_limit:,} "
+        f"node-section tokens) and {choice.edges_kept:,} of {choice.edges_total:,} edges ({choice.edge_tokens:,} of "
+        f"{choice.edge_limit:,} edge-section tokens; {sections.describe()})")
     return Cut(format_.name, "sections", budget, text, line, tokens, grammar, count_grammar, len(rendering.records),
                accounting.records, None, explanation, rendering, choice, dropped, selection=True)
 

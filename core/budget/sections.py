@@ -29,6 +29,7 @@ from core.errors import ParameterError
 from core.formats.base import Format
 from core.graph.model import Graph
 from core.graph.units import Unit
+from core.number_style import share, whole
 from core.tokens.protocol import Tokenizer
 
 LIGHTRAG_TOTAL_TOKENS = 30_000
@@ -71,8 +72,8 @@ class Sections:
 
     def describe(self) -> str:
         if self.node_tokens is not None or self.edge_tokens is not None:
-            return f"nodes {self.node_tokens} tokens, edges {self.edge_tokens} tokens"
-        return f"nodes {self.node_share:.1%}, edges {self.edge_share:.1%} of the budget"
+            return f"nodes {whole(self.node_tokens)} tokens, edges {whole(self.edge_tokens)} tokens"
+        return f"nodes {share(self.node_share)}, edges {share(self.edge_share)} of the budget"
 
 
 DEFAULT_SECTIONS = Sections()
