@@ -116,15 +116,16 @@ def show() -> None:
     st.download_button("Contexts as a zip", lambda: contexts_zip(current_cuts(selection)), file_name="contexts.zip",
                        mime="application/zip", key="export_zip", on_click="ignore")
     st.subheader("Charts and report")
-    columns = st.columns(5)
-    for column, name in zip(columns, ("budget survival", "orderings", "pareto", "token anatomy")):
-        column.download_button(f"{name.capitalize()} chart (HTML)",
-                               lambda name=name: standalone(charts(selection, budgets)[name]).to_html(include_plotlyjs=True),
-                               file_name=f"{name.replace(' ', '_')}.html", mime="text/html",
-                               key=f"export_chart_{name}", on_click="ignore")
-    columns[4].download_button("One-page report (HTML)", lambda: report(selection, budgets, url),
-                               file_name="report.html", mime="text/html", key="export_report", on_click="ignore",
-                               type="primary")
+    # One row that wraps, each button as wide as its label (five equal columns cut "Budget survival chart (…").
+    row = st.container(horizontal=True, wrap=True, gap="small")
+    for name in ("budget survival", "orderings", "pareto", "token anatomy"):
+        row.download_button(f"{name.capitalize()} chart (HTML)",
+                            lambda name=name: standalone(charts(selection, budgets)[name]).to_html(include_plotlyjs=True),
+                            file_name=f"{name.replace(' ', '_')}.html", mime="text/html",
+                            key=f"export_chart_{name}", on_click="ignore", width="content")
+    row.download_button("One-page report (HTML)", lambda: report(selection, budgets, url),
+                        file_name="report.html", mime="text/html", key="export_report", on_click="ignore",
+                        type="primary", width="content")
     st.caption("The charts and the report embed plotly.js, so they open offline.")
 
 
