@@ -31,7 +31,7 @@ def show() -> None:
                f"{selection.layout}. What is the syntax tax of each format on this graph?"
                + (f" Counts are approximate (≈): {escape_markdown(selection.approximation)}." if selection.approximate
                   else ""))
-    controls = st.columns([2, 1, 2])
+    controls = st.columns([2, 1.4, 2])  # room for "Truncation marker" and its help at 1280 px (it read "Truncation m…")
     scope = controls[0].segmented_control("Text", SCOPES, default=SCOPES[0], key="anatomy_scope",
                                           bind="query-params") or SCOPES[0]
     marker = controls[1].toggle("Truncation marker", value=False, key="marker", bind="query-params",
@@ -70,9 +70,10 @@ def whole_request(selection: Selection) -> None:
         st.info(f"{escape_markdown(reader)} publishes no chat template: its wrapper is not counted (the frame and "
                 "the context are).", icon="ℹ️")
         return
-    st.markdown(f"Sent to **{escape_markdown(reader)}** with its chat template "
-                f"`{escape_markdown(str(table['chat template'].iloc[0]))}`, the complete text as context:")
-    st.dataframe(table.drop(columns=["chat template"]), width="stretch", key="request_table")
+    template = str(table["chat template"].iloc[0]).replace("`", "")  # a code span shows its text as it is
+    st.markdown(f"Sent to **{escape_markdown(reader)}** with its chat template `{template}`, the complete text as "
+                "context:")
+    show_table(table.drop(columns=["chat template"]), "request_table")  # the number style: 4,082, not 4082
 
 
 @st.fragment

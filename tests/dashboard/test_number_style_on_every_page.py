@@ -50,3 +50,28 @@ def test_every_figure_on_the_page_is_in_the_number_style(page, tmp_path, monkeyp
     app = on_page(started(), page)
     offences = {text: found for text in page_text(app) if (found := unformatted_numbers(prose(text)))}
     assert offences == {}
+
+
+# Figures that show only with other settings (issue 47): the sections policy's explanation on Contexts, with
+# section limits of four digits ("1003 of 1012 edge-section tokens; nodes 20.0%, edges 26.7%" before).
+SECTIONS = {"source": "generator", "generator": "services", "services_services": "300", "policy": "sections",
+            "budget": "5000"}
+
+
+@pytest.mark.parametrize("page", ["contexts", "budget_survival"])
+def test_the_figures_other_settings_show_are_in_the_number_style(page, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = on_page(started(**SECTIONS), page)
+    texts = page_text(app)
+    assert page != "contexts" or any("1,000 node-section tokens" in unescaped(text) for text in texts)
+    offences = {text: found for text in texts if (found := unformatted_numbers(prose(text)))}
+    assert offences == {}
+
+
+def test_code_spans_show_no_markdown_escape():
+    """A code span shows its text as it is: escape_markdown inside one wrote `openai\\-chat` on Token anatomy."""
+    app = on_page(started(), "token_anatomy")
+    spans = [span for item in app.markdown for span in re.findall(r"`([^`]*)`", item.value)]
+    assert spans and not [span for span in spans if "\\" in span]
+    assert any(span == "openai-chat" for span in spans)
+
