@@ -70,12 +70,16 @@ def show() -> None:
 
 def metric_style(panel_count: int) -> str:
     """Figures that are never cut short: a metric's value wraps at its spaces ("5% · 41% ·" / "93%") instead of
-    ending in "…", and three or four panels side by side (a quarter of 1,280 px each) use a smaller figure."""
+    ending in "…", and three or four panels side by side (a quarter of 1,280 px each) use a smaller figure.
+    There the panels' headings take two lines' height each, so a heading on one line ("csv · record") starts
+    its panel level with those that wrap ("compact_json · record" on two): every panel's rows line up."""
     size = "1.35rem" if panel_count >= 3 else "1.9rem"
+    headings = ("[data-testid='stColumn'] [data-testid='stHeading'] h3 { font-size: 1.2rem !important;"
+                " line-height: 1.3 !important; box-sizing: content-box; min-height: 2.6em; }" if panel_count >= 3 else "")
     return ("<style>[data-testid='stMetricValue'], [data-testid='stMetricValue'] * { white-space: normal !important;"
             " overflow: visible !important; text-overflow: clip !important; overflow-wrap: anywhere; }"
             f"[data-testid='stMetricValue'] {{ font-size: {size} !important; line-height: 1.25 !important; }}"
-            "</style>")
+            f"{headings}</style>")
 
 
 def answering_panels(selection: Selection, chosen: list[tuple[str, str]]) -> list[Answering]:
