@@ -80,8 +80,18 @@ def settings_from_widgets(selection: Selection) -> tuple[AdviceSettings, str]:
                                       bind="query-params")
     columns = st.columns([2, 1, 2])
     models = priced_models()
-    model = columns[0].selectbox("Price per question for", models, index=models.index(DEFAULT_MODEL),
-                                 key="advisor_model", bind="query-params")
+    # The sidebar's model where the price table has it (GPT-4o), else the price table's default (gpt-4o-mini); it
+    # follows the sidebar's model until the reader picks another price here.
+    default = selection.model if selection.model in models else DEFAULT_MODEL
+    state = st.session_state
+    if state.get("advisor_model") == state.get("advisor_model_default") != default:
+        state["advisor_model"] = default
+    state["advisor_model_default"] = default
+    model = columns[0].selectbox("Price per question for", models,
+                                 index=0 if "advisor_model" in state else models.index(default),
+                                 key="advisor_model", bind="query-params",
+                                 help=f"Starts from the model chosen in the sidebar where the price table has it "
+                                      f"(else {DEFAULT_MODEL})")
     output_tokens = int(columns[1].number_input("Answer tokens to price", 0, 100_000, 0, key="advisor_output"))
     sample = selection.loaded.sample
     scopes = SCOPES if sample is not None and sample.queries_path is not None else (SCOPES[0], SCOPES[2])

@@ -17,7 +17,7 @@ def test_the_page_shows_the_advice_core_computes():
     expected = advise(load_sample(sample.name), [sample.default_query()],
                       AdviceSettings(budgets=(1024, 4096), budget=4096, formats=("csv", "jsonl"),
                                      orderings=("hop_tiers", "question_bm25", "question_bm25+ends"),
-                                     policies=("record",), model="gpt-4o-mini"), seeds=sample.seeds)
+                                     policies=("record",), model="gpt-4o"), seeds=sample.seeds)  # the sidebar's
     assert expected.best.traversal_accuracy > 0
     assert f"**Use {expected.best.name}**" in unescaped(app.success[0].value)
     assert expected.reason in unescaped(" ".join(item.value for item in app.markdown))
@@ -74,3 +74,12 @@ def test_the_margins_read_in_plain_words():
 
     assert accuracy_words(0.12) == "12 points above the runner-up" and accuracy_words(0) == "as accurate as the runner-up"
     assert token_words(52) == "52 fewer tokens than the runner-up" and token_words(-1) == "1 more token than the runner-up"
+
+
+def test_the_price_model_starts_from_the_sidebars_model_where_the_price_table_has_it():
+    app = on_page(app_test(budget="4096", budgets="4096").run(), "advisor")
+    assert app.selectbox(key="advisor_model").value == "gpt-4o"  # the sidebar's GPT-4o, not gpt-4o-mini
+    app = on_page(app_test(budget="4096", budgets="4096").run(), "advisor")
+    app.sidebar.selectbox(key="model").set_value("claude").run()
+    assert app.selectbox(key="advisor_model").value == "gpt-4o-mini"  # claude is not in the price table by that name
+
