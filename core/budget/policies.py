@@ -323,7 +323,11 @@ def _raw_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed: in
                       if marker else preamble,
                       "the preamble with the truncation marker" if marker else "the preamble")
     kept = accounting.records_within(intact)
-    explanation = "" if kept_tokens == total else f"kept the first {kept_tokens:,} of {total:,} tokens"
+    # Beside "Tokens used 1,406 / 1,406": the text's share and the grammar's, which the budget counts too.
+    counted_grammar = grammar if count_grammar else 0
+    explanation = "" if kept_tokens == total else (
+        f"kept the first {kept_tokens:,} of the text's {total:,} tokens"
+        + (f" + {counted_grammar:,} of the grammar" if counted_grammar else ""))
     next_tokens = None
     if kept < accounting.records:
         next_tokens = int(accounting.counts[kept + 1]) + (grammar if count_grammar else 0)
