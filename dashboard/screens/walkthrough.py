@@ -66,14 +66,19 @@ def plan_for(sample_name: str, format_name: str, tokenizer: str) -> WalkthroughP
     return walkthrough_plan(cache.sample_graph(sample_name), QUERY, Seeds((SEED,)), format_name, tokenizer)
 
 
-def lesson_checked(selection, plan: WalkthroughPlan, sample_name: str, format_name: str) -> bool:
-    """Before the panel draws: on a walkthrough step, its figures must be the ones the step's sentence states
-    (dashboard.state.teaching.figures_disagree); elsewhere the panel shows the sidebar's own state, said so."""
+def shown_step(selection, plan: WalkthroughPlan, sample_name: str, format_name: str) -> int | None:
+    """The step (0, 1, 2) the sidebar shows now, or None (dashboard.state.teaching.lesson_step)."""
     wanted = LessonSettings(sample_name, (SEED,), QUERY.name, QUERY.arguments, format_name, LAYOUT, "", "", plan.budget)
     shown = LessonSettings(selection.loaded.sample.name if selection.loaded.sample else "", selection.seeds.node_ids,
                            selection.query.name, selection.query.arguments, selection.formats[0], selection.layout,
                            selection.ordering, selection.policy, selection.budget)
-    step = lesson_step(plan, wanted, shown)
+    return lesson_step(plan, wanted, shown)
+
+
+def lesson_checked(selection, plan: WalkthroughPlan, sample_name: str, format_name: str) -> bool:
+    """Before the panel draws: on a walkthrough step, its figures must be the ones the step's sentence states
+    (dashboard.state.teaching.figures_disagree); elsewhere the panel shows the sidebar's own state, said so."""
+    step = shown_step(selection, plan, sample_name, format_name)
     if step is None:
         st.caption("What the sidebar shows now (not a walkthrough step: press **Show me** on a step to see its "
                    "figures):")
@@ -104,14 +109,18 @@ def show() -> None:
                 "smallest hop ring that answers the question) and the panel below shows what survives. The "
                 "Contexts and Graph pages show the same state. Every sentence is built from the figures computed "
                 "now.")
+    active = shown_step(selection, plan, sample.name, first)
     for number, (step, sentence) in enumerate(zip(STEPS, step_sentences(plan, FORMATS.get(first).title),
                                                   strict=True), start=1):
         with st.container(border=True):
             left, right = st.columns([4, 1])
-            left.markdown(f"**{number}. {step.title}** — {ORDERINGS.get(step.ordering).title} ordering, "
+            here = number - 1 == active  # the step the sidebar (and the panel below) shows now is marked
+            left.markdown((":blue-badge[:material/arrow_downward: shown below] " if here else "")
+                          + f"**{number}. {step.title}** — {ORDERINGS.get(step.ordering).title} ordering, "
                           f"{step.policy} policy")
             left.caption(escape_markdown(sentence))
-            right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, plan.budget), width="stretch")
+            right.button("Show me", key=f"step_{number}", on_click=apply, args=(step, plan.budget), width="stretch",
+                         type="primary" if here else "secondary")
     show_table(pd.DataFrame([{"step": f"{number}. {step.title}", "parses": figures.parse_ok,
                                 "records kept": f"{figures.records_kept:,} / {figures.records_total:,}",
                                 "evidence survival": figures.evidence_survival,
