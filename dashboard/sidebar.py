@@ -159,10 +159,10 @@ def draw() -> Selection:
         query_from_question(reading)
     query = query_widgets(sidebar, graph, seeds, defaults)
     sidebar.divider()
-    model, tokenizer, approximation = _model_and_tokenizer(sidebar)
+    model, tokenizer, approximation, details = _model_and_tokenizer(sidebar)
     if not filtering():  # a filtered graph's renderings are other renderings
         cache.start_counting(graph, tokenizer, chosen_formats())
-    _what_fits(sidebar, tokenizer if is_gguf_name(tokenizer) else model, tokenizer, graph, query)
+    _what_fits(details, tokenizer if is_gguf_name(tokenizer) else model, tokenizer, graph, query)
     st.session_state[FORMATS_SLOT] = sidebar.container()  # the formats control, drawn once the page is known
     formats = chosen_formats()
     ordering = sidebar.selectbox("Ordering", ORDERINGS.names() + ORDERINGS.ends_names(), key="ordering",
@@ -302,8 +302,9 @@ def _tokenizer_follows_model() -> None:
     st.session_state["tokenizer"] = MODELS.get(st.session_state["model"]).tokenizer
 
 
-def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
-    """"Which model will read this?" sets the tokenizer; any registered tokenizer can still be picked.
+def _model_and_tokenizer(sidebar) -> tuple[str, str, str, object]:
+    """"Which model will read this?" sets the tokenizer; any registered tokenizer can still be picked, in an
+    expander returned last (the tokenizer, its source and what fits, folded: the sidebar was 3,143 px tall).
 
     Counts for a model without a public tokenizer, or with another model's tokenizer, are marked
     approximate here, on every page (core.tokens.models.counting_note says why).
@@ -311,6 +312,7 @@ def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
     model = sidebar.selectbox("Which model will read this?", MODELS.names(), key="model", bind="query-params",
                               format_func=lambda name: MODELS.get(name).title, on_change=_tokenizer_follows_model)
     gguf = _gguf_tokenizer(sidebar)
+    details = sidebar.expander("Tokenizer and what fits in one request")
     options = TOKENIZERS.names() + ([gguf] if gguf else [])
     state = st.session_state
     if gguf and state.get("gguf_offered") != gguf:  # a newly given file's tokenizer is chosen at once
@@ -318,15 +320,15 @@ def _model_and_tokenizer(sidebar) -> tuple[str, str, str]:
     state["gguf_offered"] = gguf
     if state.get("tokenizer") not in options:
         state.pop("tokenizer", None)
-    tokenizer = sidebar.selectbox("Tokenizer", options, key="tokenizer", bind="query-params",
+    tokenizer = details.selectbox("Tokenizer", options, key="tokenizer", bind="query-params",
                                   help="Set by the model; every registered tokenizer loads offline from its package, "
                                        "and a GGUF file's own from the file (above)")
     chosen = TOKENIZERS.get(tokenizer)
-    sidebar.caption(f"{chosen.family} · {chosen.source} · {chosen.licence}")
+    details.caption(f"{chosen.family} · {chosen.source} · {chosen.licence}")
     approximation = counting_note(MODELS.get(model), tokenizer)
     if approximation:
         sidebar.warning(f"Approximate counts (≈): {approximation}.", icon="⚠️")
-    return model, tokenizer, approximation
+    return model, tokenizer, approximation, details
 
 
 def _graph_changed(graph: Graph) -> bool:

@@ -92,6 +92,8 @@ def test_overview_draws_its_table_first_and_marks_lossy_formats(dashboard_url, p
                           "(chart._fullLayout.yaxis || {}).ticktext || [])")
     assert any(any("(lossy)" in str(tick) for tick in chart) for chart in ticks)  # the heatmap marks lossy formats
     assert_no_cut_labels(page)
+    sidebar = page.evaluate("() => document.querySelector('[data-testid=stSidebarContent]').scrollHeight")
+    assert sidebar < 3_000  # 3,143 px before the tokenizer and what fits were folded into an expander
     shot(page, "overview")
     expander.locator("summary").click()
     page.locator('[data-testid="stDataFrame"]').filter(has_text="relabel max/min").wait_for(timeout=RUN_TIMEOUT)
