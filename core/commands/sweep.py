@@ -190,7 +190,7 @@ def verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     return lines
 
 
-def answering_template(graph: Graph, seed_ids: Sequence[str]) -> Query:
+def answering_template(graph: Graph, seed_ids: tuple[str, ...]) -> Query:
     """The first registered template that binds to the seeds and has an answer on the graph (impact_owners first,
     the reference question); impact_owners itself, refused as having no answer, when none has."""
     names = [DEFAULT_QUERY, *(name for name in QUERIES.names() if name != DEFAULT_QUERY)]

@@ -94,10 +94,16 @@ def test_a_graph_without_a_sample_starts_from_its_first_node():
     assert defaults.query.name == "dependencies_within" and defaults.query_arguments["start"] == graph.nodes[0].id
 
 
-def test_a_sample_whose_seeds_are_missing_falls_back_to_the_first_node():
+def test_a_sample_whose_seeds_are_missing_falls_back_to_the_first_node_with_an_answer():
+    from core.queries.answerable import has_answer
+
     graph = service_graph(3, 0, 1)  # no db-identity here
     defaults = graph_defaults(graph, get_sample("online-boutique"))
-    assert defaults.seeds == (graph.nodes[0].id,) and defaults.query.name == "dependencies_within"
+    assert defaults.query.name == "dependencies_within" and has_answer(defaults.query, defaults.query.solve(graph))
+    first = next(node.id for node in graph.nodes if node.id == defaults.seeds[0])
+    earlier = [node.id for node in graph.nodes][:[node.id for node in graph.nodes].index(first)]
+    assert all(not has_answer(query, query.solve(graph))
+               for query in (defaults.query.__class__(defaults.query.template, (("start", node),)) for node in earlier))
 
 
 def test_budget_text_reads_back():
