@@ -17,7 +17,8 @@ def test_a_labelled_seed_is_named_by_label_and_id():
 def test_the_adversarial_sample_names_a_seed_a_question_can_reach():
     app = started(sample="adversarial", seed_mode="question")
     question = app.sidebar.text_input(key="question").value
-    assert question.startswith("Which nodes does <img src=x onerror=alert(1)> reach")  # was "What depends on ?"
+    # the first node whose question has an answer, named by its label (was "What depends on ?")
+    assert question.startswith("Which nodes does svc-a -> svc-b -> svc-c reach")
     assert not app.sidebar.warning  # the question names its seed, so no fallback is needed
     caption = caption_text(on_page(app, "contexts"))
-    assert "<img src=x onerror=alert(1)>" in caption and " reach over " in caption and "does  reach" not in caption
+    assert "svc-a -> svc-b -> svc-c" in caption and " reach over " in caption and "does  reach" not in caption
