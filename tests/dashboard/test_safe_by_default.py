@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import subprocess
 import sys
 import time
@@ -17,22 +16,9 @@ from pathlib import Path
 import psutil
 
 from tests.browser.conftest import free_port, wait_until_healthy
+from tests.process_sockets import loopback, sockets
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def loopback(address: str) -> bool:
-    return ipaddress.ip_address(address.split("%")[0]).is_loopback
-
-
-def sockets(process: psutil.Process) -> list:
-    found = []
-    for member in [process, *process.children(recursive=True)]:
-        try:
-            found += member.net_connections(kind="inet")
-        except psutil.NoSuchProcess:
-            continue
-    return found
 
 
 def test_the_configuration_binds_loopback_and_gathers_no_statistics():

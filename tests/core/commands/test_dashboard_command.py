@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import subprocess
 import sys
 import time
@@ -14,23 +13,10 @@ import pytest
 
 from core.commands.dashboard import ALLOW_REMOTE, LOOPBACK, is_loopback, remote_refusal, streamlit_command
 from tests.browser.conftest import free_port, wait_until_healthy
+from tests.process_sockets import loopback, sockets
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMAND = Path(sys.executable).with_name("graph-context-lab")
-
-
-def loopback(address: str) -> bool:
-    return ipaddress.ip_address(address.split("%")[0]).is_loopback
-
-
-def sockets(process: psutil.Process) -> list:
-    found = []
-    for member in [process, *process.children(recursive=True)]:
-        try:
-            found += member.net_connections(kind="inet")
-        except psutil.NoSuchProcess:
-            continue
-    return found
 
 
 def test_started_from_the_root_folder_it_listens_on_loopback_only_and_looks_up_nothing(tmp_path):
