@@ -54,7 +54,7 @@ def test_the_sweep_takes_section_shares_and_the_command_line_reads_them(tmp_path
                                          layouts=["nodes_then_edges"], policy_names=["sections"],
                                          budgets=[600]))
     assert halves["budgeted_tokens"].iloc[0] > default["budgeted_tokens"].iloc[0]  # 100% of B against 46.7%
-    assert halves.attrs["parameters"]["sections"] == "nodes 50.0%, edges 50.0% of the budget"
+    assert halves.attrs["parameters"]["sections"] == "nodes 50%, edges 50% of the budget"
     output = tmp_path / "rows.csv"
     assert main(["sweep", "--services", "12", "--noise-edges", "14", "--seed", "7", "--seeds", "db-identity",
                  "--formats", "jsonl", "--orderings", "hop_tiers", "--layouts", "nodes_then_edges", "--policies",
