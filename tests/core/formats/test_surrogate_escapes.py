@@ -10,6 +10,7 @@ from core.errors import FormatError
 from core.formats import FORMATS
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
+from tests.hypothesis_profiles import cross_product
 
 ESCAPING = ["pretty_json", "compact_json", "jsonl", "structured_json", "toon", "turtle", "yaml", "jsonld", "ntriples", "gml",
             "xml", "cypher"]
@@ -24,6 +25,7 @@ def rendered_with(name: str, escape: str) -> str:
 
 
 @pytest.mark.parametrize("name", ESCAPING)
+@cross_product(100)
 @given(code=st.integers(min_value=0xD800, max_value=0xDFFF), upper=st.booleans())
 def test_a_lone_surrogate_escape_is_a_format_error(name, code, upper):
     escape = f"\\u{code:04X}" if upper else f"\\u{code:04x}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.formats import FORMATS
@@ -13,6 +13,7 @@ from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.io.learning_graph import parse_learning_graph
 from core.queries import QUERIES, TEMPLATES, Query, query
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 SERVICES = service_graph(40, 80, 7)
@@ -54,7 +55,7 @@ def test_decoding_the_whole_rendering_answers_like_the_graph(name, template):
 
 
 @pytest.mark.parametrize("name", LOSSLESS)
-@settings(max_examples=50)
+@cross_product(50)
 @given(graph=graphs(), data=st.data())
 def test_general_templates_answer_alike_on_adversarial_graphs(name, graph, data):
     format_ = FORMATS.get(name)
