@@ -27,7 +27,7 @@ from tests.browser.session import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
-SESSIONS = 4  # the first warms the server; the later ones are the sessions that lost their sample
+SESSIONS = 3  # the first warms the server; the later two are the sessions that lost their sample
 
 
 def change_ordering(page, ordering: str) -> None:
