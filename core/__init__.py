@@ -22,29 +22,38 @@ _PUBLIC = {
     "FORMATS": "core.formats", "ORDERINGS": "core.retrieval", "QUERIES": "core.queries", "TOKENIZERS": "core.tokens",
     "Graph": "core.graph.model", "GraphContextError": "core.errors", "RenderingSpec": "core.specs",
     "SweepSpec": "core.specs", "Workbench": "core.workbench", "load_graph_file": "core.io.loading",
-    "load_sample": "core.io.samples",
+    "load_sample": "core.io.samples", "query": "core.queries", "read_question": "core.questions.reading",
+    "load_questions": "core.questions", "SuiteSettings": "core.analysis.suite", "suite_settings": "core.analysis.suite",
+    "AdviceSettings": "core.analysis.advisor",
 }
+_ALIASES = {"suite_settings": "settings_for"}  # a public name the module spells otherwise
 
 if TYPE_CHECKING:  # what a type checker and an editor see
+    from core.analysis.advisor import AdviceSettings
+    from core.analysis.suite import SuiteSettings
+    from core.analysis.suite import settings_for as suite_settings
     from core.errors import GraphContextError
     from core.formats import FORMATS
     from core.graph.model import Graph
     from core.io.loading import load_graph_file
     from core.io.samples import load_sample
-    from core.queries import QUERIES
+    from core.queries import QUERIES, query
+    from core.questions import load_questions
+    from core.questions.reading import read_question
     from core.retrieval import ORDERINGS
     from core.specs import RenderingSpec, SweepSpec
     from core.tokens import TOKENIZERS
     from core.workbench import Workbench
 
-__all__ = ["FORMATS", "ORDERINGS", "QUERIES", "TOKENIZERS", "Graph", "GraphContextError", "RenderingSpec",
-           "SweepSpec", "Workbench", "load_graph_file", "load_sample"]
+__all__ = ["FORMATS", "ORDERINGS", "QUERIES", "TOKENIZERS", "AdviceSettings", "Graph", "GraphContextError",
+           "RenderingSpec", "SuiteSettings", "SweepSpec", "Workbench", "load_graph_file", "load_questions",
+           "load_sample", "query", "read_question", "suite_settings"]
 
 
 def __getattr__(name: str) -> object:
     if name not in _PUBLIC:
         raise AttributeError(f"module 'core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    value = getattr(importlib.import_module(_PUBLIC[name]), _ALIASES.get(name, name))
     globals()[name] = value
     return value
 
