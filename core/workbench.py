@@ -19,6 +19,7 @@ from functools import partial
 import pandas as pd
 
 from core.analysis import advisor, answer_contexts, budget_sweep, format_anatomies, format_markers, suite
+from core.analysis.prefix_stability import DEFAULT_EDITS, PrefixStability, prefix_stability
 from core.analysis.sweep import accounted_rendering, rendering_units, sweep
 from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
@@ -123,6 +124,12 @@ class Workbench:
     def budget_sweep(self, graph: Graph, query: Query, seeds: Seeds, **options) -> pd.DataFrame:
         """The analysis pages' sweep: one query, each format in a layout it can show."""
         return budget_sweep.budget_sweep(graph, query, seeds, cache=self.renderings, **options)
+
+    def prefix_stability(self, spec: SweepSpec, edits: int = DEFAULT_EDITS, edit_seed: int = 0, *,
+                         progress: Progress | None = None) -> PrefixStability:
+        """What a prompt cache keeps of each rendering (formats x orderings x layouts) after each of `edits` edits to
+        the graph drawn from `edit_seed` (`core.analysis.prefix_stability`); the originals come from this cache."""
+        return prefix_stability(spec, edits, edit_seed, cache=self.renderings, progress=progress)
 
     def suite(self, graph: Graph, question_set: QuestionSet, settings: suite.SuiteSettings, *,
               engine: str = "local", **options) -> suite.SuiteResult:
