@@ -194,25 +194,33 @@ def draw() -> Selection:
 
 def chosen_formats() -> tuple[str, ...]:
     """The formats the formats control reports in this run, read before it is drawn (`place_formats` draws it
-    once the page is known): the session's, else the URL's (by name or by the label the control writes there),
-    else the default, as the control itself would."""
+    once the page is known): the session's, else the URL's (by name), else the default, as the control itself
+    would."""
     names = FORMATS.names()
     held = st.session_state.get("formats")
     if isinstance(held, list):
         values = held
     elif "formats" in st.query_params:
-        by_label = {format_label(name): name for name in names}
-        values = [by_label.get(value, value) for value in st.query_params.get_all("formats")]
+        values = st.query_params.get_all("formats")
     else:
         values = names[:2]
     return tuple([name for name in dict.fromkeys(values) if name in names][:MAX_PANELS] or names[:1])
 
 
 def formats_control(container) -> tuple[str, ...]:
-    """The formats control (bound to the URL as `formats`), in the sidebar or on a page that draws it itself."""
+    """The formats control (bound to the URL as `formats`), in the sidebar or on a page that draws it itself.
+
+    Its options are the formats' names, with no format_func: a bound multiselect writes and accepts in the URL
+    what format_func shows, so with "toon (lossy)" as the option a link's `formats=toon` was refused (the
+    sidebar showed yaml and turtle for `?formats=toon&formats=yaml&formats=turtle`). The lossy ones chosen are
+    named in a caption below instead."""
     names = FORMATS.names()
-    return tuple(container.multiselect("Formats (up to 4)", names, default=names[:2], format_func=format_label,
-                                       max_selections=MAX_PANELS, key="formats", bind="query-params") or names[:1])
+    chosen = tuple(container.multiselect("Formats (up to 4)", names, default=names[:2], max_selections=MAX_PANELS,
+                                         key="formats", bind="query-params") or names[:1])
+    lossy = [name for name in chosen if not FORMATS.get(name).lossless]
+    if lossy:
+        container.caption(f"Lossy (they drop information by design): {', '.join(lossy)}.")
+    return chosen
 
 
 PAGES_WITH_OWN_FORMATS = ("contexts",)  # the formats are chosen on the page, in its fragment, above the panels
