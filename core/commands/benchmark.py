@@ -11,6 +11,7 @@ from core.analysis.cost_stability import DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS
 from core.analysis.request_anatomy import request_rows
 from core.analysis.session_defaults import graph_defaults
 from core.analysis.tokenizer_comparison import tokens_per_format, winner_sentence
+from core.commands.edit_stability import add_edit_options, print_prefix_stability
 from core.commands.graph_source import (
     add_graph_options,
     check_writable,
@@ -146,6 +147,8 @@ def run(arguments: argparse.Namespace) -> int:
         print(tokenizer_table(table, choice))
     elif choice.model is not None and choice.model.approximate:
         print(f"token counts are approximate: {choice.model.note}")
+    if arguments.edits:
+        print_prefix_stability(report, graph, arguments, queries, encoding, choice.approximate)
     if choice.reader is not None:
         print_request_table(report, graph, choice.reader, TOKENIZERS.get(choice.names[0]), preset)
     if arguments.output is not None:  # last: the request table adds to the report
@@ -199,4 +202,5 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help=f"shuffled unit orders for the cost stability table (0 leaves it out; "
                              f"default {DEFAULT_PERMUTATIONS}, at most {MAX_PERMUTATIONS})")
     parser.add_argument("--contexts-dir", type=Path, help="also write each rendering to DIR/graph.<format>.txt")
+    add_edit_options(parser)
     parser.set_defaults(run=run)
