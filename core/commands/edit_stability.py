@@ -60,7 +60,7 @@ def edits_spec(graph: Graph, queries: dict[str, Query] | None, sample, tokenizer
 
 def stability_table(result: PrefixStability, approximate: bool = False) -> str:
     """Per format and ordering: tokens of the original rendering, and the mean, min and max cached share."""
-    first = {}  # rows by format, in the formats' order, each format's orderings together
+    first: dict[str, int] = {}  # rows by format, in the formats' order, each format's orderings together
     for item in result.renderings:
         first.setdefault(item.format_name, len(first))
     rows = sorted(result.renderings, key=lambda item: first[item.format_name])
