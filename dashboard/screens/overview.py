@@ -28,6 +28,10 @@ from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
 
 # Cost stability (core.analysis.cost_stability), shown on graphs below the large-graph threshold: max/min tokens
+# Up to this many nodes and edges the tokenizer table is counted at once (the reference sample's 131 units: 0.6 s
+# once the tokenizers are loaded); above it, when asked: 6,011 units took 30 s before.
+TOKENIZERS_AT_ONCE_UNITS = 1_000
+
 STABILITY_COLUMNS = {
     "relabel max/min": "Largest over smallest token count of the complete text when only the node ids change: as "
                        "given, opaque ids (id-3f2a9c1b) and numbers (0, 1, 2, ...). 1.00: names do not move the cost.",
@@ -63,7 +67,10 @@ def show() -> None:
     format_section(selection, summary)  # the main table first: nothing secondary is computed before it shows
     stability_section(selection, summary)
     st.subheader("Every tokenizer side by side")
-    tokenizer_section(every_tokenizer(graph))
+    if len(graph.nodes) + len(graph.edges) <= TOKENIZERS_AT_ONCE_UNITS:
+        tokenizer_section(every_tokenizer(graph))
+    else:
+        tokenizers_on_request(graph)
 
 
 def large_graph(selection) -> None:
@@ -87,7 +94,12 @@ def large_graph(selection) -> None:
     if summary is not None:
         format_section(selection, summary)
     st.subheader("Every tokenizer side by side")
-    table = measured(("tokenizer table", graph.content_key), names,
+    tokenizers_on_request(graph)
+
+
+def tokenizers_on_request(graph) -> None:
+    """Every format under every tokenizer, counted when the reader asks (a 2,000-service graph took 30 s)."""
+    table = measured(("tokenizer table", graph.content_key), FORMATS.names(),
                      lambda name: alone(graph, name, lambda: tokens_per_format(graph, formats=[name])),
                      what="Counting every format with every tokenizer", ask="Count with every tokenizer",
                      explanation=f"Every format's complete text counted by each of the {len(TOKENIZERS):,} "
