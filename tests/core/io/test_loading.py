@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core.errors import LoadError
@@ -17,6 +17,7 @@ from core.io.generate import learning_graph, service_graph, transport_graph
 from core.io.limits import LimitError, Limits
 from core.registry import Registry
 from tests.core.io.test_graphml import xml_safe_graphs
+from tests.hypothesis_profiles import cross_product
 from tests.strategies import graphs
 
 REGISTERED_LOSSLESS = [name for name in FORMATS if FORMATS.get(name).lossless]
@@ -109,7 +110,7 @@ def test_a_missing_file_is_a_load_error(tmp_path):
 
 
 @pytest.mark.parametrize("format", ONE_FILE_EXPORTS)
-@settings(max_examples=60)  # the codecs have their own property tests; this checks the loading path
+@cross_product(60)  # the codecs have their own property tests; this checks the loading path
 @given(data=st.data())
 def test_saving_then_loading_gives_the_same_graph(format, data):
     graph = data.draw(xml_safe_graphs if format == "graphml" else graphs())
