@@ -81,6 +81,16 @@ def signed_whole(value: float) -> str:
     return f"+{number:,}" if number > 0 else (f"−{-number:,}" if number < 0 else "0")
 
 
+def signed_share(value: float | None) -> str:
+    """A signed share (an estimator's error, −0.43) as `share` writes it, with its sign: +12%, −43%, 0%."""
+    if value is None or missing(value):
+        return MISSING
+    written = share(abs(float(value)))
+    if written == "0%":
+        return written
+    return ("+" if value > 0 else "−") + written
+
+
 def money(value: float | None, currency: str = "USD") -> str:
     """A price: enough decimals that a fraction of a cent shows (0.000123 USD), no scientific notation."""
     if value is None or missing(value):

@@ -19,6 +19,8 @@ from functools import partial
 import pandas as pd
 
 from core.analysis import advisor, answer_contexts, budget_sweep, format_anatomies, format_markers, suite
+from core.analysis.count_caps import CapCost, count_caps
+from core.analysis.estimator_error import EstimatorError, estimator_error
 from core.analysis.prefix_stability import DEFAULT_EDITS, PrefixStability, prefix_stability
 from core.analysis.sweep import accounted_rendering, rendering_units, sweep
 from core.analysis.token_anatomy import Anatomy
@@ -42,7 +44,8 @@ Progress = Callable[[int, int, str], None]  # (done, in all, what)
 
 
 class Workbench:
-    """Render, account, cut, measure, sweep, run suites, advise and build answer contexts, from specs."""
+    """Render, account, cut, measure, sweep, run suites, advise, build answer contexts, price count caps and weigh
+    token estimators, from specs."""
 
     def __init__(self, renderings: RenderingCache | None = None) -> None:
         """`renderings`: where accounted renderings are kept (default: up to DEFAULT_CACHE_BYTES, least recently
@@ -156,6 +159,17 @@ class Workbench:
 
     def format_anatomies(self, graph: Graph, query: Query, seeds: Seeds, **options) -> list[Anatomy]:
         return format_anatomies.format_anatomies(graph, query, seeds, cache=self.renderings, **options)
+
+    def count_caps(self, spec: SweepSpec, caps: Sequence[int], *, kind: str = "edges",
+                   tokenizer_names: Sequence[str] | None = None) -> tuple[CapCost, ...]:
+        """What a cap of N edges, nodes or records costs in each of the spec's formats, per tokenizer: exact tokens in
+        the seed-anchored order and their spread over the spec's orderings (`core.analysis.count_caps`)."""
+        return count_caps(spec, caps, kind=kind, tokenizer_names=tokenizer_names, cache=self.renderings)
+
+    def estimator_error(self, specs: Sequence[RenderingSpec]) -> list[EstimatorError]:
+        """chars/4, chars/3 and words × 1.3 beside the exact tokens of each spec's complete text
+        (`core.analysis.estimator_error`; `complete_text_specs` gives the benchmark's texts)."""
+        return [estimator_error(self.account(spec)) for spec in specs]
 
     def clear(self) -> None:
         """Forget every kept rendering (a test's fresh start, or memory given back)."""

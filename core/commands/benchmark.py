@@ -11,6 +11,7 @@ from core.analysis.cost_stability import DEFAULT_PERMUTATIONS, MAX_PERMUTATIONS
 from core.analysis.request_anatomy import request_rows
 from core.analysis.session_defaults import graph_defaults
 from core.analysis.tokenizer_comparison import tokens_per_format, winner_sentence
+from core.commands import caps_and_estimators
 from core.commands.edit_stability import add_edit_options, print_prefix_stability
 from core.commands.graph_source import (
     add_graph_options,
@@ -147,6 +148,9 @@ def run(arguments: argparse.Namespace) -> int:
         print(tokenizer_table(table, choice))
     elif choice.model is not None and choice.model.approximate:
         print(f"token counts are approximate: {choice.model.note}")
+    caps_and_estimators.print_estimator_error(report, graph, choice)
+    if arguments.caps:
+        caps_and_estimators.print_count_caps(report, graph, arguments, choice, preset, named_sample(arguments))
     if arguments.edits:
         print_prefix_stability(report, graph, arguments, queries, encoding, choice.approximate)
     if choice.reader is not None:
@@ -202,5 +206,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help=f"shuffled unit orders for the cost stability table (0 leaves it out; "
                              f"default {DEFAULT_PERMUTATIONS}, at most {MAX_PERMUTATIONS})")
     parser.add_argument("--contexts-dir", type=Path, help="also write each rendering to DIR/graph.<format>.txt")
+    caps_and_estimators.add_options(parser)
     add_edit_options(parser)
     parser.set_defaults(run=run)

@@ -14,6 +14,7 @@ from core.number_style import (
     money,
     per_token_rate,
     share,
+    signed_share,
     signed_whole,
     unformatted_numbers,
     whole,
@@ -49,6 +50,11 @@ def test_rds_gets_a_unit_instead_of_scientific_notation():
 
 def test_differences_carry_their_sign():
     assert (signed_whole(12), signed_whole(-3), signed_whole(0)) == ("+12", "−3", "0")
+
+
+def test_a_signed_share_is_a_share_with_its_sign():
+    assert (signed_share(0.123), signed_share(-0.43), signed_share(0), signed_share(None)) == ("+12%", "−43%", "0%", "—")
+    assert (signed_share(-0.004), signed_share(1.5)) == ("−0.4%", "+150%")  # an over-count can pass 100%
 
 
 @pytest.mark.parametrize(("column", "kind"), [("evidence_survival", "share"), ("traversal accuracy", "share"),
