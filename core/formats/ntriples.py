@@ -3,10 +3,11 @@
     <http://example.org/node/svc-api> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/type/service> .
     <http://example.org/node/svc-api> <http://example.org/relation/depends_on> <http://example.org/node/svc-auth> .
 
-The triples are `turtle`'s (core.formats.rdf_terms): a node record is its rdf:type triple and one
-triple per property; an edge record is a plain triple, or, for an edge with properties or a
+The triples are `turtle`'s (core.formats.rdf_terms): a node record is its rdf:type triple, its
+rdfs:label triple and one triple per property; an edge record is a plain triple, or, for an edge with properties or a
 repeated plain triple, a reified statement on a blank node `_:s<k>` (the k-th statement of the
-rendering, so that every prefix numbers its statements the same way). The decoder reads the lines
+rendering, so that every prefix numbers its statements the same way). The preamble declares the
+types, relations and keys that are no local names (core.formats.rdf_names). The decoder reads the lines
 itself (no RDF library); the tests check that rdflib reads the same triples.
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, after_whole_records, record_memo, without_closing
 from core.formats.grouping import split_lines
+from core.formats.rdf_names import RDFS_LABEL, Vocabulary, vocabulary
 from core.formats.rdf_terms import (
     RDF_OBJECT,
     RDF_PREDICATE,
@@ -29,8 +31,11 @@ from core.formats.rdf_terms import (
     graph_from_triples,
     iri,
     lexical_of,
+    node_label,
+    node_local,
+    string_literal,
 )
-from core.formats.turtle import string_literal
+from core.graph.derived import derived
 from core.graph.model import Graph, Properties
 from core.graph.units import EdgeUnit, NodeUnit, Unit
 
@@ -38,8 +43,9 @@ NAME = "ntriples"
 
 GRAMMAR = """\
 RDF N-Triples: one triple `<subject> <predicate> <object> .` per line. <.../node/ID> rdf:type \
-<.../type/TYPE> is a node; <.../node/A> <.../relation/REL> <.../node/B> is an edge A --REL--> B; \
-<.../property/KEY> gives a property as a literal. In names, %XX are UTF-8 bytes. A blank node _:sN \
+<.../type/TYPE> is a node, its rdfs:label its name; <.../node/A> <.../relation/REL> <.../node/B> is an \
+edge A --REL--> B; <.../property/KEY> gives a property as a literal. A type, relation or property \
+IRI with an rdfs:label in the first lines stands for that exact name. A blank node _:sN \
 of type rdf:Statement is one more edge (a parallel copy, or one with properties), not also a plain triple."""
 
 _FIX = "write each line as <subject> <predicate> <object> ."
@@ -57,24 +63,34 @@ def _literal(value) -> str:
     return text if datatype is None else f"{text}^^<{datatype}>"
 
 
-def _properties(record: RecordText, subject: str, properties: Properties) -> None:
+def _properties(record: RecordText, subject: str, names: Vocabulary, properties: Properties) -> None:
     for key, value in properties:
         record.add("\n")
-        _triple(record, subject, f"<{iri('p', key)}>", _literal(value), (None, "property_key", "property_value"))
+        _triple(record, subject, f"<{iri('p', names.local('p', key))}>", _literal(value),
+                (None, "property_key", "property_value"))
 
 
-def _node_record(unit: NodeUnit, lead: str) -> Record:
+def _node_iri(node_id: str) -> str:
+    return f"<{iri('n', node_local(node_id))}>"
+
+
+def _node_record(unit: NodeUnit, lead: str, names: Vocabulary) -> Record:
     node = unit.node
-    subject = f"<{iri('n', node.id)}>"
+    subject = _node_iri(node.id)
     record = RecordText().add(lead)
-    _triple(record, subject, f"<{RDF_TYPE}>", f"<{iri('t', node.type)}>", ("node_id", None, "node_type"))
-    _properties(record, subject, node.properties)
+    _triple(record, subject, f"<{RDF_TYPE}>", f"<{iri('t', names.local('t', node.type))}>",
+            ("node_id", None, "node_type"))
+    label, is_property, properties = node_label(node)
+    _triple(record.add("\n"), subject, f"<{RDFS_LABEL}>", string_literal(label),
+            (None, None, "property_value" if is_property else "node_id"))
+    _properties(record, subject, names, properties)
     return record.build(unit.key)
 
 
-def _edge_record(unit: EdgeUnit, lead: str, statement: int | None) -> Record:
+def _edge_record(unit: EdgeUnit, lead: str, statement: int | None, names: Vocabulary) -> Record:
     edge = unit.edge
-    source, relation, target = f"<{iri('n', edge.source)}>", f"<{iri('r', edge.relation)}>", f"<{iri('n', edge.target)}>"
+    source, target = _node_iri(edge.source), _node_iri(edge.target)
+    relation = f"<{iri('r', names.local('r', edge.relation))}>"
     record = RecordText().add(lead)
     if statement is None:
         _triple(record, source, relation, target, ("node_id", "relation", "node_id"))
@@ -84,12 +100,20 @@ def _edge_record(unit: EdgeUnit, lead: str, statement: int | None) -> Record:
     for predicate, obj, kind in ((RDF_SUBJECT, source, "node_id"), (RDF_PREDICATE, relation, "relation"),
                                  (RDF_OBJECT, target, "node_id")):
         _triple(record.add("\n"), blank, f"<{predicate}>", obj, (None, None, kind))
-    _properties(record, blank, edge.properties)
+    _properties(record, blank, names, edge.properties)
     return record.build(unit.key)
+
+
+def preamble(graph: Graph) -> str:
+    """One triple per declared name of the graph (core.formats.rdf_names), each on its own line (built once)."""
+    return derived(graph, "ntriples preamble", lambda: "".join(
+        f"<{iri(prefix, local)}> <{RDFS_LABEL}> {string_literal(name)} .\n"
+        for prefix, local, name in vocabulary(graph).declared))
 
 
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     memo = record_memo(graph, NAME)  # a record depends on its unit, its lead and its statement number
+    names = vocabulary(graph)
     records = []
     plain: set[tuple[str, str, str]] = set()
     statements = 0
@@ -106,9 +130,10 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
         key = (unit.key, lead, statement)
         record = memo.get(key)
         if record is None:
-            record = memo[key] = (_node_record(unit, lead) if unit.is_node else _edge_record(unit, lead, statement))
+            record = memo[key] = (_node_record(unit, lead, names) if unit.is_node
+                                  else _edge_record(unit, lead, statement, names))
         records.append(record)
-    return without_closing(NAME, "", records)
+    return without_closing(NAME, preamble(graph), records)
 
 
 # ---------------------------------------------------------------------------------------------- decoding

@@ -1,9 +1,14 @@
-"""RDF terms shared by the RDF formats (jsonld, ntriples): the lab's IRIs, literals, and triples read back into a graph.
+"""RDF terms shared by the RDF formats (turtle, jsonld, ntriples): the lab's literals, labels, and triples read back into a graph.
 
-Every RDF format maps a graph to the same triples as `turtle`: a node is an IRI under n: with an
-rdf:type under t:, a property a literal under p:, an edge a plain triple r:<relation> unless it has
-properties or repeats a plain triple already written, in which case it is a reified rdf:Statement
-(a blank node) that is not also asserted. Local names are percent-encoded (`turtle.local_name`).
+Every RDF format maps a graph to the same triples: a node is an IRI under n: (core.formats.rdf_names)
+with an rdf:type under t: and an rdfs:label literal, a property a literal under p:, an edge a plain
+triple r:<relation> unless it has properties or repeats a plain triple already written, in which case
+it is a reified rdf:Statement (a blank node) that is not also asserted. The header declares the types,
+relations and keys whose local name is not their own name (`r:largest_city rdfs:label "largest city"`).
+
+A node's rdfs:label is its `label` property when that is text other than its id, else its id; a `label`
+property that is not (a number, or the id itself) is written as p:label as well. Decoding reverses it:
+an rdfs:label other than the id, with no p:label, is the `label` property.
 """
 
 from __future__ import annotations
@@ -14,21 +19,67 @@ from dataclasses import dataclass
 
 from core.errors import FormatError
 from core.formats.decoding import decoded_graph, properties_from
-from core.formats.turtle import NAMESPACES, literal, local_name, local_of
-from core.graph.model import Edge, Graph, Node, PropertyValue
+from core.formats.rdf_names import (
+    NAMESPACES,
+    RDFS,
+    RDFS_LABEL,
+    VOCABULARY_PREFIXES,
+    Vocabulary,
+    declaration,
+    name_of,
+    node_id_of,
+    node_local,
+    vocabulary,
+)
+from core.graph.model import Edge, Graph, Node, Properties, PropertyValue
 
-# IRIs are names in the text, never fetched: nothing here (or in rdflib's parse of our own text) opens a URL.
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF_TYPE, RDF_STATEMENT = RDF + "type", RDF + "Statement"
 RDF_SUBJECT, RDF_PREDICATE, RDF_OBJECT = RDF + "subject", RDF + "predicate", RDF + "object"
+LABEL_KEY = "label"
 
-__all__ = ["NAMESPACES", "literal", "local_name", "local_of"]
+__all__ = ["NAMESPACES", "RDFS", "RDFS_LABEL", "Vocabulary", "node_local", "vocabulary"]
+
+_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def iri(prefix: str, value: str) -> str:
-    """The full IRI of a name: `iri("n", "a b")` -> `http://example.org/node/a%20b`."""
-    return NAMESPACES[prefix] + local_name(value)
+def string_literal(value: str) -> str:
+    parts = []
+    for char in value:
+        if char in _STRING_ESCAPES:
+            parts.append(_STRING_ESCAPES[char])
+        elif ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F or char in "\u2028\u2029":
+            parts.append(f"\\u{ord(char):04X}")
+        else:
+            parts.append(char)
+    return '"' + "".join(parts) + '"'
+
+
+def literal(value: PropertyValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)  # the shortest digits that read back as this float
+        return text if "e" in text else text + "e0"
+    return string_literal(value)
+
+
+def node_label(node: Node) -> tuple[str, bool, Properties]:
+    """(the node's rdfs:label, whether it is the `label` property, the properties written under p:)."""
+    for index, (key, value) in enumerate(node.properties):
+        if key == LABEL_KEY:
+            if isinstance(value, str) and value != node.id:
+                return value, True, node.properties[:index] + node.properties[index + 1:]
+            break
+    return node.id, False, node.properties
+
+
+def iri(prefix: str, local: str) -> str:
+    """The full IRI of a local name: `iri("n", "8")` -> `http://example.org/node/8`."""
+    return NAMESPACES[prefix] + local
 
 
 def datatype_of(value: PropertyValue) -> str | None:
@@ -69,6 +120,20 @@ def value_of(lexical: str, datatype: str | None, where: str) -> PropertyValue:
     raise FormatError(f"unsupported or ill-typed literal {lexical[:40]!r} ({datatype})", where, _VALUE_FIX)
 
 
+def local_in(value: str, prefix: str, where: str) -> str:
+    """The local name of an IRI under `prefix`; a FormatError for any other IRI."""
+    namespace = NAMESPACES[prefix]
+    if not value.startswith(namespace):
+        raise FormatError(f"expected a {prefix}: name, found <{value[:80]}>", where,
+                          f"write {prefix}:<name> (prefix {prefix}: is <{namespace}>)")
+    return value[len(namespace):]
+
+
+def prefix_of(value: str) -> str | None:
+    """Which of the lab's namespaces an IRI is under (None: none of them)."""
+    return next((prefix for prefix, namespace in NAMESPACES.items() if value.startswith(namespace)), None)
+
+
 @dataclass(frozen=True)
 class Term:
     """An RDF term as read: an IRI, a blank node label, or a literal (lexical form and datatype)."""
@@ -79,14 +144,54 @@ class Term:
     language: str | None = None
 
 
+class Names:
+    """The names a document's IRIs stand for: node ids from their local names, the rest from the header."""
+
+    def __init__(self) -> None:
+        self.declared: dict[str, dict[str, str]] = {prefix: {} for prefix in VOCABULARY_PREFIXES}
+
+    def declare(self, subject: str, name: str, where: str) -> None:
+        """`subject rdfs:label name` for a type, relation or key IRI: the local name stands for `name`."""
+        prefix = prefix_of(subject)
+        if prefix not in VOCABULARY_PREFIXES:
+            raise FormatError(f"expected a t:, r: or p: name, found <{subject[:80]}>", where,
+                              "declare types (t:), relations (r:) and keys (p:) only")
+        declaration(self.declared, prefix, local_in(subject, prefix, where), name, where)
+
+    def declare_compact(self, subject: str, name: str, where: str) -> None:
+        """The same for a compact IRI (`r:largest_city`)."""
+        prefix, _, local = subject.partition(":")
+        if prefix not in VOCABULARY_PREFIXES:
+            raise FormatError(f"expected a t:, r: or p: name, found {subject[:80]!r}", where,
+                              "declare types (t:), relations (r:) and keys (p:) only")
+        self.declare(NAMESPACES[prefix] + local, name, where)
+
+    def node(self, value: str, where: str) -> str:
+        return node_id_of(local_in(value, "n", where), where)
+
+    def name(self, value: str, prefix: str, where: str) -> str:
+        return name_of(local_in(value, prefix, where), prefix, self.declared[prefix], where)
+
+
+def _is_declaration(subject: Term, predicate: Term) -> bool:
+    return subject.kind == "iri" and predicate.value == RDFS_LABEL and not subject.value.startswith(NAMESPACES["n"])
+
+
 def graph_from_triples(triples: Iterable[tuple[Term, Term, Term]]) -> Graph:
     """The graph that a set of the lab's RDF triples means (the set: a repeated triple counts once)."""
+    unique = list(dict.fromkeys(triples))
+    names = Names()
+    for subject, predicate, obj in unique:
+        if _is_declaration(subject, predicate):
+            where = _where(subject, predicate, obj)
+            names.declare(subject.value, _text(obj, where), where)
     types: dict[str, str] = {}
+    labels: dict[str, str] = {}
     node_properties: dict[str, dict[str, PropertyValue]] = {}
     edges: list[Edge] = []
     statements: dict[str, dict[str, list[Term]]] = {}
-    for subject, predicate, obj in dict.fromkeys(triples):
-        where = f"triple {subject.value!r:.60} {predicate.value!r:.60} {obj.value!r:.60}"
+    for subject, predicate, obj in unique:
+        where = _where(subject, predicate, obj)
         if predicate.kind != "iri":
             raise FormatError("a predicate is not an IRI", where, "write predicates as IRIs")
         if subject.kind == "blank":
@@ -94,33 +199,65 @@ def graph_from_triples(triples: Iterable[tuple[Term, Term, Term]]) -> Graph:
             continue
         if subject.kind != "iri":
             raise FormatError("a subject is a literal", where, "write subjects as n: IRIs or blank nodes")
-        node_id = local_of(subject.value, "n", where)
+        if _is_declaration(subject, predicate):
+            continue
+        node_id = names.node(subject.value, where)
         if predicate.value == RDF_TYPE:
             if node_id in types:
                 raise FormatError(f"node {node_id!r:.60} has two types", where, "give each node one type")
-            types[node_id] = local_of(_iri(obj, where), "t", where)
+            types[node_id] = names.name(_iri(obj, where), "t", where)
+        elif predicate.value == RDFS_LABEL:
+            if node_id in labels:
+                raise FormatError(f"node {node_id!r:.60} has two labels", where, "give each node one rdfs:label")
+            labels[node_id] = _text(obj, where)
         elif predicate.value.startswith(NAMESPACES["p"]):
-            key = local_of(predicate.value, "p", where)
+            key = names.name(predicate.value, "p", where)
             known = node_properties.setdefault(node_id, {})
             if key in known:
                 raise FormatError(f"node {node_id!r:.60} has two values for {key!r:.40}", where,
                                   "give each property one value")
             known[key] = _value(obj, where)
         else:
-            edges.append(Edge(node_id, local_of(predicate.value, "r", where), local_of(_iri(obj, where), "n", where)))
-    edges += [_statement_edge(parts, f"blank node {label!r:.40}") for label, parts in statements.items()]
-    untyped = sorted(node_properties.keys() - types.keys())
+            edges.append(Edge(node_id, names.name(predicate.value, "r", where), names.node(_iri(obj, where), where)))
+    edges += [_statement_edge(parts, names, f"blank node {label!r:.40}") for label, parts in statements.items()]
+    return decoded_graph(nodes_of(types, labels, node_properties), edges)
+
+
+def nodes_of(types: dict[str, str], labels: dict[str, str],
+             node_properties: dict[str, dict[str, PropertyValue]]) -> list[Node]:
+    """The nodes read: each typed id with its properties, its rdfs:label read back as `node_label` wrote it."""
+    untyped = sorted((node_properties.keys() | labels.keys()) - types.keys())
     if untyped:
         raise FormatError(f"node {untyped[0]!r:.60} has properties but no type", f"node {untyped[0]!r:.60}",
                           "give the node an rdf:type with its properties")
-    nodes = [Node(node_id, node_type, properties_from(node_properties.get(node_id, {}), f"node {node_id!r:.60}"))
-             for node_id, node_type in types.items()]
-    return decoded_graph(nodes, edges)
+    nodes = []
+    for node_id, node_type in types.items():
+        where = f"node {node_id!r:.60}"
+        properties = node_properties.get(node_id, {})
+        label = labels.get(node_id, node_id)
+        if label != node_id:
+            if LABEL_KEY in properties:
+                raise FormatError(f"node {node_id!r:.60} has an rdfs:label and a p:{LABEL_KEY}", where,
+                                  f"write its label as rdfs:label, or its id as rdfs:label beside p:{LABEL_KEY}")
+            properties = {**properties, LABEL_KEY: label}
+        nodes.append(Node(node_id, node_type, properties_from(properties, where)))
+    return nodes
+
+
+def _where(subject: Term, predicate: Term, obj: Term) -> str:
+    return f"triple {subject.value!r:.60} {predicate.value!r:.60} {obj.value!r:.60}"
 
 
 def _iri(term: Term, where: str) -> str:
     if term.kind != "iri":
         raise FormatError(f"expected an IRI, found {term.kind} {term.value!r:.40}", where, "write the object as an IRI")
+    return term.value
+
+
+def _text(term: Term, where: str) -> str:
+    if term.kind != "literal" or term.language is not None or term.datatype not in (None, XSD + "string"):
+        raise FormatError(f"an rdfs:label must be a plain string literal, found {term.kind} {term.value!r:.40}",
+                          where, 'write rdfs:label "text"')
     return term.value
 
 
@@ -131,7 +268,7 @@ def _value(term: Term, where: str) -> PropertyValue:
     return value_of(term.value, term.datatype, where)
 
 
-def _statement_edge(parts: dict[str, list[Term]], where: str) -> Edge:
+def _statement_edge(parts: dict[str, list[Term]], names: Names, where: str) -> Edge:
     properties: dict[str, PropertyValue] = {}
     for predicate, objects in parts.items():
         if predicate == RDF_TYPE:
@@ -142,10 +279,10 @@ def _statement_edge(parts: dict[str, list[Term]], where: str) -> Edge:
             raise FormatError(f"a statement has {len(objects)} values for {predicate!r:.60}", where,
                               "give each statement one subject, predicate, object and value per key")
         if predicate not in (RDF_SUBJECT, RDF_PREDICATE, RDF_OBJECT):
-            properties[local_of(predicate, "p", where)] = _value(objects[0], where)
+            properties[names.name(predicate, "p", where)] = _value(objects[0], where)
     for part in (RDF_SUBJECT, RDF_PREDICATE, RDF_OBJECT):
         if part not in parts:
             raise FormatError(f"a statement has no {part}", where, "give rdf:subject, rdf:predicate and rdf:object")
-    source, relation, target = (local_of(_iri(parts[part][0], where), prefix, where) for part, prefix in
-                                ((RDF_SUBJECT, "n"), (RDF_PREDICATE, "r"), (RDF_OBJECT, "n")))
-    return Edge(source, relation, target, properties_from(properties, where))
+    return Edge(names.node(_iri(parts[RDF_SUBJECT][0], where), where),
+                names.name(_iri(parts[RDF_PREDICATE][0], where), "r", where),
+                names.node(_iri(parts[RDF_OBJECT][0], where), where), properties_from(properties, where))

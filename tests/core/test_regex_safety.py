@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from core.analysis import cost
 from core.budget import budget_list
 from core.evaluate import readers
-from core.formats import cut_parse, local_ids, quoting, semantic_text, turtle
+from core.formats import cut_parse, local_ids, quoting, rdf_names, semantic_text, turtle
 from core.formats import graphml as graphml_format
 from core.graph import model
 from core.io import falkordb_source, gml, gml_text, graphml, loading, pajek, xml_head
@@ -63,8 +63,7 @@ APPLIED: list[tuple[str, Callable[[str], object]]] = [
     ("pajek._VERTICES", lambda text: pajek._VERTICES.search(text)),
     ("pajek._NOT_PAJEK_TEXT", lambda text: pajek._NOT_PAJEK_TEXT.search(text)),
     ("falkordb_source._IDENTIFIER", lambda text: falkordb_source._IDENTIFIER.fullmatch(text)),
-    ("turtle._BAD_PERCENT", lambda text: turtle._BAD_PERCENT.search(text)),
-    ("turtle._PLAIN_NAME", lambda text: turtle._PLAIN_NAME.match(text)),
+    ("rdf_names._PLAIN_ASCII", lambda text: rdf_names._PLAIN_ASCII.match(text)),
     ("turtle.syntax_reason", turtle.syntax_reason),
     ("semantic_text._TYPE_PHRASE", lambda text: semantic_text._TYPE_PHRASE.match(text)),
     ("local_ids._CITED", lambda text: local_ids._CITED.findall(text)),
