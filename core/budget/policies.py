@@ -15,11 +15,13 @@ also registers the selecting policies of `core.budget.selection`); `cut(...)` lo
 
 The budget covers the document: preamble + records + closing, plus the optional truncation marker
 line (`[37 of 131 records shown]`, written on its own line after the document, so decoders read the
-document alone). With `count_grammar` (the default) the format's grammar, the instructions a model
-needs to read the format, is counted toward the budget too: the seed documents require grammar
-tokens in the measured prompt. Grammar and document are separate blocks of a prompt, so the
-budgeted total is `tokens + grammar_tokens`, each the exact count of its own text; the fixed frame
-around them is reported apart. A budget that cannot hold the empty document (or the grammar) gives
+document alone). The record policy's line also counts the node and edge units its records carry when
+the rendering has both (`[34 of 113 records shown: nodes 20 of 43, edges 14 of 70]`), so what was
+omitted is never silent; its tokens are counted in the cut's like any text of it. With `count_grammar`
+(the default) the format's grammar, the instructions a model needs to read the format, is counted
+toward the budget too: the seed documents require grammar tokens in the measured prompt. Grammar and
+document are separate blocks of a prompt, so the budgeted total is `tokens + grammar_tokens`, each the
+exact count of its own text; the fixed frame around them is reported apart. A budget that cannot hold the empty document (or the grammar) gives
 an empty cut that says why; it is not an error.
 """
 
@@ -127,8 +129,24 @@ def grammar_tokens(format_: Format, tokenizer: Tokenizer) -> int:
     return tokenizer.count(format_.grammar)
 
 
-def record_marker(kept: int, total: int) -> str:
-    return f"[{kept} of {total} records shown]"
+def record_marker(kept: int, total: int, sections: tuple[int, int, int, int] | None = None) -> str:
+    """`[34 of 113 records shown]`, with per-section counts when given (nodes kept, nodes in all, edges kept, edges
+    in all): `[34 of 113 records shown: nodes 20 of 43, edges 14 of 70]`."""
+    if sections is None:
+        return f"[{kept} of {total} records shown]"
+    nodes_kept, nodes_total, edges_kept, edges_total = sections
+    return (f"[{kept} of {total} records shown: nodes {nodes_kept} of {nodes_total}, "
+            f"edges {edges_kept} of {edges_total}]")
+
+
+def record_marker_for(accounting: PrefixTokens, kept: int) -> str:
+    """The record policy's marker line for a prefix of `kept` records: per-section counts of the node and edge
+    units its records carry when the rendering carries both kinds (a line per edge alone needs none)."""
+    nodes, edges = accounting.kept_node_and_edge_counts
+    if not int(nodes[-1]) or not int(edges[-1]):
+        return record_marker(kept, accounting.records)
+    return record_marker(kept, accounting.records, (int(nodes[kept]), int(nodes[-1]), int(edges[kept]),
+                                                    int(edges[-1])))
 
 
 def token_marker(kept: int, total: int) -> str:
@@ -235,13 +253,13 @@ def _record_cut(accounting: PrefixTokens, format_: Format, budget: int, allowed:
     line = ""
     if marker and kept < total:
         # The marker's own tokens may push the last records out; step back until it fits.
-        while kept >= 0 and accounting.count(kept, "\n" + record_marker(kept, total)) > allowed:
+        while kept >= 0 and accounting.count(kept, "\n" + record_marker_for(accounting, kept)) > allowed:
             kept -= 1
         if kept < 0:
             return empty_cut(accounting, format_, "record", budget, grammar, count_grammar,
-                          accounting.count(0, "\n" + record_marker(0, total)),
+                          accounting.count(0, "\n" + record_marker_for(accounting, 0)),
                           "an empty document with its truncation marker")
-        line = record_marker(kept, total)
+        line = record_marker_for(accounting, kept)
     tokens = accounting.count(kept, "\n" + line if line else "")
     extra = grammar if count_grammar else 0
     next_tokens = int(counts[kept + 1]) + extra if kept < total else None

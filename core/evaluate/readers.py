@@ -65,9 +65,10 @@ def read_request(prompt: str, formats: Mapping[str, Format], templates: Iterable
 
 
 # The budget engine may end a cut context with a truncation marker line, "[37 of 131 records shown]"
-# (or "tokens shown"), after the document; a reader decodes the document without it.
+# (or "tokens shown"; the record policy's may add ": nodes 20 of 43, edges 14 of 70"), after the document; a
+# reader decodes the document without it.
 # Safe on model contexts: anchored at the end by \Z after two digit runs split by literals.
-_MARKER = re.compile(r"\n\[\d+ of \d+ (?:records|tokens) shown\]\Z")
+_MARKER = re.compile(r"\n\[\d+ of \d+ (?:records|tokens) shown(?:: nodes \d+ of \d+, edges \d+ of \d+)?\]\Z")
 
 
 def document_of(graph_data: str) -> str:

@@ -96,6 +96,7 @@ def test_the_oracle_refuses_data_that_does_not_decode_so_it_scores_zero():
 
 def test_a_truncation_marker_line_is_not_part_of_the_document():
     assert document_of("N|a|t\n[1 of 9 records shown]") == "N|a|t"
+    assert document_of("N|a|t\n[1 of 9 records shown: nodes 1 of 4, edges 0 of 5]") == "N|a|t"
     assert document_of("N|a|t\n[12 of 90 tokens shown]") == "N|a|t"
     assert document_of("N|[1 of 9 records shown]") == "N|[1 of 9 records shown]"
     item = reference_suite()["identity_failure_affected_services"]

@@ -116,7 +116,7 @@ def test_the_marker_line_is_on_by_default_and_counted_in_the_prompts(tmp_path):
         [stored_run] = store.runs()
         rows = store.results(stored_run["run_id"])
     assert rows and all(row["exact_match"] == row["traversal_accuracy"] for row in rows)
-    assert "records shown]" in app.code[0].value  # 300 tokens cut the sample: the model is told how much
+    assert "records shown" in app.code[0].value  # 300 tokens cut the sample: the model is told how much
 
 
 def test_the_bundled_model_is_offered_first_and_answers_with_every_prompt_and_reply_shown(tmp_path):
