@@ -187,16 +187,34 @@ def _exact_prefix(accounting: PrefixTokens, first: Sequence[Unit]) -> int | None
     return records if kept == {unit.key for unit in first} else None
 
 
-def cap_rows(costs: Sequence[CapCost]) -> dict[str, list]:
-    """Columns for a table: one row per (tokenizer, format, cap)."""
-    return {
-        "format": [item.format_name for item in costs],
-        "tokenizer": [item.tokenizer_name for item in costs],
-        "cap": [item.cap for item in costs],
-        "held": [item.anchor.held for item in costs],
-        f"tokens ({ANCHOR_ORDERING})": [item.anchor.tokens for item in costs],
-        "min tokens": [item.minimum for item in costs],
-        "median tokens": [item.median for item in costs],
-        "max tokens": [item.maximum for item in costs],
-        "counted": [item.anchor.method for item in costs],
-    }
+def parse_caps(text: str) -> tuple[int, ...]:
+    """Caps written as a person types them ("30, 100"): counts of 1 or more, comma-separated, each once."""
+    parts = [part.strip() for part in text.split(",")]
+    wrong = [part for part in parts if not part.isdigit() or int(part) < 1]
+    if wrong or not 1 <= len(parts) <= MAX_CAPS:
+        raise ParameterError(f"{(wrong or [text])[0]!r} is not a list of counts", "caps",
+                             f"give 1 to {MAX_CAPS} counts of 1 or more, comma-separated, such as 30,100")
+    return tuple(dict.fromkeys(int(part) for part in parts))
+
+
+def cap_columns(costs: Sequence[CapCost]) -> dict[str, list]:
+    """Columns for a table of one tokenizer's costs: per format (rows) and cap, the tokens in the anchor order,
+    what the rendering holds where that is not the cap, and the spread's min / median / max."""
+    formats = list(dict.fromkeys(item.format_name for item in costs))
+    by_cell = {(item.format_name, item.cap): item for item in costs}
+    caps = list(dict.fromkeys(item.cap for item in costs))
+    columns: dict[str, list] = {"format": formats}
+    for cap in caps:
+        cells = [by_cell[name, cap] for name in formats]
+        kind = cells[0].kind
+        columns[f"{cap:,} {kind}: tokens"] = [item.anchor.tokens for item in cells]
+        if any(item.anchor.held < cap for item in cells):
+            columns[f"{cap:,} {kind}: held"] = [item.anchor.held for item in cells]
+        if kind == "records":
+            columns[f"{cap:,} records: units"] = [item.anchor.units for item in cells]
+        columns[f"{cap:,}: min tokens"] = [item.minimum for item in cells]
+        columns[f"{cap:,}: median tokens"] = [item.median for item in cells]
+        columns[f"{cap:,}: max tokens"] = [item.maximum for item in cells]
+    columns["counted"] = [", ".join(dict.fromkeys(by_cell[name, cap].anchor.method for cap in caps))
+                          for name in formats]
+    return columns

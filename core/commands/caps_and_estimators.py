@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 
-from core.analysis.count_caps import ANCHOR_ORDERING, CAP_KINDS, MAX_CAPS, CapCost
+from core.analysis.count_caps import ANCHOR_ORDERING, CAP_KINDS, CapCost, parse_caps
 from core.analysis.estimator_error import EstimatorError, complete_text_specs
 from core.analysis.session_defaults import graph_defaults
 from core.commands.text_table import text_table
+from core.errors import ParameterError
 from core.number_style import signed_share, whole
 from core.queries import Query
 from core.retrieval import ORDERINGS
@@ -23,15 +24,11 @@ from core.workbench import Workbench
 
 
 def caps(text: str) -> tuple[int, ...]:
-    """An argparse type: comma-separated counts of 1 or more (30,100)."""
-    found = []
-    for part in (piece.strip() for piece in text.split(",")):
-        if not part.isdigit() or int(part) < 1:
-            raise argparse.ArgumentTypeError(f"{part!r} is not a count of 1 or more; give caps such as 30,100")
-        found.append(int(part))
-    if not 1 <= len(found) <= MAX_CAPS:
-        raise argparse.ArgumentTypeError(f"give 1 to {MAX_CAPS} caps, such as 30,100")
-    return tuple(dict.fromkeys(found))
+    """An argparse type: comma-separated counts of 1 or more (30,100), read by core.analysis.count_caps."""
+    try:
+        return parse_caps(text)
+    except ParameterError as error:
+        raise argparse.ArgumentTypeError(f"{error.what}; {error.fix}") from None
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:

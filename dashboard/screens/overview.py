@@ -12,12 +12,17 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from core.analysis.count_caps import ANCHOR_ORDERING, CAP_KINDS, cap_columns, parse_caps
+from core.analysis.estimator_error import complete_text_specs, error_rows
 from core.analysis.sweep import cheapest_lossless, rendering_summary
 from core.analysis.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
+from core.errors import ParameterError
 from core.formats import FORMATS
 from core.formats.base import forget_memos
-from core.number_style import TOKENS_D3
+from core.number_style import TOKENS_D3, signed_share
 from core.reports.graph_size import GraphFigures, graph_figures
+from core.retrieval import ORDERINGS
+from core.specs import SweepSpec
 from core.tokens import MODELS, TOKENIZERS
 from core.tokens.models import approximate_count
 from dashboard import cache
@@ -66,6 +71,8 @@ def show() -> None:
     summary = cache.format_table(graph.content_key, graph, selection.tokenizer, selection.query_key, selection.query)
     format_section(selection, summary)  # the main table first: nothing secondary is computed before it shows
     stability_section(selection, summary)
+    count_caps_section(selection)  # these two count only when opened, as cost stability does
+    estimator_section(selection)
     st.subheader("Every tokenizer side by side")
     if len(graph.nodes) + len(graph.edges) <= TOKENIZERS_AT_ONCE_UNITS:
         tokenizer_section(every_tokenizer(graph))
@@ -155,6 +162,82 @@ def stability_section(selection, summary: pd.DataFrame) -> None:
                               for name, text in STABILITY_COLUMNS.items()})
     for name, text in STABILITY_COLUMNS.items():
         expander.caption(f"**{name}**: {text}")
+
+
+CAPS_KEY = "count_caps_open"
+ESTIMATORS_KEY = "estimator_error_open"
+DEFAULT_CAPS = "30,100"
+CAP_KIND_WORDS = {"edges": "edges (triples)", "nodes": "nodes", "records": "records of the format"}
+
+
+def count_caps_section(selection) -> None:
+    """What a count cap costs in tokens (core.analysis.count_caps through the workbench), counted when opened."""
+    expander = st.expander("Count caps: what \"the top 30 triplets\" or LIMIT 100 costs in each format",
+                           key=CAPS_KEY, on_change="rerun", icon=":material/filter_list:")
+    if not expander.open:
+        expander.caption("Opening this renders the first N edges, nodes or records of every format in every ordering "
+                         "that does not read the answer, and counts them.")
+        return
+    left, right = expander.columns(2)
+    text = left.text_input("Caps (counts, comma-separated)", value=DEFAULT_CAPS, key="count_caps")
+    kind = right.radio("What the caps count", CAP_KINDS, format_func=CAP_KIND_WORDS.get, horizontal=True,
+                       key="count_cap_kind")
+    try:
+        caps = parse_caps(text)
+    except ParameterError as error:
+        expander.error(f"{error.what}: {error.fix}.")
+        return
+    if not selection.seeds.node_ids:
+        expander.info("Pick seed nodes in the sidebar: the caps are counted in the seed-anchored order.")
+        return
+    table = _caps_table(selection.graph.content_key, selection.graph, selection.tokenizer, selection.query_key,
+                        selection.query, selection.seeds.node_ids, caps, kind)
+    show_table(table.set_index("format"), "count_caps_table", container=expander)
+    expander.caption(
+        f"**tokens**: the exact tokens ({selection.tokenizer}) of the rendering holding the first N {kind} in "
+        f"{ANCHOR_ORDERING} order (seed-anchored, from {', '.join(selection.seeds.node_ids)}); edges and nodes are "
+        "rendered alone, records are the format's own (nodes then edges). **min / median / max**: the same cap "
+        "under every ordering that does not read the answer. **counted**: prefix, read off the rendering's prefix "
+        "counts; rendered, where the format's records group units, the first N rendered alone and encoded. Grammar "
+        "not included.")
+
+
+@st.cache_data(max_entries=16, show_spinner="Counting every format's caps in every ordering…")
+def _caps_table(graph_key: str, _graph, tokenizer: str, query_key: str, _query, seeds: tuple[str, ...],
+                caps: tuple[int, ...], kind: str) -> pd.DataFrame:
+    spec = SweepSpec.from_names(_graph, [_query], seeds=seeds, tokenizer_name=tokenizer,
+                                ordering_names=[name for name in ORDERINGS.names() if not ORDERINGS.get(name).oracle])
+    return pd.DataFrame(cap_columns(cache.workbench().count_caps(spec, caps, kind=kind)))
+
+
+def estimator_section(selection) -> None:
+    """chars/4, chars/3 and words × 1.3 against the exact count (core.analysis.estimator_error), when opened."""
+    expander = st.expander("Estimator error: how far chars/4, chars/3 and words × 1.3 are from the exact count",
+                           key=ESTIMATORS_KEY, on_change="rerun", icon=":material/calculate:")
+    if not expander.open:
+        expander.caption("Opening this sets each rule of thumb beside the exact tokens of every format's complete text.")
+        return
+    names = expander.multiselect("Tokenizers", TOKENIZERS.names(), default=[selection.tokenizer],
+                                 key="estimator_tokenizers")
+    if not names:
+        expander.info("Pick at least one tokenizer.")
+        return
+    table = _estimator_table(selection.graph.content_key, selection.graph, tuple(names))
+    show_table(table.set_index("format"), "estimator_table", container=expander)
+    expander.caption("Each estimate is rounded up to a whole token; its error is (estimate − exact) / exact: **+** "
+                     "over-counts (a budget set by it wastes room), **−** under-counts (a context it passes overflows). "
+                     "Words are runs between whitespace: dense JSON is one long word.")
+
+
+@st.cache_data(max_entries=16, show_spinner="Counting every format's complete text…")
+def _estimator_table(graph_key: str, _graph, tokenizer_names: tuple[str, ...]) -> pd.DataFrame:
+    errors = cache.workbench().estimator_error(complete_text_specs(_graph, tokenizer_names=tokenizer_names))
+    columns = error_rows(errors)
+    if len(tokenizer_names) == 1:
+        del columns["tokenizer"]
+    # Signed shares as the number style writes them (+12%, −43%): the table's own share rule has no sign.
+    return pd.DataFrame({name: [signed_share(value) for value in values] if name.endswith(" error") else values
+                         for name, values in columns.items()})
 
 
 def round_trip_words(lossless: bool, exact: bool) -> str:

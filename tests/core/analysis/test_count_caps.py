@@ -116,3 +116,11 @@ def test_more_units_never_cost_fewer_tokens_in_a_prefix_rendering(format_name, g
     spec = spec_of(graph, (graph.nodes[0].id,), format_names=[format_name], ordering_names=[ANCHOR_ORDERING])
     counts = [item.anchor.tokens for item in count_caps(spec, range(1, 10), kind=kind)]
     assert counts == sorted(counts)
+
+
+def test_caps_are_read_as_a_person_types_them():
+    from core.analysis.count_caps import parse_caps
+    assert parse_caps(" 30, 100,30") == (30, 100)
+    for text in ("", "30,,100", "-3", "ten"):
+        with pytest.raises(ParameterError):
+            parse_caps(text)
