@@ -33,6 +33,8 @@ COMMANDS = (
      "core.commands.suite"),
     ("advise", "name the best lossless format, ordering and policy at a budget, with the runner-up, the baselines "
                "and why", "core.commands.advise"),
+    ("audit", "decode a context another pipeline built: its tokens, units, duplicates, dangling edges and evidence",
+     "core.commands.audit"),
 )
 COMMAND_NAMES = tuple(name for name, _, _ in COMMANDS)
 INTERRUPTED = 130  # the shell's status for a program stopped by SIGINT (128 + 2)

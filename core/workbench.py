@@ -19,6 +19,7 @@ from functools import partial
 import pandas as pd
 
 from core.analysis import advisor, answer_contexts, budget_sweep, format_anatomies, format_markers, suite
+from core.analysis.audit import Audit, audit_context, question_reading
 from core.analysis.count_caps import CapCost, count_caps
 from core.analysis.estimator_error import EstimatorError, estimator_error
 from core.analysis.prefix_stability import DEFAULT_EDITS, PrefixStability, prefix_stability
@@ -27,18 +28,22 @@ from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
 from core.budget.policies import Cut, cut
 from core.budget.sections import DEFAULT_SECTIONS, Sections
-from core.formats.base import Rendering
+from core.formats.base import Format, Rendering
 from core.graph.model import Graph
+from core.io.limits import DEFAULT_LIMITS, Limits
 from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
 from core.metrics.coverage import seed_region
 from core.metrics.cut_metrics import CutMetrics, decode_cut, measure_cut
 from core.metrics.cut_reading import index_ahead
 from core.prompt.context import Context
 from core.queries import Query
+from core.queries.answerable import require_answer
 from core.questions import QuestionSet
 from core.retrieval.seeds import Seeds
-from core.specs import RenderingSpec, SweepSpec
+from core.specs import DEFAULT_TOKENIZER_NAME, RenderingSpec, SweepSpec
+from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import PrefixTokens
+from core.tokens.protocol import Tokenizer
 
 Progress = Callable[[int, int, str], None]  # (done, in all, what)
 
@@ -170,6 +175,28 @@ class Workbench:
         """chars/4, chars/3 and words × 1.3 beside the exact tokens of each spec's complete text
         (`core.analysis.estimator_error`; `complete_text_specs` gives the benchmark's texts)."""
         return [estimator_error(self.account(spec)) for spec in specs]
+
+    def audit(self, target: RenderingSpec | Graph, context: str, format_: Format | None = None, *,
+              tokenizer: Tokenizer | None = None, question: str | Query | None = None, source: str = "context",
+              limits: Limits = DEFAULT_LIMITS) -> Audit:
+        """A context another pipeline built, audited against a graph (`core.analysis.audit`): from a spec (its
+        graph, format and tokenizer) or a graph with `format_` (and `tokenizer`, default the lab's). A question's
+        text is read by the lab's one reader of questions; a query without an answer on the graph is refused."""
+        if isinstance(target, RenderingSpec):
+            graph, format_, tokenizer = target.graph, target.format, tokenizer or target.tokenizer
+        else:
+            graph = target
+            if format_ is None:
+                raise TypeError("audit of a graph needs the context's format")
+        tokenizer = tokenizer or TOKENIZERS.get(DEFAULT_TOKENIZER_NAME)
+        query, reading = question if isinstance(question, Query) else None, ""
+        if isinstance(question, str):
+            read = question_reading(graph, question)
+            query, reading = read.query, read.sentence(graph)
+        elif query is not None:
+            require_answer(query, graph)
+        return audit_context(graph, context, format_, tokenizer, query=query, reading=reading, source=source,
+                             limits=limits)
 
     def clear(self) -> None:
         """Forget every kept rendering (a test's fresh start, or memory given back)."""
