@@ -112,10 +112,10 @@ class PrefixStability:
             "edits changing text": [sum(item.changed) for item in self.renderings]})
 
     def samples(self) -> pd.DataFrame:
-        """One row per (rendering, edit): the share the cache keeps, for a chart of the spread."""
+        """One row per (rendering, edit, numbered from 1 as the CLI lists them): the share the cache keeps."""
         return pd.DataFrame([
             {"format": item.format_name, "ordering": item.ordering_name, "layout": item.layout,
-             "edit": index, "kind": self.edits[index].kind, "cached share": share}
+             "edit": index + 1, "kind": self.edits[index].kind, "cached share": share}
             for item in self.renderings for index, share in enumerate(item.shares)])
 
 
@@ -139,10 +139,11 @@ def cached_tokens(tokenizer: Tokenizer, tokens: np.ndarray, original_text: str, 
 
 
 def rendering_specs(spec: SweepSpec) -> list[RenderingSpec]:
-    """Every (ordering, format, layout) rendering of the sweep spec, with its first query's evidence and question."""
+    """Every (format, ordering, layout) rendering of the sweep spec, each format's together, with its first query's
+    evidence and question."""
     query = spec.queries[0][1]
-    return [spec.rendering(format_, ordering, layout, query) for ordering in spec.orderings
-            for format_ in spec.formats for layout in spec.layouts if layout in layouts_for(format_)]
+    return [spec.rendering(format_, ordering, layout, query) for format_ in spec.formats
+            for ordering in spec.orderings for layout in spec.layouts if layout in layouts_for(format_)]
 
 
 def prefix_stability(spec: SweepSpec, edits: int = DEFAULT_EDITS, edit_seed: int = 0, *,

@@ -60,10 +60,7 @@ def edits_spec(graph: Graph, queries: dict[str, Query] | None, sample, tokenizer
 
 def stability_table(result: PrefixStability, approximate: bool = False) -> str:
     """Per format and ordering: tokens of the original rendering, and the mean, min and max cached share."""
-    first: dict[str, int] = {}  # rows by format, in the formats' order, each format's orderings together
-    for item in result.renderings:
-        first.setdefault(item.format_name, len(first))
-    rows = sorted(result.renderings, key=lambda item: first[item.format_name])
+    rows = result.renderings  # each format's orderings together
     edits = len(result.edits)
     return text_table({
         "format": [item.format_name for item in rows],

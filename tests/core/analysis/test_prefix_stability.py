@@ -122,7 +122,7 @@ def test_the_summary_gives_mean_min_and_max_per_rendering():
     result = prefix_stability(spec, 5, edit_seed=1)
     summary = result.summary()
     assert list(zip(summary["format"], summary["ordering"])) == [
-        ("csv", "canonical"), ("jsonl", "canonical"), ("csv", "bfs_from_seeds"), ("jsonl", "bfs_from_seeds")]
+        ("csv", "canonical"), ("csv", "bfs_from_seeds"), ("jsonl", "canonical"), ("jsonl", "bfs_from_seeds")]
     for (_, row), item in zip(summary.iterrows(), result.renderings):
         assert row["min cached share"] == min(item.shares) <= row["mean cached share"] <= max(item.shares)
         assert row["max cached share"] == max(item.shares)
