@@ -43,6 +43,7 @@ PAGES = {
         st.Page("screens/exports.py", title="Exports", icon=":material/download:", url_path="exports"),
         st.Page("screens/model_answers.py", title="Model answers", icon=":material/forum:",
                 url_path="model-answers"),
+        st.Page("screens/audit.py", title="Audit a context", icon=":material/fact_check:", url_path="audit"),
     ],
 }
 
