@@ -43,6 +43,11 @@ from core.tokens.protocol import Tokenizer
 Message = tuple[str, str]  # (role, content)
 
 
+# A request as the tokens its template adds outside any text, and the texts each encoded ordinarily (a piece
+# between two special tokens, a message's content): count_request == that number + each text's own count.
+Pieces = tuple[int, tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class ChatTemplate:
     """How one model family wraps a request, and how to count the wrapped request exactly."""
@@ -51,6 +56,10 @@ class ChatTemplate:
     title: str
     source: str  # where the template is published
     count_request: Callable[[Tokenizer, Sequence[Message]], int] = field(repr=False, compare=False)
+    # The same request in pieces (core.prompt.whole_request counts many contexts in one frame from them); None
+    # for messages the template's pieces are not known for.
+    pieces: Callable[[Tokenizer, Sequence[Message]], Pieces | None] | None = field(default=None, repr=False,
+                                                                                  compare=False)
 
 
 @dataclass(frozen=True)
@@ -85,10 +94,16 @@ def request_tokens(template: ChatTemplate, tokenizer: Tokenizer, prompt: str, co
 
 def count_with_special_tokens(tokenizer: Tokenizer, text: str, special_tokens: Sequence[str]) -> int:
     """Tokens of `text` with each special-token text read as one token, the text between encoded ordinarily."""
+    specials, texts = special_pieces(text, special_tokens)
+    return specials + sum(map(tokenizer.count, texts))
+
+
+def special_pieces(text: str, special_tokens: Sequence[str]) -> Pieces:
+    """How many special-token texts `text` holds, and the non-empty texts between them, in order."""
     if not special_tokens:
-        return tokenizer.count(text)
-    return sum(1 if index % 2 else tokenizer.count(piece)
-               for index, piece in enumerate(_special_splitter(tuple(special_tokens)).split(text)) if piece)
+        return 0, (text,) if text else ()
+    parts = _special_splitter(tuple(special_tokens)).split(text)
+    return len(parts) // 2, tuple(part for part in parts[0::2] if part)
 
 
 @lru_cache(maxsize=16)
@@ -105,6 +120,21 @@ def _rendered_counter(render: Callable[[Sequence[Message]], str], special_tokens
     return count
 
 
+def _rendered_pieces(render: Callable[[Sequence[Message]], str], special_tokens: Sequence[str],
+                     leading_tokens: int = 0) -> Callable[[Tokenizer, Sequence[Message]], Pieces]:
+    def pieces(tokenizer: Tokenizer, messages: Sequence[Message]) -> Pieces:
+        specials, texts = special_pieces(render(messages), special_tokens)
+        return leading_tokens + specials, texts
+    return pieces
+
+
+def _rendered(name: str, title: str, source: str, render: Callable[[Sequence[Message]], str],
+              special_tokens: Sequence[str], leading_tokens: int = 0) -> ChatTemplate:
+    """A template that renders the messages to text and reads its special-token texts as tokens."""
+    return ChatTemplate(name, title, source, _rendered_counter(render, special_tokens, leading_tokens),
+                        _rendered_pieces(render, special_tokens, leading_tokens))
+
+
 # --- Qwen's ChatML --------------------------------------------------------------------------------------
 
 QWEN25_DEFAULT_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
@@ -118,13 +148,13 @@ def chatml(messages: Sequence[Message], default_system: str = "") -> str:
 
 
 CHATML_SPECIALS = ("<|im_start|>", "<|im_end|>", "<|endoftext|>")
-QWEN25_CHAT = ChatTemplate(
+QWEN25_CHAT = _rendered(
     "qwen-chatml", "Qwen 2.5 / 3 ChatML (Qwen 2.5's default system prompt when none is given)",
     "Qwen2.5-*-Instruct tokenizer_config.json chat_template",
-    _rendered_counter(lambda messages: chatml(messages, QWEN25_DEFAULT_SYSTEM), CHATML_SPECIALS))
-QWEN36_CHAT = ChatTemplate(
+    lambda messages: chatml(messages, QWEN25_DEFAULT_SYSTEM), CHATML_SPECIALS)
+QWEN36_CHAT = _rendered(
     "qwen3.6-chatml", "Qwen 3.5 / 3.6 ChatML (no default system prompt; thinking blocks not counted)",
-    "Qwen3.6 tokenizer_config.json chat_template", _rendered_counter(chatml, CHATML_SPECIALS))
+    "Qwen3.6 tokenizer_config.json chat_template", chatml, CHATML_SPECIALS)
 
 
 # --- Llama 3 ------------------------------------------------------------------------------------------
@@ -135,9 +165,9 @@ def llama3_chat(messages: Sequence[Message]) -> str:
     return f"<|begin_of_text|>{body}<|start_header_id|>assistant<|end_header_id|>\n\n"
 
 
-LLAMA3_CHAT = ChatTemplate(
+LLAMA3_CHAT = _rendered(
     "llama3-chat", "Llama 3 Instruct headers", "Meta-Llama-3-8B-Instruct tokenizer_config.json chat_template",
-    _rendered_counter(llama3_chat, ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>")))
+    llama3_chat, ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"))
 
 
 # --- gpt-oss harmony -----------------------------------------------------------------------------------
@@ -158,10 +188,10 @@ def harmony_chat(messages: Sequence[Message]) -> str:
     return "".join(parts) + "<|start|>assistant"
 
 
-HARMONY_CHAT = ChatTemplate(
+HARMONY_CHAT = _rendered(
     "harmony", "gpt-oss harmony (default system block, instructions as developer message)",
     "openai/harmony: the harmony response format (SystemContent.new(), DeveloperContent)",
-    _rendered_counter(harmony_chat, ("<|start|>", "<|message|>", "<|end|>", "<|channel|>")))
+    harmony_chat, ("<|start|>", "<|message|>", "<|end|>", "<|channel|>"))
 
 
 # --- OpenAI's chat API -----------------------------------------------------------------------------------
@@ -170,9 +200,14 @@ def _openai_cookbook_count(tokenizer: Tokenizer, messages: Sequence[Message]) ->
     return sum(3 + tokenizer.count(role) + tokenizer.count(content) for role, content in messages) + 3
 
 
+def _openai_pieces(tokenizer: Tokenizer, messages: Sequence[Message]) -> Pieces:
+    return 3 * len(messages) + 3, tuple(text for message in messages for text in message if text)
+
+
 OPENAI_CHAT = ChatTemplate(
     "openai-chat", "OpenAI chat messages (3 per message + role, 3 priming the reply)",
-    "OpenAI cookbook: How to count tokens with tiktoken (num_tokens_from_messages)", _openai_cookbook_count)
+    "OpenAI cookbook: How to count tokens with tiktoken (num_tokens_from_messages)", _openai_cookbook_count,
+    _openai_pieces)
 
 
 # --- Mistral --------------------------------------------------------------------------------------------
@@ -191,9 +226,19 @@ def _mistral_count(tokenizer: Tokenizer, messages: Sequence[Message]) -> int:
     return len(_mistral_tokenizer().encode_chat_completion(request).tokens)
 
 
+def _mistral_pieces(tokenizer: Tokenizer, messages: Sequence[Message]) -> Pieces | None:
+    """One user message, after an optional system message: BOS, [INST], the content (the system prompt, a blank line
+    and the user's text) encoded ordinarily, [/INST] (the tests check it against mistral-common's encoding)."""
+    if [role for role, _ in messages] not in (["user"], ["system", "user"]):
+        return None
+    content = "\n\n".join(content for _, content in messages)
+    return 3, (content,) if content else ()
+
+
 MISTRAL_CHAT = ChatTemplate(
     "mistral-v3", "Mistral instruct v3 (Tekken): [INST] ... [/INST], system prompt before the last user message",
-    "mistral-common 1.13.1: MistralTokenizer.v3(is_tekken=True).encode_chat_completion", _mistral_count)
+    "mistral-common 1.13.1: MistralTokenizer.v3(is_tekken=True).encode_chat_completion", _mistral_count,
+    _mistral_pieces)
 
 
 # --- A GGUF file's own template ---------------------------------------------------------------------------
@@ -204,19 +249,32 @@ CONTROL, USER_DEFINED = 3, 4  # llama_token_type values whose text llama.cpp rea
 def render_jinja_template(source: str, messages: Sequence[Message], bos_token: str, eos_token: str) -> str:
     """A chat template rendered as llama.cpp renders it (generation prompt on), in Jinja2's sandbox."""
     from jinja2 import TemplateError
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    def raise_exception(message: str) -> None:
-        raise GraphContextError(f"the chat template refused the request: {message}", "tokenizer.chat_template",
-                                "send the messages the template accepts")
-
-    environment = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
-    environment.globals.update(raise_exception=raise_exception,
-                               strftime_now=lambda pattern: datetime.now().strftime(pattern))
     try:
-        return environment.from_string(source).render(
+        return _compiled_template(source).render(
             messages=[{"role": role, "content": content} for role, content in messages],
             add_generation_prompt=True, bos_token=bos_token, eos_token=eos_token)
+    except TemplateError as error:
+        raise GraphContextError(f"the GGUF chat template cannot be rendered: {error}", "tokenizer.chat_template",
+                                "use a model whose template Jinja2 renders") from None
+
+
+def _raise_exception(message: str) -> None:
+    raise GraphContextError(f"the chat template refused the request: {message}", "tokenizer.chat_template",
+                            "send the messages the template accepts")
+
+
+@lru_cache(maxsize=8)
+def _compiled_template(source: str):
+    """The template compiled once: a sweep renders it for every cut, and compiling took milliseconds each time."""
+    from jinja2 import TemplateError
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    environment = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    environment.globals.update(raise_exception=_raise_exception,
+                               strftime_now=lambda pattern: datetime.now().strftime(pattern))
+    try:
+        return environment.from_string(source)
     except TemplateError as error:
         raise GraphContextError(f"the GGUF chat template cannot be rendered: {error}", "tokenizer.chat_template",
                                 "use a model whose template Jinja2 renders") from None
@@ -236,9 +294,8 @@ def gguf_chat_template(path: str) -> ChatTemplate:
     def render(messages: Sequence[Message]) -> str:
         return render_jinja_template(metadata.chat_template, messages, bos, eos)
 
-    return ChatTemplate(f"gguf:{path}", f"{metadata.name}: the file's own chat template",
-                        f"{path}: tokenizer.chat_template", _rendered_counter(render, specials,
-                                                                              int(metadata.add_bos_token)))
+    return _rendered(f"gguf:{path}", f"{metadata.name}: the file's own chat template",
+                     f"{path}: tokenizer.chat_template", render, specials, int(metadata.add_bos_token))
 
 
 def gguf_request_tokens(path: str, messages: Sequence[Message]) -> int:

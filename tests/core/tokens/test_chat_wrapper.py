@@ -113,3 +113,16 @@ def test_every_family_with_a_published_template_has_one_and_the_others_say_none(
     assert set(CHAT_TEMPLATES) | {"claude", "gemini", "deepseek"} == set(MODELS.names())
     assert chat_template_for("claude") is None and chat_template_for("gemini") is None
     assert chat_template_for(f"gguf:{smollm2_path()}").name == f"gguf:{smollm2_path()}"
+
+
+def test_a_gguf_files_request_is_counted_from_its_datas_own_count_too():
+    """core.prompt.whole_request's edge-corrected count (a sweep's request_tokens) under the file's own template."""
+    from core.formats import FORMATS
+    from core.prompt.whole_request import WholeRequest
+
+    path = smollm2_path()
+    tokenizer = gguf_tokenizer(path)
+    whole = WholeRequest(gguf_chat_template(path), tokenizer, PROMPT)
+    for data in ("", "\n", CONTEXT, CONTEXT.rstrip(), "/x\n\n", FORMATS.get("csv").grammar):
+        assert whole.tokens(data, tokenizer.count(data)) == whole.whole(data) == \
+            gguf_request_tokens(path, messages_for(PROMPT + data))
