@@ -32,7 +32,8 @@ from core.formats.base import Rendering
 from core.graph.derived import derived
 from core.graph.kept import NEVER, graph_keys, positions_for
 from core.metrics.cut_metrics import KeptKeys
-from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
+from core.metrics.own_accounting import own_accounting
+from core.tokens.prefix_tokens import PrefixTokens
 
 # Safe on any key: a fixed-length escape.
 _UNESCAPE = re.compile(r"\\(p|\\)")
@@ -141,11 +142,7 @@ def placement(cut: Cut, accounting: PrefixTokens, evidence: frozenset[str] | set
     """Dangling edges, kept-evidence positions and marker tokens of one cut of this accounted rendering."""
     if cut.empty:
         return Placement(0, (), math.nan, math.nan, math.nan, math.nan, 0, 0)
-    if cut.selection and cut.rendering is not None:  # its own rendering of the kept units, all kept
-        accounting = prefix_tokens(cut.rendering, accounting.tokenizer)
-        kept = accounting.records
-    else:
-        kept = cut.records_kept
+    accounting, kept = own_accounting(cut, accounting)  # a selecting cut: its own rendering of the kept units, all kept
     marker_tokens = 0
     if cut.marker:
         document_tokens = int(accounting.counts[kept]) if cut.policy != "raw" else \
