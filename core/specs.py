@@ -28,7 +28,7 @@ from core.queries import Query
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, Ordering, OrderingInputs, check_layout, inputs_for
 from core.retrieval.seeds import Seeds
-from core.tokens import TOKENIZERS
+from core.tokens import MODELS, TOKENIZERS
 from core.tokens.protocol import Tokenizer
 
 DEFAULT_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
@@ -82,7 +82,8 @@ class SweepSpec:
     """Every (query, format, ordering, layout, policy, budget) cut of one graph to measure.
 
     `seeds` default to the nodes the queries name. `hops` is the k of candidate recall and D_k(S);
-    `radius`, when given, renders only U_radius(S) instead of the whole graph.
+    `radius`, when given, renders only U_radius(S) instead of the whole graph. `reader` is the model whose
+    whole request the rows count (a model family or `gguf:PATH`); None: the family the tokenizer is for.
     """
 
     graph: Graph
@@ -101,6 +102,7 @@ class SweepSpec:
     count_grammar: bool = True
     marker: bool = False
     sections: Sections = DEFAULT_SECTIONS
+    reader: str | None = None
 
     @classmethod
     def from_names(cls, graph: Graph, queries: Mapping[str, Query] | Sequence[Query], *,
@@ -109,7 +111,8 @@ class SweepSpec:
                    policy_names: Sequence[str] = DEFAULT_POLICIES, budgets: Iterable[int] = DEFAULT_BUDGETS,
                    tokenizer_name: str = DEFAULT_TOKENIZER_NAME, hops: int = 2, direction: str = "both",
                    radius: int | None = None, shuffle_seed: int = 0, count_grammar: bool = True,
-                   marker: bool = False, sections: Sections = DEFAULT_SECTIONS) -> SweepSpec:
+                   marker: bool = False, sections: Sections = DEFAULT_SECTIONS,
+                   reader_name: str | None = None) -> SweepSpec:
         """The spec with every name resolved (formats and orderings default to every registered one)."""
         named = named_queries(queries)
         orderings = tuple(ORDERINGS.get(name) for name in (ordering_names or ORDERINGS.names()))
@@ -122,7 +125,7 @@ class SweepSpec:
                    tuple(check_layout(layout) for layout in layouts),
                    tuple(check_policy(policy) for policy in policy_names), checked_budgets(budgets),
                    TOKENIZERS.get(tokenizer_name), hops, check_direction(direction), radius, shuffle_seed,
-                   count_grammar, marker, sections)
+                   count_grammar, marker, sections, _checked_reader(reader_name))
 
     @property
     def named_queries(self) -> dict[str, Query]:
@@ -135,6 +138,13 @@ class SweepSpec:
                             question=query.question_on(self.graph) if query is not None else "",
                             shuffle_seed=self.shuffle_seed, direction=self.direction)
         return RenderingSpec(self.graph, format_, ordering, layout, inputs, self.tokenizer, self.radius)
+
+
+def _checked_reader(name: str | None) -> str | None:
+    """A registered model family's name or `gguf:PATH`, as given; None stays None."""
+    if name is not None and not name.startswith("gguf:"):
+        MODELS.get(name)  # an unknown family is refused with the known names
+    return name
 
 
 def checked_budgets(budgets: Iterable[int]) -> tuple[int, ...]:

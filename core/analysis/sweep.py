@@ -2,8 +2,9 @@
 
 `sweep(...)` renders each (format, ordering, layout) once, accounts its tokens once (cached by graph
 content key, format, ordering and tokenizer), cuts it at every budget under every policy, decodes
-each cut once and measures it for every query: one row per cut and query. Layouts a format cannot
-show are skipped (a format with separate node and edge sections only has `nodes_then_edges`), and
+each cut once and measures it for every query: one row per cut and query (with the seeds' share of the
+cut, its rank inversions, and its whole request's tokens for the reader: `core.analysis.request_fit`).
+Layouts a format cannot show are skipped (a format with separate node and edge sections only has `nodes_then_edges`), and
 `evidence_first` is rendered once per query, since its order comes from that query's evidence.
 
 `rendering_summary(...)` describes the untruncated renderings: bytes, characters, tokens, grammar
@@ -21,6 +22,7 @@ import pandas as pd
 from cachetools import LRUCache
 
 from core.analysis.answering_budget import answering_budget, needed_budgets
+from core.analysis.request_fit import RequestReader, request_reader
 from core.analysis.workers import check_workers, fewer_collections, in_worker_process, run_tasks
 from core.budget.policies import Cut, cut, grammar_tokens
 from core.budget.sections import DEFAULT_SECTIONS, Sections
@@ -44,7 +46,11 @@ from core.metrics.cut_metrics import (
 )
 from core.metrics.cut_reading import document_identity, image_cut, tail_reading
 from core.metrics.placement import PLACEMENT_COLUMNS, placement_columns
+from core.metrics.rank_order import rank_inversions
 from core.metrics.rendering_figures import measure_format
+from core.metrics.seed_share import seed_token_share
+from core.prompt.answers import schema_for
+from core.prompt.whole_request import WholeRequest, frame_head
 from core.queries import Query, Solution
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import (
@@ -58,6 +64,7 @@ from core.specs import RenderingSpec, SweepSpec, named_queries
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
 
+NO_READER = RequestReader(None, None, None, "request_tokens and within_window are empty: no reader was given")
 DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
 ANSWERS_KEPT = 2048  # kept sets whose answers are remembered across renderings (each holds its unit indices)
 
@@ -140,7 +147,7 @@ def _sweep(spec: SweepSpec, progress: Progress | None, cache: RenderingCache | N
     questions = {name: query.question_on(graph) for name, query in named.items()}  # nodes named by label
     plan = _Plan(graph, named, gold, questions, region.candidate_keys(hops), seed_ids, region, tuple(policy_list),
                  budget_list, tokenizer, hops, direction, radius, shuffle_seed, spec.count_grammar, spec.marker,
-                 verify, metrics_from, spec.sections)
+                 verify, metrics_from, spec.sections, request_reader(spec.reader, tokenizer))
     # One task per format (its renderings share the format's record memo), in the plan's order.
     tasks = [(format_.name, tuple((layout, ordering.name, tuple(group)) for layout in layouts_for(format_)
                                   if layout in layout_list for ordering in ordering_list
@@ -185,13 +192,15 @@ def _sweep(spec: SweepSpec, progress: Progress | None, cache: RenderingCache | N
     frame.insert(2, "hops", hops)
     if not seed_ids:  # without seeds there is no candidate region to recall
         frame["candidate_recall"] = float("nan")
-    for column in ("shuffle_seed", "coverage_tokens", "full_recall_budget", "first_dropped_record", "next_tokens"):
+    for column in ("shuffle_seed", "coverage_tokens", "full_recall_budget", "first_dropped_record", "next_tokens",
+                   "request_tokens"):
         frame[column] = frame[column].astype("Int64")  # whole numbers that may be missing
+    frame["within_window"] = frame["within_window"].astype("boolean")  # empty where no window is recorded
     frame.attrs["parameters"] = {
         "seeds": list(seed_ids), "direction": direction, "hops": hops, "radius": radius,
         "shuffle_seed": shuffle_seed, "count_grammar": spec.count_grammar, "marker": spec.marker,
         "budgets": list(budget_list), "sections": spec.sections.describe(),
-        "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions}
+        "tokenizer": tokenizer, "graph_hash": graph.sha256, "queries": questions, **plan.reader.describe()}
     return frame
 
 
@@ -211,7 +220,8 @@ COLUMNS = [
     "parse_ok", "nodes_retained", "edges_retained", "evidence_total", "evidence_kept", "evidence_survival",
     "evidence_complete", "traversal_accuracy", "candidate_total", "candidate_recall", "coverage_tokens",
     "full_recall_budget", "answering_budget", "first_dropped_record", "first_dropped_keys", "next_tokens", "empty",
-    "explanation", "decode_error", *PLACEMENT_COLUMNS,
+    "explanation", "decode_error", *PLACEMENT_COLUMNS, "seed_token_share", "rank_inversions", "request_tokens",
+    "within_window",
 ]
 
 
@@ -238,6 +248,7 @@ class _Plan:
     verify: bool
     metrics_from: str
     sections: Sections = DEFAULT_SECTIONS  # the shares of the sections policy
+    reader: RequestReader = NO_READER  # whose whole requests the rows count
     coverage: dict = field(default_factory=dict, repr=False)  # (format, layout) -> D_k(S), filled as met
     # (format, document) -> what decoding it gave, for the last few texts decoded: orderings that begin
     # alike cut to the same text at small budgets, and decoding depends on the text alone.
@@ -247,6 +258,7 @@ class _Plan:
     # that keep the same units are the same graph, in whichever format (`_shared_answer`); the last few kept
     answered: LRUCache = field(default_factory=lambda: LRUCache(ANSWERS_KEPT), repr=False)
     indices: dict = field(default_factory=dict, repr=False)  # key set name -> unit indices (`_indices`)
+    requests: dict = field(default_factory=dict, repr=False)  # (query, format) -> WholeRequest, built as met
 
 
 def _inputs(plan: _Plan, ordering: Ordering, group: Sequence[str]) -> OrderingInputs:
@@ -406,6 +418,9 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     reading = _decoded(result, format_, identity, decoded, plan.documents)
                 if identity is not None:
                     readings[identity] = reading
+            per_cut = {"seed_token_share": seed_token_share(result, accounting, plan.seed_ids) if plan.seed_ids
+                       else float("nan"), "rank_inversions": rank_inversions(result, accounting)}
+            text = result.text if plan.reader.template_name is not None else ""
             if result.selection:  # a re-rendered subset of the units, not a record prefix
                 kept_set = frozenset(result.kept_keys)
                 nodes = sum(1 for key in kept_set if key.startswith("n:"))
@@ -444,7 +459,24 @@ def _cut_rows(plan: _Plan, accounting: PrefixTokens, format_: Format, group: Seq
                     "query": name, "template": query.name, "question": plan.questions[name],
                     "policy": policy, "budget": budget, **{field: getattr(metrics, field) for field in _METRIC_FIELDS},
                     "first_dropped_keys": json.dumps(list(metrics.first_dropped_keys), ensure_ascii=False),
-                    "empty": result.empty, **placement_columns(result, accounting, gold.evidence)}
+                    "empty": result.empty, **placement_columns(result, accounting, gold.evidence), **per_cut,
+                    **_request_columns(plan, name, format_, text, result.tokens)}
+
+
+def _request_columns(plan: _Plan, name: str, format_: Format, text: str, tokens: int) -> dict:
+    """`request_tokens` and `within_window` of one cut's text asked as query `name` (empty: see core.analysis.request_fit)."""
+    if plan.reader.template_name is None:
+        return {"request_tokens": None, "within_window": None}
+    whole = plan.requests.get((name, format_.name))
+    if whole is None:
+        template = plan.reader.template()
+        assert template is not None  # a reader with a template name has its template
+        schema = schema_for(plan.named[name].name, plan.gold[name].answer)
+        head = frame_head(schema, plan.questions[name], format_.name, format_.grammar)
+        whole = plan.requests[name, format_.name] = WholeRequest(template, TOKENIZERS.get(plan.tokenizer), head)
+    counted = whole.tokens(text, tokens)
+    return {"request_tokens": counted,
+            "within_window": None if plan.reader.window is None else counted <= plan.reader.window}
 
 
 def _each_unit_once(accounting: PrefixTokens, positions: UnitPositions) -> bool:

@@ -268,7 +268,7 @@ def run(arguments: argparse.Namespace) -> int:
                                 tokenizer_name=choice.names[0], hops=arguments.hops, direction=arguments.direction,
                                 radius=arguments.radius, shuffle_seed=arguments.shuffle_seed,
                                 count_grammar=not arguments.no_grammar, marker=arguments.marker,
-                                sections=arguments.sections)
+                                sections=arguments.sections, reader_name=choice.reader)
     bench = Workbench()
     try:
         if len(choice.names) == 1:
@@ -291,6 +291,7 @@ def run(arguments: argparse.Namespace) -> int:
     print(seeds.describe() if seeds else f"seeds from the queries: {', '.join(frame.attrs['parameters']['seeds'])}")
     for bound in queries:
         print(f"query {bound.label}: {bound.question_on(graph)}")
+    print(frame.attrs["parameters"]["request_note"])
     for name, part in summary.groupby("tokenizer", sort=False):
         if len(choice.names) > 1:
             print(f"tokenizer {name}:")

@@ -57,3 +57,12 @@ def counting_note(model: ModelFamily, tokenizer: str) -> str:
     if tokenizer != model.tokenizer:
         return f"{model.title} reads with {model.tokenizer}; these counts use {tokenizer}"
     return model.note if model.approximate else ""
+
+
+def family_counted_by(tokenizer: str) -> str | None:
+    """The reader a tokenizer counts exactly for: `gguf:PATH` itself, else the one model family whose own tokenizer
+    it is, not as a stand-in (o200k_base -> gpt-4o, not Claude); None when no family, or several, use it."""
+    if tokenizer.startswith("gguf:"):
+        return tokenizer
+    found = [model.name for model in MODEL_LIST if model.tokenizer == tokenizer and not model.approximate]
+    return found[0] if len(found) == 1 else None
