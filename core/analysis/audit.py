@@ -40,6 +40,9 @@ from core.questions.reading import QuestionReading, read_question
 from core.tokens.protocol import Tokenizer
 
 TRIMMED = " \t\r\f\v,;."  # trimmed from both ends of every line before records are compared by their text
+# What a decoder may raise on odd text besides FormatError (parsers underneath raise these): caught at this boundary,
+# so a context that trips a decoder is refused with a message, never a traceback.
+DECODER_SLIPS = (ValueError, KeyError, IndexError, TypeError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,10 @@ def decoded_context(text: str, format_: Format, source: str = "context", limits:
     except RecursionError:
         raise FormatError(f"the context is not valid {format_.name}: it nests too deeply", source,
                           "a graph context nests at most a few levels") from None
+    except DECODER_SLIPS as error:
+        raise FormatError(f"the context is not valid {format_.name}: its decoder stopped at "
+                          f"{type(error).__name__}: {error}", source,
+                          "check that the context is written in this format, as the lab writes it") from None
     limits.check_graph(decoded, source)
     return decoded
 
@@ -176,35 +183,59 @@ def _question_audit(graph: Graph, decoded: Graph, query: Query, reading: str, co
 
 
 class _Images:
-    """What the format's decoder gives back of the graph's units, for those the context may hold (its ids)."""
+    """What the format's decoder gives back of the graph's units, for those the context may hold.
+
+    `nodes`: an image's id -> (the graph's node key, the image); `edge_keys`: an edge's image -> the graph's keys
+    having it. A lossless format gives every unit back as it is, a lossy one with `Format.image` as that says (both
+    keep node ids, so only the nodes the context names and the edges between them are looked at). A lossy format
+    without one (it may write labels for ids) has each unit rendered alone and decoded: every unit of the graph,
+    once per audit; a unit that does not decode to one node or one edge alone cannot be held."""
 
     def __init__(self, graph: Graph, format_: Format, decoded: Graph) -> None:
         self.graph, self.format = graph, format_
         ids = decoded.node_by_id.keys()
-        by_id = graph.node_by_id
-        self.nodes = {node_id: cast(Node, self.of(NodeUnit(node_key(node_id), by_id[node_id]))) for node_id in ids
-                      if node_id in by_id}
-        self.edge_keys: dict[Edge, list[str]] = defaultdict(list)  # an edge's image -> the graph's keys having it
+        keeps_ids = format_.lossless or format_.image is not None
+        self.nodes: dict[str, tuple[str, Node]] = {}
+        for node in graph.nodes:
+            if keeps_ids and node.id not in ids:
+                continue
+            image = self._image(NodeUnit(node_key(node.id), node))
+            if isinstance(image, Node):
+                self.nodes.setdefault(image.id, (node_key(node.id), image))  # one label, one subject: the first
+        self.edge_keys: dict[Edge, list[str]] = defaultdict(list)
         for key, edge in edge_keys(graph):
-            if edge.source in ids and edge.target in ids:
-                self.edge_keys[cast(Edge, self.of(EdgeUnit(key, edge)))].append(key)
+            if keeps_ids and not (edge.source in ids and edge.target in ids):
+                continue
+            image = self._image(EdgeUnit(key, edge))
+            if isinstance(image, Edge):
+                self.edge_keys[image].append(key)
         self.triples = {(edge.source, edge.relation, edge.target) for edge in self.edge_keys}
 
-    def of(self, unit: Unit) -> Node | Edge:
+    def node(self, node_id: str) -> Node | None:
+        """The image of the graph's node the decoded id stands for, if any."""
+        found = self.nodes.get(node_id)
+        return found[1] if found is not None else None
+
+    def _image(self, unit: Unit) -> Node | Edge | None:
         if self.format.lossless:
             return unit.node if unit.is_node else unit.edge
         if self.format.image is not None:
             return cast(Node | Edge, self.format.image(unit))
         return self._decoded_image(unit)
 
-    def _decoded_image(self, unit: Unit) -> Node | Edge:
-        """A lossy format without an image function: the unit rendered alone (an edge with its ends) and decoded."""
+    def _decoded_image(self, unit: Unit) -> Node | Edge | None:
+        by_id = self.graph.node_by_id
         if unit.is_node:
             alone = Graph.build([unit.node], [])
-            return self.format.decode(self.format.render(alone, graph_units(alone)).text).node_by_id[unit.node.id]
-        edge, by_id = unit.edge, self.graph.node_by_id
-        alone = Graph.build({by_id[edge.source], by_id[edge.target]}, [edge])
-        return self.format.decode(self.format.render(alone, graph_units(alone)).text).edges[0]
+        else:
+            alone = Graph.build({by_id[unit.edge.source], by_id[unit.edge.target]}, [unit.edge])
+        try:
+            decoded = self.format.decode(self.format.render(alone, graph_units(alone)).text)
+        except (GraphContextError, *DECODER_SLIPS):
+            return None
+        if unit.is_node:
+            return decoded.nodes[0] if len(decoded.nodes) == 1 else None
+        return decoded.edges[0] if len(decoded.edges) == 1 else None
 
 
 def _stand_ins(decoded: Graph, images: _Images) -> set[str]:
@@ -213,7 +244,7 @@ def _stand_ins(decoded: Graph, images: _Images) -> set[str]:
     nothing more); a node the graph itself has so is taken as written."""
     ends = {end for edge in decoded.edges for end in (edge.source, edge.target)}
     return {node.id for node in decoded.nodes if node.type == ORPHAN_TYPE and not node.properties and node.id in ends
-            and images.nodes.get(node.id) != node}
+            and images.node(node.id) != node}
 
 
 def _node_matches(decoded: Graph, images: _Images, stand_ins: set[str]
@@ -222,11 +253,11 @@ def _node_matches(decoded: Graph, images: _Images, stand_ins: set[str]
     for node in decoded.nodes:
         if node.id in stand_ins:
             continue
-        image = images.nodes.get(node.id)
-        if image is None:
+        found = images.nodes.get(node.id)
+        if found is None:
             not_in_graph.append(node.id)
-        elif image == node:
-            covered.append(node_key(node.id))
+        elif found[1] == node:
+            covered.append(found[0])
         else:
             differing.append(node.id)
     return tuple(covered), tuple(not_in_graph), tuple(differing)
@@ -287,7 +318,7 @@ def _found_records(text: str, format_: Format, distinct: Graph, stand_ins: set[s
     try:
         rendering = format_.render(distinct, units)
         pairs = _record_texts(format_, distinct, units, rendering.records)
-    except GraphContextError as error:  # a format that refuses the graph (its own limits)
+    except (GraphContextError, *DECODER_SLIPS) as error:  # a format that refuses the graph (its own limits)
         raise _NotCounted(f"{format_.name} cannot write the decoded units again: {error}") from None
     own = _LineIndex(_lines(rendering.text))
     shared = Counter(core for _, core in pairs)
