@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -33,6 +34,9 @@ def seed_records(rendering: Rendering, seed_ids: Sequence[str]) -> np.ndarray:
 
     def build() -> np.ndarray:
         keys = {f"n:{seed}" for seed in seeds}
+        position = rendering.record_of_key
+        if sum(map(len, map(itemgetter(1), rendering.records))) == len(position):  # each key in one record
+            return np.array(sorted({position[key] for key in keys if key in position}), dtype=np.int64)
         return np.array([index for index, record in enumerate(rendering.records)
                          if not keys.isdisjoint(record.unit_keys)], dtype=np.int64)
 

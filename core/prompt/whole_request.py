@@ -55,6 +55,7 @@ class WholeRequest:
     # (tokens outside any text, their count with the other texts', index of the data's piece, X, Y, the pieces)
     _layout: tuple | None = field(default=None, repr=False)
     _heads: dict = field(default_factory=dict, repr=False)  # data[:b] -> count(X + data[:b]) - count(data[:b])
+    _pairs: dict = field(default_factory=dict, repr=False)  # (left, right) character -> forced apart
 
     def __post_init__(self) -> None:
         pieces = self.template.pieces(self.tokenizer, self._messages(SLOT)) if self.template.pieces else None
@@ -90,7 +91,7 @@ class WholeRequest:
             return None
         piece = rendered[1][index]
         if len(piece) != len(before) + len(data) + len(after) or not piece.startswith(before) \
-                or not piece.endswith(after) or piece[len(before):len(piece) - len(after)] != data:
+                or not piece.endswith(after) or not piece.startswith(data, len(before)):  # compared in place
             return None  # the template changed the data (stripped it) or the data spells a special token
         if any(text != want for number, (text, want) in enumerate(zip(rendered[1], expected)) if number != index):
             return None
@@ -150,9 +151,12 @@ class WholeRequest:
 
     def _forced_between(self, left: str, right: str) -> bool:
         """Whether the tokenizer must start a new pre-token between these two characters, whatever surrounds them."""
-        left_bytes = _utf8(left)
-        found = self.tokenizer.forced_boundaries(left_bytes + _utf8(right))
-        return len(left_bytes) in found.tolist()
+        known = self._pairs.get((left, right))
+        if known is None:
+            left_bytes = _utf8(left)
+            found = self.tokenizer.forced_boundaries(left_bytes + _utf8(right))
+            known = self._pairs[left, right] = len(left_bytes) in found.tolist()
+        return known
 
 
 def _utf8(text: str) -> bytes:
