@@ -21,6 +21,8 @@ from core.formats import (
     graphml,
     graphrag_tables,
     incident_text,
+    ison,
+    isongraph,
     jsonl,
     jsonld,
     local_ids,
@@ -66,6 +68,8 @@ FORMATS: Registry[Format] = Registry("format", [(module.FORMAT.name, module.FORM
     # the serializations the field's benchmarks use (KG-LLM-Bench, GraphOmni, ISONGraph, diagram languages)
     flat_json,
     flat_compact_json,
+    ison,
+    isongraph,
     jsonld,
     ntriples,
     dot,

@@ -114,6 +114,8 @@ DECODES = {
     ("cypher", ""): (0, 0), ("cypher", "   "): (0, 0), ("cypher", "\n\n"): (0, 0),
     ("adjacency_list", ""): (0, 0), ("adjacency_list", "\n\n"): (0, 0),
     ("relation_tables", ""): (0, 0), ("relation_tables", "\n\n"): (0, 0),
+    ("ison", ""): (0, 0), ("ison", "   "): (0, 0), ("ison", "\n\n"): (0, 0),
+    ("isongraph", ""): (0, 0), ("isongraph", "   "): (0, 0), ("isongraph", "\n\n"): (0, 0),
 }
 
 
