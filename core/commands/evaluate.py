@@ -33,6 +33,7 @@ from core.prompt.pricing import PriceTable, parse_price
 from core.questions import SEEDINGS, generate, load_questions
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from core.tokens import MODELS
 
 DEFAULT_BUDGETS = "512,1024,2048,4096,8192"  # the seed's budget list
 
@@ -145,6 +146,7 @@ def run(arguments: argparse.Namespace) -> int:
     from core.analysis.answer_contexts import SweepOptions
     from core.evaluate.client import Endpoint
     from core.evaluate.model_process import ModelProcess, ModelProcessSettings
+    from core.evaluate.request_counters import endpoint_counter
 
     check_store(arguments.store)
     if arguments.output:
@@ -161,6 +163,10 @@ def run(arguments: argparse.Namespace) -> int:
             server = stack.enter_context(ModelProcess(ModelProcessSettings(arguments.model_file,
                                                                            arguments.model_threads)))
             base_url, model, counter = server.url, server.model_name, server.request_counter()
+            print(f"prompt tokens counted as the model reads them: {counter.name}", file=sys.stderr)
+        else:
+            counter, counted = endpoint_counter(model, arguments.encoding, arguments.model_family)
+            print(counted, file=sys.stderr)
         local = LOCAL_DEFAULTS if arguments.bundled_model else REMOTE_DEFAULTS
         endpoint = Endpoint(base_url, model, arguments.api_key_env, arguments.temperature,
                             arguments.max_tokens or local.max_tokens, arguments.model_seed,
@@ -290,6 +296,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     model.add_argument("--base-url", default="http://127.0.0.1:8765/v1",
                        help="OpenAI-compatible base URL (default the local reader server, http://127.0.0.1:8765/v1)")
     model.add_argument("--model", default="oracle", help="model name (default oracle, a reader-server model)")
+    model.add_argument("--model-family", choices=MODELS.names(), metavar="NAME",
+                       help="the family of the endpoint's model, whose tokenizer and chat template count each "
+                            f"request's prompt tokens ({', '.join(MODELS.names())}); without it: --encoding gguf:PATH's "
+                            "file, the bundled model's by its name (serve-model), or --model when it names a family")
     model.add_argument("--api-key-env", default="OPENAI_API_KEY",
                        help="environment variable holding the API key (default OPENAI_API_KEY); never stored")
     model.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")

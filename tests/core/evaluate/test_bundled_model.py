@@ -154,3 +154,32 @@ def test_serve_model_refuses_bad_settings_in_one_line(arguments, words, capsys):
     assert main(["serve-model", "--port", "0", *arguments]) == 2
     error = capsys.readouterr().err.strip()
     assert words in error and len(error.splitlines()) == 1
+
+
+def test_evaluate_through_serve_models_url_stores_the_servers_prompt_token_count(bundled_model, tmp_path, capsys):
+    """`evaluate --base-url` (not --bundled-model) against serve-model: the lab counts each request with the served
+    model's own chat template and tokenizer, known by the bundled model's name or by --encoding gguf:PATH. Three
+    requests in all: the bundled model is slow."""
+    from core.cli import main
+
+    def evaluate_command(store, budgets: str, *extra: str) -> list[str]:
+        return ["evaluate", "--services", "4", "--noise-edges", "3", "--seeds", "db-identity", "--formats", "csv",
+                "--budgets", budgets, "--base-url", bundled_model.url, "--max-tokens", "1", "--answer-format", "free",
+                "--timeout", "300", "--retries", "0", "--concurrency", "1", "--api-key-env", "GCL_TEST_API_KEY",
+                "--store", str(store), *extra]  # one answer token each: only the prompt's count is asked about
+
+    by_name = tmp_path / "by-name.sqlite"
+    assert main(evaluate_command(by_name, "60,1000", "--model", BUNDLED_MODEL)) == 0
+    assert "prompt tokens counted as the model reads them: gguf:" in capsys.readouterr().err
+    by_file = tmp_path / "by-file.sqlite"
+    path = str(bundled_model_file())
+    assert main(evaluate_command(by_file, "1000", "--model", "any-name", "--encoding", f"gguf:{path}")) == 0
+    rows = []
+    for store_path in (by_name, by_file):
+        with RunStore(store_path) as store:
+            [stored] = store.runs()
+            assert json.loads(stored["settings"])["prompt_tokens_counted_by"].startswith(f"gguf:{path}")
+            rows += store.results(stored["run_id"])
+    assert len(rows) == 3 and len({row["prompt_tokens_reported"] for row in rows}) >= 2  # two cuts, two sizes
+    assert all(row["prompt_tokens_counted"] == row["prompt_tokens_reported"] for row in rows), \
+        [(row["prompt_tokens_counted"], row["prompt_tokens_reported"]) for row in rows]
