@@ -240,10 +240,43 @@ def run_store() -> str:
     return _fence(store._SCHEMA.strip(), "sql") + f"\n\nLayout version (`PRAGMA user_version`): {store.STORE_VERSION}."
 
 
+def audit_formats() -> str:
+    """Per format, whether `audit` counts records written twice, on the example graph: its complete text with its
+    second record (or its only one) written twice, and a record cut (its first half of records)."""
+    from core.analysis.audit import audit_context
+    from core.errors import FormatError
+    from core.formats.base import Rendering
+    from core.graph.units import graph_units
+
+    found = registries()
+    graph, tokenizer = example_graph(), found.tokenizers.get(EXAMPLE_TOKENIZER)
+
+    def verdict(text: str, format_, twice: bool = False) -> str:
+        try:
+            duplicates = audit_context(graph, text, format_, tokenizer).duplicates
+        except FormatError:
+            return "refused: its decoder allows no record twice"
+        if not duplicates.counted:
+            return f"not counted: {duplicates.reason}"
+        return "counted: none written twice" if twice and not duplicates.repeated else "counted"
+
+    rows = []
+    for name in found.formats.names():
+        format_ = found.formats.get(name)
+        rendering = format_.render(graph, graph_units(graph))
+        records, closings = list(rendering.records), list(rendering.closings)
+        second = min(1, len(records) - 1)
+        twice = Rendering(name, rendering.preamble, tuple(records[:second + 1] + records[second:]),
+                          tuple(closings[:second + 1] + closings[second:]))
+        rows.append((f"`{name}`", verdict(twice.text, format_, bool(records[second].text.strip())),
+                     verdict(rendering.prefix_text(len(records) // 2), format_)))
+    return _table(("format", "its complete text, one record written twice", "a record cut (the first half)"), rows)
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "formats": formats, "tokenizers": tokenizers, "orderings": orderings, "policies": policies,
     "queries": queries, "graph_sources": graph_sources, "commands": commands, "dashboard_url": dashboard_url,
-    "run_store": run_store,
+    "run_store": run_store, "audit_formats": audit_formats,
 }
 
 
