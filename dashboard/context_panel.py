@@ -6,6 +6,7 @@ Drawn by the Contexts page (one per format or policy) and by the Walkthrough (th
 from __future__ import annotations
 
 import json
+import math
 from contextlib import nullcontext
 
 import streamlit as st
@@ -16,6 +17,8 @@ from core.budget.policies import Cut, cut
 from core.formats import FORMATS
 from core.metrics.cut_metrics import CutMetrics
 from core.metrics.placement import cut_offset, evidence_strip, placement
+from core.metrics.rank_order import rank_inversions
+from core.metrics.seed_share import seed_token_share
 from core.number_style import share
 from core.tokens import TOKENIZERS
 from core.tokens.models import approximate_count
@@ -71,6 +74,13 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
                f"{share(placed.evidence_position_last)}", width="content",
                help="first · median · last kept evidence unit, as a share of the context's tokens; spread "
                     f"{placed.evidence_spread_tokens:,} tokens between the first and the last")
+    seed_share = seed_token_share(result, accounting, selection.seeds.node_ids)
+    row.metric("Seed share", "—" if math.isnan(seed_share) else share(seed_share), width="content",
+               help="the share of the cut's tokens that the seeds' own records take (a record carrying a seed "
+                    "node counts whole; an edge that only mentions one does not): a kept seed can still starve")
+    row.metric("Rank inversions", f"{rank_inversions(result, accounting):,}", width="content",
+               help="pairs of kept units the cut writes out of the order the ordering ranked them in (0 for raw "
+                    "and record, which keep a prefix; a selecting policy renders its units again)")
     strip = evidence_strip(result, accounting, selection.evidence)
     kept_ticks = sum(tick.kept for tick in strip.ticks)
     st.html(strip_html(strip, f"evidence: {kept_ticks:,} kept (green), {len(strip.ticks) - kept_ticks:,} cut (red) "
