@@ -4,19 +4,23 @@ its edges dangle, a node the graph does not have; every figure against a hand co
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.analysis.audit import audit_context
 from core.errors import FormatError
 from core.formats import FORMATS
 from core.formats.base import Record
-from core.graph.model import Graph, Node
-from core.graph.units import graph_units
+from core.graph.model import ORPHAN_TYPE, Graph, Node
+from core.graph.units import edge_keys, graph_units
 from core.io.samples import get_sample, load_sample
 from core.questions.reading import QuestionNotRead
 from core.reports.audit_report import audit_document, audit_lines, duplicates_line
 from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
 from core.workbench import Workbench
+from tests.hypothesis_profiles import cross_product
+from tests.strategies import graphs
 
 GRAPH = load_sample("online-boutique")  # 13 nodes, 18 edges
 TOKENIZER = TOKENIZERS.get("o200k_base")
@@ -203,3 +207,31 @@ def test_the_workbench_takes_a_spec_as_it_takes_the_objects():
     assert audit_document(from_spec)["duplicates"] == {"counted": True, "reason": "", "extra": 1,
                                                        "repeated": [{"key": "n:frontend", "written": 2,
                                                                      "graph_has": 1}]}
+
+
+# --- any graph: a record prefix of the lab's own rendering -----------------------------------------------------
+
+
+LOSSLESS = [name for name in FORMATS.names() if FORMATS.get(name).lossless]
+
+
+@pytest.mark.parametrize("format_name", LOSSLESS)
+@cross_product(30, small=5)
+@given(graph=graphs(), data=st.data())
+def test_a_record_prefix_holds_the_units_of_its_records_and_dangles_where_they_lack_an_end(format_name, graph, data):
+    format_ = FORMATS.get(format_name)
+    rendering = format_.render(graph, graph_units(graph))
+    count = data.draw(st.integers(min_value=0, max_value=len(rendering.records)), label="records kept")
+    kept = {key for record in rendering.records[:count] for key in record.unit_keys}
+    audit = audit_context(graph, rendering.prefix_text(count), format_, TOKENIZER)
+    by_key = dict(edge_keys(graph))
+    ends = {end for key in kept if key in by_key for end in (by_key[key].source, by_key[key].target)}
+    # a node the graph has typed "unknown" without properties reads the same from an edge's end as from its record
+    standing = {f"n:{node.id}" for node in graph.nodes if node.id in ends and node.type == ORPHAN_TYPE
+                and not node.properties}
+    assert set(audit.nodes_covered) == {key for key in kept if key.startswith("n:")} | standing
+    assert set(audit.edges_covered) == {key for key in kept if key.startswith("e:")}
+    assert audit.foreign_records == 0 and audit.duplicates.repeated == ()
+    written = set(audit.nodes_covered)
+    assert len(audit.dangling_edges) == sum(1 for key in kept if key in by_key and not {
+        f"n:{by_key[key].source}", f"n:{by_key[key].target}"} <= written)
