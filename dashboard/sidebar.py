@@ -13,7 +13,6 @@ from core.analysis.session_defaults import (
     GraphDefaults,
     budget_text,
     graph_defaults,
-    inspected_budget,
     parameter_presets,
     sweep_budgets,
 )
@@ -42,8 +41,8 @@ from dashboard.query_widgets import (
     widget_value,
 )
 from dashboard.sources import LoadedGraph, generator_keys, graph_source
+from dashboard.state.budget_choice import BudgetChoice, Reports, decide, follow, graph_default, switched
 from dashboard.state.glossary import glossary_markdown
-from dashboard.state.mirrored_controls import Mirror, budget_range_top, needs_drawing, opened, reconcile
 from dashboard.views.markdown_text import escape_markdown
 
 MAX_PANELS = 4
@@ -57,8 +56,8 @@ class Selection:
     loaded: LoadedGraph
     tokenizer: str
     formats: tuple[str, ...]
-    budget: int
-    budget_limit: int
+    budget: int | None  # None until with_budgets has decided it (the Overview draws before)
+    budget_limit: int | None
     query: Query
     seeds: Seeds
     ordering: str
@@ -122,17 +121,16 @@ def format_label(name: str) -> str:
 SIDEBAR_BOUND_KEYS = ("source", "sample", "seed_mode", "seeds", "question", "query", "model", "tokenizer", "formats",
                       "ordering", "layout", "policy", "budgets", *PROPERTY_KEYS)
 BUDGET_SLIDER = "budget_slider"
-BUDGET_MIRROR = "budget_mirror"  # what both budget controls last showed (dashboard.state.mirrored_controls)
-BUDGET_FULL_RUN = "budget_full_run"  # set by _budget: this run is a full one
+BUDGET_NUMBER = "budget"  # the exact-number box, the one budget control bound to the URL
+BUDGET_CHOICE = "budget_choice"  # the session's dashboard.state.budget_choice.BudgetChoice, decided once per run
 BUDGET_SLOT = "budget_slot"  # the sidebar place of the budget controls, for this run
 FORMATS_SLOT = "formats_slot"  # the sidebar place of the formats control, for this run
 BUDGET_LIST_SLOT = "budget_list_slot"  # the sidebar place of the sweep budgets, for this run
-GRAPH_CHANGED = "graph_changed"  # this run shows another graph than the last: the budgets take its defaults
-PENDING = -1  # a budget not counted yet: only pages that ignore it (PAGES_WITHOUT_BUDGET) run before it is
+GRAPH_SHOWN = "graph_shown"  # the content key of the graph this run's sidebar shows (before property filters)
 PAGES_WITHOUT_BUDGET = ("",)  # the Overview, the first screen (its default page has the empty path)
 QUESTION_APPLIED = "question_applied"  # the question whose template was last applied
 PENDING_SELECTION = "pending_selection"  # values a click-through or the way back asks for, applied after the graph
-WANTED_BUDGET = "wanted_budget"  # the budget such a request asks for, taken by _budget over any default
+WANTED_BUDGET = "wanted_budget"  # the budget such a request asks for, taken by with_budgets over any default
 GLOSSARY_LABEL = "Glossary: records, evidence, hop tiers, D_k(S), grammar tokens, RDS"
 
 
@@ -185,11 +183,11 @@ def draw() -> Selection:
     # The budgets are drawn once the page is known (with_budgets): their defaults need every shown format's
     # exact count, which on a large graph takes seconds, and a page that ignores them draws first.
     state = st.session_state
-    state[BUDGET_SLOT], state[BUDGET_LIST_SLOT], state[GRAPH_CHANGED] = sidebar.container(), sidebar.container(), changed
+    state[BUDGET_SLOT], state[BUDGET_LIST_SLOT] = sidebar.container(), sidebar.container()
     with sidebar.expander(GLOSSARY_LABEL):  # in the sidebar, so every page where the words appear reaches it
         st.markdown(glossary_markdown())
-    return Selection(loaded, tokenizer, formats, PENDING, PENDING, query, seeds, ordering, layout, policy,
-                     model, approximation)
+    return Selection(loaded, tokenizer, formats, None, None, query, seeds, ordering, layout, policy, model,
+                     approximation)
 
 
 def chosen_formats() -> tuple[str, ...]:
@@ -253,13 +251,17 @@ def with_budgets(selection: Selection, page_path: str, status) -> Selection:
     draw() kept (the inspected budget's on the page for PAGES_WITH_OWN_BUDGET). The exact counts the defaults come
     from show their progress in `status` (a main-area container) while a large graph's are counted."""
     state = st.session_state
-    graph, formats = selection.graph, list(selection.formats)
+    graph = selection.graph
     with status:
         totals = cache.complete_tokens(graph.content_key, graph, selection.tokenizer, selection.formats)
-    changed = state.pop(GRAPH_CHANGED, False)
-    budget, limit = _budget(totals, formats, changed)
-    budgets = _budget_list(state.pop(BUDGET_LIST_SLOT), totals, changed)
-    return place_budget(replace(selection, budget=budget, budget_limit=limit, budgets=budgets), page_path)
+    previous: BudgetChoice | None = state.get(BUDGET_CHOICE)
+    shown = state[GRAPH_SHOWN]  # the graph before property filters: a filter keeps the budget unless out of range
+    choice = decide(previous, shown, totals.values(), graph_default(totals, selection.formats, state.get(WHAT_FITS)),
+                    _reports(), st.query_params.get(BUDGET_NUMBER), state.pop(WANTED_BUDGET, None))
+    state[BUDGET_CHOICE] = choice
+    budgets = _budget_list(state.pop(BUDGET_LIST_SLOT), totals, switched(previous, shown))
+    return place_budget(replace(selection, budget=choice.budget, budget_limit=choice.limit, budgets=budgets),
+                        page_path)
 
 
 WHAT_FITS = "what_fits"  # this run's room for context in the reader's request (None: no window known)
@@ -341,8 +343,8 @@ def _model_and_tokenizer(sidebar) -> tuple[str, str, str, object]:
 
 def _graph_changed(graph: Graph) -> bool:
     """Whether this run shows another graph than the last run that drew the sidebar (not the first graph)."""
-    shown = st.session_state.get("graph_shown")
-    st.session_state["graph_shown"] = graph.content_key
+    shown = st.session_state.get(GRAPH_SHOWN)
+    st.session_state[GRAPH_SHOWN] = graph.content_key
     return shown is not None and shown != graph.content_key
 
 
@@ -401,35 +403,9 @@ def start_from_defaults(graph: Graph, defaults: GraphDefaults) -> None:
         state[QUERY_PARAMETER_PREFIX + parameter] = widget_value(value)
 
 
-def _budget(totals: dict[str, int], formats: list[str], changed: bool) -> tuple[int, int]:
-    """The inspected budget and the top of its range (which covers the largest complete rendering).
-
-    The budget is shown twice, as a slider and as an exact number (under "budget", bound to the URL): set
-    from the URL when valid, else the graph's default (half the cheapest shown format's complete text); a
-    new graph starts at its own default. Which control the user moved is decided by
-    dashboard.state.mirrored_controls, so a quick press is never undone by the other control's stale
-    value. The slider is not the bound widget because its identity changes with its range, and the browser
-    would remount it from the old URL value; a number input keeps its identity. Nothing is assigned here:
-    `budget_controls` assigns and draws, deciding again from the same browser values (the same answer).
-    """
-    limit = budget_range_top(totals.values())
-    default = inspected_budget(totals, formats)
-    fits = st.session_state.get(WHAT_FITS)
-    if isinstance(fits, int) and fits > 0:  # never a default the reader's request cannot hold with its answer
-        default = min(default, fits)
-    state = st.session_state
-    mirror = state.get(BUDGET_MIRROR)
-    wanted = state.pop(WANTED_BUDGET, None)
-    if wanted is not None and 0 <= wanted <= limit:  # asked for by a click-through: over any default
-        slider, number = _reported(BUDGET_SLIDER), _reported("budget")
-        stale = frozenset({slider, number} - {None, wanted})  # the browser's old values, until it shows `wanted`
-        state[BUDGET_MIRROR] = mirror = Mirror(wanted, stale, stale)
-    else:
-        state[BUDGET_MIRROR] = mirror = opened(mirror if isinstance(mirror, Mirror) else None, _reported(BUDGET_SLIDER),
-                                               _reported("budget"), url_integer("budget", 0, limit, default), default,
-                                               limit, changed)
-    state[BUDGET_FULL_RUN] = True  # budget_controls assigns both controls in a full run (see there)
-    return mirror.drawn, limit
+def _reports() -> Reports:
+    """What the browser sent for the two budget controls in this request."""
+    return Reports(_reported(BUDGET_SLIDER), _reported(BUDGET_NUMBER))
 
 
 def _reported(key: str) -> int | None:
@@ -440,29 +416,32 @@ def _reported(key: str) -> int | None:
 
 def budget_controls(container, limit: int, number_container=None) -> int:
     """Slider and exact number for the inspected budget, drawn in `container` (the sidebar, or a page's
-    fragment beside what the budget changes; the number in `number_container` if given). Returns the budget.
+    fragment beside what the budget changes; the number in `number_container` if given) over 0..`limit` (the
+    Selection's budget_limit). Returns the budget.
 
-    In a full run `_budget` has already decided from the same reports (deciding again gives the same
-    value); in a fragment rerun this decides, and the control being pressed is not assigned (see
-    dashboard.state.mirrored_controls), so a redraw of the fragment does not pull it back."""
+    The slider is not the bound widget because its identity changes with its range, and the browser would
+    remount it from the old URL value; a number input keeps its identity. In a full run with_budgets has
+    decided; in a fragment rerun this decides (dashboard.state.budget_choice.follow), and the control being
+    pressed is not assigned, so a redraw of the fragment does not pull it back."""
     state = st.session_state
-    slider, number = _reported(BUDGET_SLIDER), _reported("budget")
-    mirror = state.get(BUDGET_MIRROR)
-    if not isinstance(mirror, Mirror):
-        mirror = Mirror(min(max(number or 0, 0), limit))
-    mirror = reconcile(mirror, slider, number, 0, limit)
-    state[BUDGET_MIRROR] = mirror
-    # A full run may draw the controls anew (another page, another place), and a new control shows its default
-    # unless assigned: assign both. A fragment rerun keeps them mounted: assign only one showing another value.
-    every = state.pop(BUDGET_FULL_RUN, False)
-    if every or needs_drawing("slider", mirror):
-        state[BUDGET_SLIDER] = mirror.drawn
-    if every or needs_drawing("number", mirror):
-        state["budget"] = mirror.drawn
+    choice: BudgetChoice = state[BUDGET_CHOICE]
+    if choice.drawn:  # this run is a fragment rerun (the full run drew the decision): it decides here
+        choice = follow(choice, _reports())
+    keys = {"slider": BUDGET_SLIDER, "number": BUDGET_NUMBER}
+    for control in choice.assigned():
+        state[keys[control]] = choice.budget
     container.slider("Token budget", 0, limit, key=BUDGET_SLIDER, format="%,d")
-    (number_container or container).number_input("Exact budget", 0, limit, key="budget", bind="query-params",
+    (number_container or container).number_input("Exact budget", 0, limit, key=BUDGET_NUMBER, bind="query-params",
                                                   help="Type a budget; the slider follows.")
-    return mirror.drawn
+    # The budget is assigned in every full run, and Streamlit writes an assigned value back to a URL that lost it
+    # only for a widget it drew in the last run: a page opened while a sample switch's run drew (the browser builds
+    # the page's URL before it has the new budget) lost `budget` in about 2 of 9 clicks. Only this key: writing back
+    # every bound one put `q_hops` and others into the URL and broke the way back's switch_page.
+    url_state.write_back((BUDGET_NUMBER,))
+    if choice.refusal:
+        container.warning(escape_markdown(choice.refusal), icon="⚠️")
+    state[BUDGET_CHOICE] = replace(choice, drawn=True)
+    return choice.budget
 
 
 PAGES_WITH_OWN_BUDGET = ("contexts", "graph", "token-anatomy")  # the budget is drawn on the page, in a fragment
@@ -492,12 +471,3 @@ def _budget_list(sidebar, totals: dict[str, int], changed: bool) -> tuple[int, .
     except GraphContextError as error:
         sidebar.error(escape_markdown(str(error)))
         return default
-
-
-def url_integer(key: str, low: int, high: int, default: int) -> int:
-    """The URL parameter `key` as a whole number in [low, high], else `default`."""
-    try:
-        value = int(st.query_params.get(key, ""))
-    except ValueError:
-        return default
-    return value if low <= value <= high else default

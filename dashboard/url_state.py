@@ -12,12 +12,13 @@ value Streamlit kept for them), and keeps showing and sending the widget's defau
 then hears "reference-services" from the sample box and the session falls back to the default sample
 and budget. An assigned value is sent with the widget, so the browser shows and sends it from then on.
 
-`restore_lost_parameters` is the only use of Streamlit internals in the dashboard, kept here alone.
-Why: a page opened while the first run is still drawing makes the browser build the new page's URL
-before it knows which parameters are bound, so `?sample=nvidia-jetson` becomes `/contexts` while
-the session still shows nvidia-jetson. Streamlit restores such values only for widgets that had a
-previous run, and its public `st.query_params` refuses to write a bound parameter, so this reads
-its binding registry (1.67) under its lock. tests/dashboard/test_url_state.py fails when those
+`restore_lost_parameters` and `write_back` are the only use of Streamlit internals in the dashboard, kept
+here alone. Why: a page opened while a run is still drawing makes the browser build the new page's URL
+before it knows which parameters are bound, or the values that run assigned, so `?sample=nvidia-jetson`
+becomes `/contexts` while the session still shows nvidia-jetson, and a sample switched just before a click
+on Contexts lost its new `budget`. Streamlit restores such values only for widgets that had a previous
+run (and not an assigned one), and its public `st.query_params` refuses to write a bound parameter, so
+this reads its binding registry (1.67) under its lock. tests/dashboard/test_url_state.py fails when those
 internals change; the app then keeps working and only this repair stops.
 """
 
@@ -45,8 +46,13 @@ def hold_widget_values(keys) -> None:
 def restore_lost_parameters() -> None:
     """Each parameter of the session's first URL that the URL lost while its widget still holds a value
     other than its default (only those: a value the session chose itself is written by Streamlit)."""
-    first = st.session_state.setdefault(FIRST_URL, tuple(st.query_params))
-    values = {key: st.session_state[key] for key in first if key in st.session_state}
+    write_back(st.session_state.setdefault(FIRST_URL, tuple(st.query_params)))
+
+
+def write_back(keys) -> None:
+    """Each of `keys` bound to a widget that the URL lacks while the session holds a value
+    other than the widget's default (one at its default is left out of the URL, as Streamlit leaves it)."""
+    values = {key: st.session_state[key] for key in keys if key in st.session_state}
     if not values:
         return
     try:

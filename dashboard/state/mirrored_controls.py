@@ -58,19 +58,6 @@ def budget_range_top(complete_tokens: Iterable[int]) -> int:
     return max(100, math.ceil(max(complete_tokens, default=0) * 1.05 / 100) * 100)
 
 
-def opened(mirror: Mirror | None, slider: int | None, number: int | None, url_budget: int, default: int, high: int,
-           graph_changed: bool) -> Mirror:
-    """The mirror a full run draws: a new graph starts at its `default`; so does a session whose drawn value left
-    the range, from the number control if it holds one in range, else `url_budget` (already checked against the
-    range); otherwise the user's move, as `reconcile` decides. What the browser shows now (another graph's
-    budget) may come back until it shows the start, so those values are echoes."""
-    if graph_changed or mirror is None or not 0 <= mirror.drawn <= high:
-        start = default if graph_changed else number if number is not None and 0 <= number <= high else url_budget
-        stale = frozenset({slider, number} - {None, start})
-        return Mirror(start, stale, stale)
-    return reconcile(mirror, slider, number, 0, high)
-
-
 def needs_drawing(control: Control, mirror: Mirror) -> bool:
     """Whether `control` is to be redrawn with `mirror.drawn`: every one but the one the user just moved, unless
     an earlier redraw of that one may still arrive."""

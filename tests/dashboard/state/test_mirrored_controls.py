@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dashboard.state.mirrored_controls import Mirror, budget_range_top, needs_drawing, opened, reconcile
+from dashboard.state.mirrored_controls import Mirror, budget_range_top, needs_drawing, reconcile
 
 LOW, HIGH = 0, 1_000
 START = 500
@@ -93,25 +93,3 @@ def test_the_last_of_quick_presses_on_one_control_wins_however_late_the_redraws(
 def test_the_range_reaches_five_percent_past_the_largest_complete_text_in_hundreds():
     assert budget_range_top([950, 4_023]) == 4_300  # 4,224.15 rounded up to hundreds
     assert budget_range_top([10]) == 100 and budget_range_top([]) == 100
-
-
-def test_a_new_graph_opens_at_its_default_and_the_old_graphs_values_are_echoes():
-    old = Mirror(2_041)
-    mirror = opened(old, slider=2_041, number=2_041, url_budget=2_041, default=512, high=5_000, graph_changed=True)
-    assert mirror.drawn == 512 and mirror.slider_echoes == mirror.number_echoes == frozenset({2_041})
-    # the browser still sends the old graph's budget once: an echo, not a move
-    assert reconcile(mirror, 2_041, 2_041, 0, 5_000).drawn == 512
-
-
-def test_a_first_run_opens_at_the_number_shown_else_the_url_else_the_default():
-    assert opened(None, None, 700, url_budget=900, default=512, high=5_000, graph_changed=False).drawn == 700
-    assert opened(None, None, None, url_budget=900, default=512, high=5_000, graph_changed=False).drawn == 900
-    assert opened(None, None, 9_999, url_budget=512, default=512, high=5_000, graph_changed=False).drawn == 512
-    shrunk = Mirror(8_000)  # drawn on a larger graph's range
-    assert opened(shrunk, 8_000, 8_000, url_budget=512, default=512, high=5_000, graph_changed=False).drawn == 512
-
-
-def test_later_runs_follow_the_users_move():
-    mirror = opened(Mirror(512), slider=600, number=512, url_budget=512, default=512, high=5_000,
-                    graph_changed=False)
-    assert mirror.drawn == 600 and mirror.moved == "slider"
