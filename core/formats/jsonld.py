@@ -88,7 +88,8 @@ def _node_record(unit: NodeUnit, lead: str, names: Vocabulary) -> Record:
     _add_name(record, lead + '{"@id": "n:', node_local(node.id), "node_id", '"')
     _add_name(record, ', "@type": "t:', names.local("t", node.type), "node_type", '"')
     label, is_property, properties = node_label(node)
-    add_scalar(record, label, "property_value" if is_property else "node_id", ', "rdfs:label": ')
+    if label is not None:
+        add_scalar(record, label, "property_value" if is_property else "node_id", ', "rdfs:label": ')
     _add_properties(record, names, properties)
     return record.add("}").build(unit.key)
 

@@ -4,8 +4,8 @@
     <http://example.org/node/svc-api> <http://example.org/relation/depends_on> <http://example.org/node/svc-auth> .
 
 The triples are `turtle`'s (core.formats.rdf_terms): a node record is its rdf:type triple, its
-rdfs:label triple and one triple per property; an edge record is a plain triple, or, for an edge with properties or a
-repeated plain triple, a reified statement on a blank node `_:s<k>` (the k-th statement of the
+rdfs:label triple where it has one, and one triple per property; an edge record is a plain triple, or,
+for an edge with properties or a repeated plain triple, a reified statement on a blank node `_:s<k>` (the k-th statement of the
 rendering, so that every prefix numbers its statements the same way). The preamble declares the
 types, relations and keys that are no local names (core.formats.rdf_names). The decoder reads the lines
 itself (no RDF library); the tests check that rdflib reads the same triples.
@@ -81,8 +81,9 @@ def _node_record(unit: NodeUnit, lead: str, names: Vocabulary) -> Record:
     _triple(record, subject, f"<{RDF_TYPE}>", f"<{iri('t', names.local('t', node.type))}>",
             ("node_id", None, "node_type"))
     label, is_property, properties = node_label(node)
-    _triple(record.add("\n"), subject, f"<{RDFS_LABEL}>", string_literal(label),
-            (None, None, "property_value" if is_property else "node_id"))
+    if label is not None:
+        _triple(record.add("\n"), subject, f"<{RDFS_LABEL}>", string_literal(label),
+                (None, None, "property_value" if is_property else "node_id"))
     _properties(record, subject, names, properties)
     return record.build(unit.key)
 

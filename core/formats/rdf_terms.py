@@ -1,14 +1,17 @@
 """RDF terms shared by the RDF formats (turtle, jsonld, ntriples): the lab's literals, labels, and triples read back into a graph.
 
 Every RDF format maps a graph to the same triples: a node is an IRI under n: (core.formats.rdf_names)
-with an rdf:type under t: and an rdfs:label literal, a property a literal under p:, an edge a plain
-triple r:<relation> unless it has properties or repeats a plain triple already written, in which case
-it is a reified rdf:Statement (a blank node) that is not also asserted. The header declares the types,
+with an rdf:type under t: and, where it says more than the IRI, an rdfs:label literal, a property a
+literal under p:, an edge a plain triple r:<relation> unless it has properties or repeats a plain
+triple already written, in which case it is a reified rdf:Statement (a blank node) that is not also
+asserted. The header declares the types,
 relations and keys whose local name is not their own name (`r:largest_city rdfs:label "largest city"`).
 
-A node's rdfs:label is its `label` property when that is text other than its id, else its id; a `label`
-property that is not (a number, or the id itself) is written as p:label as well. Decoding reverses it:
-an rdfs:label other than the id, with no p:label, is the `label` property.
+A node's rdfs:label is its `label` property when that is text other than its id; else, only when the id
+is not written as it is in the IRI (`n:Washington_DC:5ra6ab`), the id itself. An id that is its own
+local name (`n:svc-auth`) gets no rdfs:label: it would only repeat the IRI. A `label` property that is
+not text other than the id (a number, or the id itself) is written as p:label. Decoding reverses it:
+an rdfs:label other than the id, with no p:label, is the `label` property; no rdfs:label, or the id, is none.
 """
 
 from __future__ import annotations
@@ -67,14 +70,15 @@ def literal(value: PropertyValue) -> str:
     return string_literal(value)
 
 
-def node_label(node: Node) -> tuple[str, bool, Properties]:
-    """(the node's rdfs:label, whether it is the `label` property, the properties written under p:)."""
+def node_label(node: Node) -> tuple[str | None, bool, Properties]:
+    """(the node's rdfs:label or None for none, whether it is the `label` property, the properties written under p:)."""
     for index, (key, value) in enumerate(node.properties):
         if key == LABEL_KEY:
             if isinstance(value, str) and value != node.id:
                 return value, True, node.properties[:index] + node.properties[index + 1:]
             break
-    return node.id, False, node.properties
+    # The id as a literal only where the IRI does not show it as it is (a coded name).
+    return (None if node_local(node.id) == node.id else node.id), False, node.properties
 
 
 def iri(prefix: str, local: str) -> str:

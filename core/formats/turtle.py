@@ -1,7 +1,6 @@
 """turtle: RDF Turtle with fixed prefixes, parsed back with rdflib.
 
     n:svc-auth a t:service ;
-        rdfs:label "svc-auth" ;
         r:depends_on n:db-identity, n:svc-noise-0000 ;
         r:owned_by n:team-core .
 
@@ -9,8 +8,8 @@ Nodes, types, relations and property keys are local names under the prefixes n:,
 free of escapes (core.formats.rdf_names): an id of name characters is its own local name, any other id
 a readable form of it with a code after `:` (`n:Washington_DC:5ra6ab`); a type, relation or key that
 is no name is given a readable local name, declared after the prefixes with its exact name
-(`r:largest_city rdfs:label "largest city" .`). Every node has an rdfs:label literal: its `label`
-property, else its id (core.formats.rdf_terms). Property values are typed literals: a string, an
+(`r:largest_city rdfs:label "largest city" .`). A node has an rdfs:label literal where it says more
+than its IRI: its `label` property, else the id of a coded name (core.formats.rdf_terms). Property values are typed literals: a string, an
 xsd:integer (`3`), an xsd:double written with its shortest exact digits (`1.5e0`) or a boolean.
 
 RDF graphs are sets, so the same triple written twice is one triple. An edge is a plain triple only
@@ -97,9 +96,11 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
             node = group.node.node
             record = RecordText().add(_END + "\n" if records else "\n")
             _node(record, subject).add(" a ")
-            _name(record, names, "t", node.type, "node_type").add(_NEXT_PREDICATE + "rdfs:label ")
+            _name(record, names, "t", node.type, "node_type")
             label, is_property, properties = node_label(node)
-            _add_string(record, label, "property_value" if is_property else "node_id")
+            if label is not None:
+                _add_string(record.add(_NEXT_PREDICATE + "rdfs:label "), label,
+                            "property_value" if is_property else "node_id")
             _add_properties(record, names, properties)
             records.append(record.build(group.node.key))
             open_subject, open_relation = subject, None

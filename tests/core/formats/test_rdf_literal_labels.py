@@ -68,12 +68,28 @@ def test_labels_with_commas_spaces_dots_quotes_and_non_ascii_are_literals_and_de
     assert FORMATS.get(name).decode(text) == graph
 
 
-def test_a_label_that_is_no_text_or_is_the_id_stays_a_property_beside_the_id_label():
-    graph = Graph.build([Node("a", "t", (("label", 7),)), Node("b", "t", (("label", "b"),)), Node("c", "t")], [])
+def test_a_label_that_is_no_text_or_is_the_id_stays_a_property():
+    coded = "St. John's"
+    graph = Graph.build([Node("a", "t", (("label", 7),)), Node("b", "t", (("label", "b"),)), Node("c", "t"),
+                         Node(coded, "t", (("label", coded),))], [])
     for name in RDFLIB_NAMES:
         text = FORMATS.get(name).render(graph, graph_units(graph)).text
         parsed = rdflib.Graph().parse(data=text, format=RDFLIB_NAMES[name])
-        assert parsed.value(URIRef(NAMESPACES["n"] + "a"), RDFS.label) == Literal("a")
+        assert parsed.value(URIRef(NAMESPACES["n"] + "a"), RDFS.label) is None  # n:a already says "a"
         assert parsed.value(URIRef(NAMESPACES["n"] + "a"), URIRef(NAMESPACES["p"] + "label")) == Literal(7)
         assert parsed.value(URIRef(NAMESPACES["n"] + "b"), URIRef(NAMESPACES["p"] + "label")) == Literal("b")
+        subject = URIRef(NAMESPACES["n"] + node_local(coded))
+        assert parsed.value(subject, RDFS.label) == Literal(coded)  # the exact id beside its coded name
+        assert parsed.value(subject, URIRef(NAMESPACES["p"] + "label")) == Literal(coded)
         assert FORMATS.get(name).decode(text) == graph
+
+
+@pytest.mark.parametrize("name", list(RDFLIB_NAMES))
+def test_an_id_written_as_it_is_in_its_iri_gets_no_label_and_a_coded_one_does(name):
+    graph = Graph.build([Node("svc-auth", "service"), Node("8", "city"), Node("日本", "country"),
+                         Node("Washington, D.C.", "city"), Node("c1", "city", (("label", "Paris"),))],
+                        [Edge("8", "in", "日本")])
+    text = FORMATS.get(name).render(graph, graph_units(graph)).text
+    assert labels_read_by_rdflib(name, text) == {NAMESPACES["n"] + node_local("Washington, D.C."): "Washington, D.C.",
+                                                 NAMESPACES["n"] + "c1": "Paris"}
+    assert FORMATS.get(name).decode(text) == graph

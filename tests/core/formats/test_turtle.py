@@ -27,14 +27,14 @@ def test_statements_group_objects_by_subject_and_relation():
     assert text.startswith("@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
                            "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
                            "@prefix n: <http://example.org/node/> .\n")
-    assert ("\nn:svc-auth a t:service ;\n    rdfs:label \"svc-auth\" ;\n"
+    assert ("\nn:svc-auth a t:service ;\n"
             "    r:depends_on n:db-identity, n:svc-noise-0000, n:svc-noise-0001, "
             "n:svc-noise-0031 ;\n    r:owned_by n:team-core .\n") in text
     assert turtle.decode(text) == service_graph()
 
 
 def test_a_prefix_ends_its_open_statement():
-    ending = "n:svc-api a t:service ;\n    rdfs:label \"svc-api\" ;\n    r:depends_on n:svc-auth ."
+    ending = "n:svc-api a t:service ;\n    r:depends_on n:svc-auth ."
     assert render(service_graph()).prefix_text(3).endswith(ending)
 
 
@@ -56,7 +56,6 @@ def test_the_text_means_the_intended_rdf_graph():
                         [Edge("a", "depends_on", "b"), Edge("a", "depends_on", "b", (("two words", "x"),))])
     expected = rdflib.Graph()
     expected.add((N.a, RDF.type, T.service))
-    expected.add((N.a, RDFS.label, Literal("a")))
     expected.add((N.a, P.tier, Literal(1)))
     expected.add((N.b, RDF.type, T.db))
     expected.add((N.b, RDFS.label, Literal("B b")))
