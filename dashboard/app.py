@@ -53,7 +53,7 @@ PAGES = {
 # ignores the budgets (the Overview) draws before they are counted, which on a large graph takes seconds.
 selection = sidebar.draw()
 url_state.restore_lost_parameters()
-navigation = st.navigation(PAGES)
+navigation = st.navigation(PAGES, expanded=True)  # thirteen pages: Streamlit folds all past the tenth behind "View more"
 selection = sidebar.place_formats(selection, navigation.url_path)
 detour.return_if_asked()  # "Back to your selection": the selection is restored, now the page it was on
 detour.way_back(st.container())  # while a click-through's cut is shown: what it changed and the way back
