@@ -23,7 +23,8 @@ from core.budget import POLICIES
 from core.budget.budget_list import parse_budgets
 from core.errors import GraphContextError, ParameterError
 from core.evaluate.client import ChatClient, Endpoint
-from core.evaluate.run import Progress, RunSettings, evaluate
+from core.evaluate.request_counters import endpoint_counter
+from core.evaluate.run import Progress, RequestCounter, RunSettings, evaluate
 from core.evaluate.store import RunStore, run_model, sent_prompt, stored_json
 from core.formats import FORMATS
 from core.graph.model import Graph
@@ -35,6 +36,7 @@ from core.queries import Query
 from core.reports.column_words import words
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from core.tokens import MODELS
 from dashboard.bundled_model import BUNDLED_MAX_TOKENS, bundled_endpoint, bundled_model, reference_readers
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.state.run_stores import store_choices, store_path
@@ -91,14 +93,15 @@ def _budgets_follow_reader() -> None:
         state["answers_budgets"] = default_budgets(state["answers_reader"])
 
 
-def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
-    """The reader choice, the endpoint (None for a built-in reader) and a key typed in this session."""
+def endpoint_settings(tokenizer: str) -> tuple[str, Endpoint | None, str | None, RequestCounter | None]:
+    """The reader choice, the endpoint (None for a built-in reader), a key typed in this session, and how a typed
+    endpoint's prompt tokens are counted (None: on the message text with `tokenizer`)."""
     reader = st.radio("Who answers", list(READERS), format_func=READERS.get, key="answers_reader", horizontal=True,
                       on_change=_budgets_follow_reader)
     if reader in ("oracle", "first-k"):
         with st.expander("How to start a model endpoint (Ollama, vLLM, llama.cpp)"):
             st.markdown(HOW_TO_START)
-        return reader, None, None
+        return reader, None, None, None
     answer_format = st.radio("Answer format", list(ANSWER_FORMATS), format_func=ANSWER_LABELS.get, horizontal=True,
                              key="answers_format", help="Recorded with the run. Constrained output always parses "
                              "(unless the output limit cuts it), but can score differently from free text.")
@@ -108,10 +111,15 @@ def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
                    f"temperature 0, seed 0, at most {BUNDLED_MAX_TOKENS} output tokens. A 135M-parameter model is "
                    "near the floor on most questions: it shows where a real reader fails although the evidence "
                    "survived. `graph-context-lab serve-model` starts the same server in a terminal.")
-        return reader, None, None
+        return reader, None, None, None
     left, middle, right = st.columns(3)
     base_url = left.text_input("Base URL", "http://127.0.0.1:11434/v1", key="answers_base_url")
     model = middle.text_input("Model", "llama3.2", key="answers_model")
+    family = middle.selectbox("Model family", [None, *MODELS.names()], key="answers_family",
+                              format_func=lambda name: "from the model's name" if name is None else name,
+                              help="Whose tokenizer and chat template count each request's prompt tokens, so "
+                                   "that the stored count equals the one the server reports.")
+    counter, counted = endpoint_counter(model, tokenizer, family)
     source = right.radio("API key", ["environment variable", "password field"], key="answers_key_source",
                          horizontal=True, help="Neither is ever written to the run store or a log.")
     typed = None
@@ -134,8 +142,9 @@ def endpoint_settings() -> tuple[str, Endpoint | None, str | None]:
                             float(timeout), int(retries), limit_field, answer_format)
     except GraphContextError as error:
         st.error(escape_markdown(str(error)))
-        return reader, None, None
-    return reader, endpoint, typed
+        return reader, None, None, None
+    st.caption(escape_markdown(counted[0].upper() + counted[1:]) + ".")
+    return reader, endpoint, typed, counter
 
 
 def sweep_settings(selection: Selection, reader: str) -> tuple[SweepOptions, int, int, str, PriceTable, Path] | None:
@@ -181,7 +190,7 @@ def sweep_settings(selection: Selection, reader: str) -> tuple[SweepOptions, int
 
 
 def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed_key: str | None,
-             settings: tuple) -> None:
+             counter: RequestCounter | None, settings: tuple) -> None:
     options, trials, concurrency, question_names, prices, store_path = settings
     graph = selection.graph
     try:
@@ -197,7 +206,6 @@ def run_area(selection: Selection, reader: str, endpoint: Endpoint | None, typed
         st.warning("The last run was stopped. What was answered is stored: run again to send only the rest.")
     if not st.button("Run", type="primary", key="answers_run"):
         return
-    counter = None
     if reader == "bundled":
         endpoint = bundled_endpoint(st.session_state.get("answers_format", "json_schema"))
         concurrency = 1  # one slot: a second request in flight would only wait
@@ -413,12 +421,12 @@ def show() -> None:
                "written into one fixed prompt frame (the same bytes for every format but its name, grammar and "
                "data), sent to a chat-completions endpoint, stored with its raw request and response, and scored "
                "strictly: JSON only, exact identifiers.")
-    reader, endpoint, typed_key = endpoint_settings()
+    reader, endpoint, typed_key, counter = endpoint_settings(selection.tokenizer)
     settings = sweep_settings(selection, reader)
     if settings is None:
         return
     if reader != "endpoint" or endpoint is not None:  # an endpoint with bad settings shows its error instead
-        run_area(selection, reader, endpoint, typed_key, settings)
+        run_area(selection, reader, endpoint, typed_key, counter, settings)
     results_area(settings[-1])
 
 

@@ -11,9 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 from core.analysis.answer_summary import summarise
 from core.evaluate.reader_server import ReaderServer
+from core.evaluate.request_counters import family_counter
 from core.evaluate.store import DEFAULT_PATH, RunStore
 from core.io.samples import sample_names
 from core.prompt.pricing import PriceTable
+from dashboard.views.markdown_text import escape_markdown
 from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
 from tests.dashboard.conftest import on_page, started
 
@@ -86,6 +88,27 @@ def test_an_endpoint_with_a_session_key_answers_and_the_key_is_not_stored(tmp_pa
     assert received > 0 and "0 failed" in app.success[0].value
     stored = b"".join(path.read_bytes() for path in tmp_path.iterdir())
     assert KEY.encode() not in stored and b"first-k" in stored
+
+
+def test_a_typed_endpoint_of_a_named_family_stores_prompt_tokens_as_that_model_reads_them(tmp_path):
+    with ReaderServer() as server:
+        app = page(tmp_path, budgets="5000")
+        app.radio(key="answers_reader").set_value("endpoint").run()
+        app.text_input(key="answers_base_url").set_value(server.url)
+        app.text_input(key="answers_model").set_value("first-k").run()
+        assert "Prompt tokens counted on the message text" in " ".join(item.value for item in app.caption)
+        app.selectbox(key="answers_family").set_value("llama-3").run()
+        run(app)
+    counter = family_counter("llama-3")
+    said = escape_markdown(f"Prompt tokens counted as the model reads them: {counter.name}")
+    assert f"{said}." in [item.value for item in app.caption]
+    with RunStore(tmp_path / STORE) as store:
+        [stored_run] = store.runs()
+        rows = store.results(stored_run["run_id"])
+    assert json.loads(stored_run["settings"])["prompt_tokens_counted_by"] == counter.name
+    for row in rows:
+        messages = json.loads(row["raw_request"])["body"]["messages"]
+        assert row["prompt_tokens_counted"] == counter.count(messages)
 
 
 @pytest.mark.parametrize("widget, value, message", [
