@@ -67,6 +67,7 @@ def test_the_advisor_page_quotes_the_advice_where_something_answers_and_where_no
 @pytest.mark.parametrize("quote", every_quote(), ids=lambda quote: quote.name)
 def test_each_quoted_line_is_printed_by_its_command(quote, tmp_path):
     (tmp_path / "sample_graphs").symlink_to(ROOT / "sample_graphs")
+    (tmp_path / "bench").symlink_to(ROOT / "bench")  # a script that reads the checkout's copies of published data
     (tmp_path / ".venv").symlink_to(Path(sys.prefix))
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
     ran = subprocess.run(["bash", "-c", "set -euo pipefail\n" + quote.command], cwd=tmp_path, env=environment,
