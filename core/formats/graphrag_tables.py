@@ -1,4 +1,4 @@
-"""graphrag_tables: the context tables of Microsoft GraphRAG's local search.
+"""graphrag_tables: entity and relationship tables laid out as Microsoft GraphRAG's local-search context is.
 
     -----Entities-----
     id|entity|description|number of relationships

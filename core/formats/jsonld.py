@@ -1,4 +1,4 @@
-"""jsonld: JSON-LD, one object per node or edge in "@graph" (KG-LLM-Bench's JSON-LD serialization).
+"""jsonld: JSON-LD, one object per node or edge in "@graph" (KG-LLM-Bench's own JSON-LD is `kgllm_json_ld3`).
 
     {"@context": {"n": "http://example.org/node/", ...},
     "@graph": [

@@ -1,4 +1,4 @@
-"""ntriples: RDF N-Triples, one triple per line with full IRIs (KG-LLM-Bench's RDF serialization).
+"""ntriples: RDF N-Triples, one triple per line with full IRIs.
 
     <http://example.org/node/svc-api> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/type/service> .
     <http://example.org/node/svc-api> <http://example.org/relation/depends_on> <http://example.org/node/svc-auth> .

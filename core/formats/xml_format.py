@@ -1,4 +1,4 @@
-"""xml: a generic graph XML, one element per node or edge on its own line (the XML of GraphRAG toolkits).
+"""xml: a generic graph XML of the lab's own, one element per node or edge on its own line.
 
     <graph>
     <node id="svc-api" type="service"/>
