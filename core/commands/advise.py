@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from core.analysis.advisor import Advice, AdviceSettings, advise, advise_answers, advise_set
+from core.analysis.advisor import Advice, AdviceSettings, advise_answers
 from core.analysis.cost import DEFAULT_MODEL
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import add_graph_options, graph_from_arguments
@@ -22,6 +22,7 @@ from core.number_style import money, share, signed_whole, whole
 from core.questions import generate, load_questions
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
+from core.workbench import Workbench
 
 
 def _figures(choice) -> str:
@@ -122,7 +123,7 @@ def run(arguments: argparse.Namespace) -> int:
                 generate(graph, arguments.generate)
             graph = filtered_graph(graph, arguments, [question.query for question in questions.questions], settings.formats,
                                    settings.tokenizers[0])
-            advice = advise_set(graph, questions, settings, progress=progress)
+            advice = Workbench().advise_set(graph, questions, settings, progress=progress)
         else:
             seeds, queries = seeds_and_queries(graph, arguments)  # a sample's own defaults when none are given
             graph = filtered_graph(graph, arguments, queries, settings.formats, settings.tokenizers[0])
@@ -130,7 +131,7 @@ def run(arguments: argparse.Namespace) -> int:
             if len(queries) > 1 and not seed_ids:
                 raise ParameterError("several queries need shared seeds", "--query",
                                      "give --seeds or --question, or a question set with --questions")
-            advice = advise(graph, queries, settings, seeds=seed_ids or None, progress=progress)
+            advice = Workbench().advise(graph, queries, settings, seeds=seed_ids or None, progress=progress)
     finally:
         if progress is not None:
             progress.close()

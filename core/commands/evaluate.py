@@ -180,7 +180,8 @@ def run(arguments: argparse.Namespace) -> int:
 def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[list, dict]:
     """The contexts to ask about, from a question set (--questions / --generate) or from --query, and what the
     run records about where they came from."""
-    from core.analysis.answer_contexts import question_contexts, sweep_contexts
+    from core.analysis.answer_contexts import question_contexts
+    from core.workbench import Workbench
 
     recorded = {"graph_source": graph_parameters(arguments), **options.recorded()}
     if arguments.questions or arguments.generate:
@@ -193,7 +194,7 @@ def planned_contexts(graph, arguments: argparse.Namespace, options) -> tuple[lis
         return contexts, {**recorded, "questions": questions.source, "question_set": questions.name,
                           "seeding": arguments.seeding, "question_count": len(questions)}
     seeds, queries = seeds_and_queries(graph, arguments, out=sys.stderr)  # read, printed, each with an answer
-    contexts, frame = sweep_contexts(graph, queries, options, seeds=seeds)
+    contexts, frame = Workbench().answer_contexts(graph, queries, options, seeds=seeds)
     return contexts, {**recorded, "seeds": frame.attrs["parameters"]["seeds"],
                       "queries": [bound.label for bound in queries]}
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from core.analysis.engine import ENGINES
 from core.analysis.ray_address import check_ray_address
-from core.analysis.suite import SuiteResult, run_suite, settings_for, unseeded_questions
+from core.analysis.suite import SuiteResult, settings_for, unseeded_questions
 from core.analysis.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.commands.graph_source import (
@@ -46,6 +46,7 @@ from core.reports.exports import plain_value
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS
 from core.specs import DEFAULT_BUDGETS
+from core.workbench import Workbench
 
 OUTPUTS = (".csv", ".json", ".parquet")
 
@@ -217,8 +218,8 @@ def run_one(graph: Graph, questions: QuestionSet, arguments: argparse.Namespace,
         if bar is not None:
             bar(done, total)
     try:
-        return run_suite(graph, questions, settings, engine=arguments.engine, workers=arguments.workers,
-                         ray_address=arguments.ray_address, progress=progress)
+        return Workbench().suite(graph, questions, settings, engine=arguments.engine, workers=arguments.workers,
+                                 ray_address=arguments.ray_address, progress=progress)
     finally:
         if bar is not None:
             bar.close()
