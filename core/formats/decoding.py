@@ -22,15 +22,16 @@ def decoded_graph(nodes: Iterable[Node], edges: Iterable[Edge]) -> Graph:
                           "render it again from the graph") from None
 
 
-def parse_json(text: str, where: str = "", object_pairs_hook=None) -> object:
-    """json.loads with every failure turned into a FormatError that says where."""
+def parse_json(text: str, where: str = "", object_pairs_hook=None, *, line: int | None = None) -> object:
+    """json.loads with every failure turned into a FormatError that says where (`line`: the text is that one line
+    of a larger document, so the error names it instead of JSON's own line 1)."""
     try:
         return json.loads(text, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as error:
         place = f"{where}, " if where else ""
-        raise FormatError(f"invalid JSON: {error.msg}", f"{place}line {error.lineno} column {error.colno}",
-                          "check the brackets, quotes and commas", line=error.lineno,
-                          offset=error.pos) from None
+        number = error.lineno if line is None else line
+        raise FormatError(f"invalid JSON: {error.msg}", f"{place}line {number} column {error.colno}",
+                          "check the brackets, quotes and commas", line=number, offset=error.pos) from None
     except RecursionError:
         raise FormatError("JSON nested too deeply", where or "document",
                           "a graph document nests at most a few levels") from None

@@ -64,7 +64,7 @@ def _unit_record(unit: Unit, lead: str) -> Record:
 
 def _decode_line(line: str, number: int, nodes: list, edges: list) -> None:
     where = f"line {number}"
-    value = expect_object(parse_json(line, where), where)
+    value = expect_object(parse_json(line, line=number), where)
     properties = properties_from(value.get("p", {}), f"{where} properties")
     kind = value.get("k")
     if kind == "n":
