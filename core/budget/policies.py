@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -44,7 +43,7 @@ from core.budget.sections import (
 )
 from core.errors import ParameterError
 from core.formats.base import Format, Rendering
-from core.graph.derived import memo_of
+from core.graph.derived import derived, memo_of
 from core.graph.model import Graph
 from core.graph.units import Unit
 from core.registry import Registry
@@ -124,9 +123,9 @@ def unit_survival(accounting: PrefixTokens, result: Cut) -> dict[str, str]:
     return {key: "kept" if key in kept else "cut" for key in accounting.record_of_key}
 
 
-@lru_cache(maxsize=256)
 def grammar_tokens(format_: Format, tokenizer: Tokenizer) -> int:
-    return tokenizer.count(format_.grammar)
+    """The tokens of the format's grammar: counted once per tokenizer, kept on the format (which every cut asks)."""
+    return derived(format_, ("grammar tokens", tokenizer), lambda: tokenizer.count(format_.grammar))
 
 
 def record_marker(kept: int, total: int, sections: tuple[int, int, int, int] | None = None) -> str:
