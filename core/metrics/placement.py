@@ -23,7 +23,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
@@ -42,13 +41,16 @@ _UNESCAPE = re.compile(r"\\(p|\\)")
 def edge_key_endpoints(key: str) -> tuple[str, str]:
     """(source id, target id) of an edge key `e:<source>|<relation>|<target>[|n]`."""
     parts = key[2:].split("|")
-    unescaped = [_UNESCAPE.sub(lambda match: "|" if match.group(1) == "p" else "\\", part) for part in parts]
-    return unescaped[0], unescaped[2]
+    return _unescaped(parts[0]), _unescaped(parts[2])
 
 
-@lru_cache(maxsize=1 << 18)
+def _unescaped(part: str) -> str:
+    return _UNESCAPE.sub(lambda match: "|" if match.group(1) == "p" else "\\", part) if "\\" in part else part
+
+
 def _endpoint_keys(key: str) -> tuple[str, str]:
-    """Node keys of an edge key's endpoints; every rendering (and sections cut) of a graph asks again."""
+    """Node keys of an edge key's endpoints, parsed on each call: only a rendering without its graph asks (a sweep's
+    layouts come from the graph's arrays), once per rendering (its layout is kept on the accounting)."""
     source, target = edge_key_endpoints(key)
     return f"n:{source}", f"n:{target}"
 
