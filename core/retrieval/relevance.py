@@ -12,11 +12,13 @@
   source id and label, relation, and target id and label. `_` splits words like `-` does, so
   `depends_on` matches "depends".
 
-Results are cached by graph content (a sweep orders the same graph once per format).
+Results are kept on the graph (a sweep orders the same graph once per format), the last RESULTS_KEPT of them:
+they go with it, and an equal graph loaded again computes them again.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
@@ -26,6 +28,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from core.errors import ParameterError
+from core.graph.derived import derived
 from core.graph.hops import check_direction
 from core.graph.model import Graph
 from core.graph.units import Unit
@@ -33,14 +36,23 @@ from core.queries.model import label_of
 
 DAMPING = 0.85
 T = TypeVar("T")
-_CACHE_SIZE = 32
-_CACHE: LRUCache[Hashable, object] = LRUCache(maxsize=_CACHE_SIZE)
+RESULTS_KEPT = 32  # per graph: a page that tries seeds one after another keeps the last few PageRanks
 
 
-def _cached(key: Hashable, build: Callable[[], T]) -> T:
-    if key in _CACHE:
-        return _CACHE[key]  # type: ignore[return-value]  # the key says what was built; a hit is the most recent
-    value = _CACHE[key] = build()
+# The dashboard's sessions are threads that share graphs. One lock for every graph, not one in each graph's memo:
+# a graph sent to Ray is pickled with its memo, and a lock does not pickle.
+_LOCK = threading.Lock()
+
+
+def _cached(graph: Graph, key: Hashable, build: Callable[[], T]) -> T:
+    kept: LRUCache[Hashable, object] = derived(graph, "relevance", lambda: LRUCache(maxsize=RESULTS_KEPT))
+    with _LOCK:
+        found = kept.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]  # the key says what was built
+    value = build()
+    with _LOCK:
+        kept[key] = value
     return value
 
 
@@ -50,7 +62,7 @@ def personalized_pagerank(graph: Graph, seeds: Sequence[str], direction: str = "
     missing = [seed for seed in seeds if seed not in graph.node_by_id]
     if missing:
         raise ParameterError(f"seed {missing[0]!r} is not a node of the graph", "seeds", "pick seeds from the graph")
-    return _cached(("pagerank", graph.content_key, tuple(seeds), direction),
+    return _cached(graph, ("pagerank", tuple(seeds), direction),
                    lambda: _pagerank(graph, tuple(dict.fromkeys(seeds)), direction))
 
 
@@ -94,7 +106,7 @@ def centrality(graph: Graph) -> dict[str, tuple[int, int]]:
             degree[edge.source] += 1
             degree[edge.target] += 1
         return {node_id: (int(cores[node_id]), degree[node_id]) for node_id in degree}
-    return _cached(("centrality", graph.content_key), build)
+    return _cached(graph, "centrality", build)
 
 
 def unit_text(graph: Graph, unit: Unit) -> str:
@@ -129,4 +141,4 @@ def bm25_scores(graph: Graph, units: Sequence[Unit], question: str) -> dict[str,
         retriever.index(corpus, show_progress=False)
         scores = retriever.get_scores(words)
         return {key: float(score) for key, score in zip(keys, scores)}
-    return _cached(("bm25", graph.content_key, keys, question), build)
+    return _cached(graph, ("bm25", keys, question), build)
