@@ -28,7 +28,7 @@ from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
 from core.budget.policies import Cut, cut
 from core.budget.sections import DEFAULT_SECTIONS, Sections
-from core.formats.base import Format, Rendering
+from core.formats.base import Format, Rendering, forget_records
 from core.graph.model import Graph
 from core.io.limits import DEFAULT_LIMITS, Limits
 from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
@@ -201,6 +201,12 @@ class Workbench:
     def clear(self) -> None:
         """Forget every kept rendering (a test's fresh start, or memory given back)."""
         self.renderings.clear()
+
+    def forget(self, graph: Graph, format_name: str | None = None) -> int:
+        """Let go of the records the formats keep on `graph` (`core.formats.base.record_memo`), in `format_name` or
+        in every format; the number of records let go. For one-off work on a large graph (every format's complete
+        text measured once): a format no page shows would otherwise hold hundreds of MB of records with the graph."""
+        return forget_records(graph, format_name)
 
 
 def _candidate_keys(spec: RenderingSpec, hops: int) -> frozenset[str]:

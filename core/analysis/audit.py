@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from core.errors import FormatError, GraphContextError
-from core.formats.base import Format, Record, forget_memos
+from core.formats.base import Format, Record, forget_records
 from core.graph.model import ORPHAN_TYPE, Edge, Graph, Node
 from core.graph.units import EdgeUnit, NodeUnit, Unit, edge_keys, graph_units, node_key
 from core.io.limits import DEFAULT_LIMITS, Limits
@@ -298,7 +298,7 @@ def record_copies(text: str, format_: Format, decoded: Graph, images: _Images, s
     except _NotCounted as reason:
         return Duplicates(False, lower_bound, str(reason))
     finally:
-        forget_memos(distinct)  # a one-off graph: its records need not stay in the format's memo
+        forget_records(distinct)  # a one-off graph: its records need not stay in the format's memo
     repeated = []
     for key, copies in found.items():
         written = max(copies, decoder_copies[edge_of[key]]) if key in edge_of else copies

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from core.errors import ParameterError
 from core.formats import FORMATS
-from core.formats.base import forget_memos
+from core.formats.base import forget_records
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
 from core.tokens import TOKENIZERS
@@ -123,7 +123,7 @@ def cost_stability(graph: Graph, tokenizer_name: str, format_names: Sequence[str
                                                 order_counts)))
     for variant in variants.values():
         if variant is not graph:
-            forget_memos(variant)  # one-off graphs: their records would otherwise stay in the memos
+            forget_records(variant)  # one-off graphs: their records would otherwise stay in the memos
     return tuple(found)
 
 

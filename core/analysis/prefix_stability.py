@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from core.analysis.sweep import accounted_rendering, rendering_units
-from core.formats.base import forget_memos
+from core.formats.base import forget_records
 from core.graph.edits import GraphEdit, draw_edits, touched
 from core.graph.units import Unit
 from core.memory.rendering_cache import RenderingCache
@@ -174,7 +174,7 @@ def stability_under(spec: SweepSpec, drawn: Sequence[GraphEdit], edit_seed: int 
             kept[index].append(accounting.total if same else
                                cached_tokens(spec.tokenizer, accounting.full_tokens, text, edited))
             changed[index].append(not same)
-        forget_memos(edit.graph)  # one-off graphs: their records would otherwise stay in the format memos
+        forget_records(edit.graph)  # one-off graphs: their records would otherwise stay in the format memos
     if progress is not None:
         progress(len(drawn), len(drawn), "done")
     return PrefixStability(

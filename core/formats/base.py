@@ -167,14 +167,16 @@ class RecordText:
 
 
 MEMOS_KEPT = 2  # a sweep renders one format in every ordering and layout before the next format
-# Beyond those two, older memos stay while all the memos together hold at most this many records: the
+# Beyond those two, a graph's older memos stay while its memos together hold at most this many records: the
 # dashboard measures every format once when a graph loads, and a page that sweeps every format (Pareto)
 # then finds their records built (every format of a 2,000-service graph; three at 20,000 services).
 # A memo's table (memo_table) counts as the records it holds: graphml keeps its whole document as one.
 RECORDS_KEPT = 200_000
-# An OrderedDict rather than a cachetools cache: a memo grows after it is stored, and cachetools weighs an
-# entry (getsizeof) only when it is inserted.
-_MEMOS: OrderedDict[tuple[int, str], tuple[Graph, dict[Hashable, Record]]] = OrderedDict()
+# The memos live on their graph (core.graph.derived), so they go with it: format name -> memo, least recently
+# used first. An OrderedDict rather than a cachetools cache: a memo grows after it is stored, and cachetools
+# weighs an entry (getsizeof) only when it is inserted.
+RECORD_MEMOS = "record memos"
+# One lock for every graph's memos, not one in each graph's memo: a graph sent to Ray is pickled with its memo.
 _MEMO_LOCK = threading.Lock()
 
 
@@ -188,56 +190,56 @@ def _fresh_memo_lock() -> None:
 os.register_at_fork(after_in_child=_fresh_memo_lock)
 
 
+def _memos(graph: Graph) -> OrderedDict[str, dict[Hashable, Record]]:
+    return derived(graph, RECORD_MEMOS, OrderedDict)
+
+
 def record_memo(graph: Graph, format_name: str) -> dict[Hashable, Record]:
     """Records of one graph in one format, shared by every ordering and layout that renders it.
 
     A record that depends only on its unit (and on what the format writes before it, such as a
     leading line break) is escaped and built once, then reused: the orderings and layouts of a
     sweep render the same units in other orders. The key says what the record depends on; the
-    memos are kept for the most recent graph and format pairs only (see RECORDS_KEPT).
+    graph keeps the memos of its most recent formats only (see RECORDS_KEPT), and lets them go with it.
     """
-    key = (id(graph), format_name)
+    memos = _memos(graph)
     with _MEMO_LOCK:
-        entry = _MEMOS.get(key)
-        if entry is not None and entry[0] is graph:
-            _MEMOS.move_to_end(key)
-            return entry[1]
-        memo: dict[Hashable, Record] = {}
-        _MEMOS[key] = (graph, memo)  # holding the graph keeps its id from being reused
-        _MEMOS.move_to_end(key)
-        _forget_oldest()
+        memo = memos.get(format_name)
+        if memo is None:
+            memo = memos[format_name] = {}
+            _forget_oldest(memos)
+        memos.move_to_end(format_name)
         return memo
 
 
-def forget_memos(graph: Graph, format_name: str | None = None) -> int:
+def forget_records(graph: Graph, format_name: str | None = None) -> int:
     """Drop the memo of `graph` in `format_name` (or in every format); the number of records let go.
 
-    For one-off work on a large graph (measuring every format's complete text once): the records of a
-    format no page shows would otherwise stay until two newer memos push them out (hundreds of MB on
-    the largest graphs the limits accept).
+    For one-off work on a large graph (measuring every format's complete text once), or a one-off graph kept
+    after its use (an edit in a stability result): the records of a format no page shows would otherwise stay
+    with the graph until two newer memos push them out (hundreds of MB on the largest graphs the limits accept).
+    `Workbench.forget` is the front door to it.
     """
+    memos = _memos(graph)
     with _MEMO_LOCK:
-        keys = [key for key, (held, _) in _MEMOS.items()
-                if held is graph and (format_name is None or key[1] == format_name)]
-        return sum(_weight(_MEMOS.pop(key)[1]) for key in keys)
+        names = [name for name in memos if format_name is None or name == format_name]
+        return sum(_weight(memos.pop(name)) for name in names)
 
 
-def memos_held() -> dict[str, int]:
-    """Records held per format across the memos now kept (for measuring what the memos cost)."""
+def memos_held(graph: Graph) -> dict[str, int]:
+    """Records held per format in the graph's memos (for measuring what the memos cost)."""
+    memos = _memos(graph)
     with _MEMO_LOCK:
-        held: dict[str, int] = {}
-        for (_, format_name), (_, memo) in _MEMOS.items():
-            held[format_name] = held.get(format_name, 0) + _weight(memo)
-        return held
+        return {format_name: _weight(memo) for format_name, memo in memos.items()}
 
 
-def _forget_oldest() -> None:
+def _forget_oldest(memos: OrderedDict[str, dict[Hashable, Record]]) -> None:
     """Drop the least recently used memos beyond the two newest while the records kept exceed RECORDS_KEPT."""
-    if len(_MEMOS) <= MEMOS_KEPT:
+    if len(memos) <= MEMOS_KEPT:
         return  # nothing could go: weighing the memos walks every record they hold (0.2 s on the largest graph)
-    held = sum(_weight(memo) for _, memo in _MEMOS.values())
-    while len(_MEMOS) > MEMOS_KEPT and held > RECORDS_KEPT:
-        _, (_, memo) = _MEMOS.popitem(last=False)
+    held = sum(_weight(memo) for memo in memos.values())
+    while len(memos) > MEMOS_KEPT and held > RECORDS_KEPT:
+        _, memo = memos.popitem(last=False)
         held -= _weight(memo)
 
 

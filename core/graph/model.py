@@ -16,6 +16,7 @@ from typing import Literal
 import networkx as nx
 
 from core.errors import GraphError
+from core.graph.derived import MEMO
 
 PropertyValue = str | int | float | bool
 Properties = tuple[tuple[str, PropertyValue], ...]
@@ -210,6 +211,12 @@ class Graph:
         sorted_nodes = tuple(by_id[node_id] for node_id in sorted(by_id))
         sorted_edges = tuple(sorted(edge_list, key=lambda edge: edge.sort_key))
         return cls(sorted_nodes, sorted_edges, schema)
+
+    def __getstate__(self) -> dict[str, object]:
+        """What pickles (a graph sent to Ray, a copy): the graph without its memo of derived values
+        (core.graph.derived), which the receiver builds again if it asks; its formats' records alone are
+        hundreds of MB on a large graph."""
+        return {name: value for name, value in vars(self).items() if name != MEMO}
 
     @property
     def node_by_id(self) -> dict[str, Node]:

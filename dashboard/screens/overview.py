@@ -18,7 +18,6 @@ from core.analysis.sweep import cheapest_lossless, rendering_summary
 from core.analysis.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
 from core.errors import ParameterError
 from core.formats import FORMATS
-from core.formats.base import forget_memos
 from core.number_style import TOKENS_D3, signed_share
 from core.reports.graph_size import GraphFigures, graph_figures
 from core.retrieval import ORDERINGS
@@ -116,12 +115,12 @@ def tokenizers_on_request(graph) -> None:
 
 
 def alone(graph, format_name: str, measure: Callable[[], pd.DataFrame]) -> pd.DataFrame:
-    """One format's one-off measurement, after which the format's record memo is let go (core.formats.base):
-    on a large graph it would hold hundreds of MB of records no page reads."""
+    """One format's one-off measurement, after which the workbench lets go of the format's records the graph keeps
+    (core.formats.base.record_memo): on a large graph they would hold hundreds of MB of records no page reads."""
     try:
         return measure()
     finally:
-        forget_memos(graph, format_name)
+        cache.workbench().forget(graph, format_name)
 
 
 def graph_figures_section(figures: GraphFigures) -> None:

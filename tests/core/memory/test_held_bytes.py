@@ -26,7 +26,7 @@ def traced(build):
     try:
         before = tracemalloc.get_traced_memory()[0]
         value = build()
-        base.forget_memos(GRAPH)
+        base.forget_records(GRAPH)
         gc.collect()
         return value, tracemalloc.get_traced_memory()[0] - before
     finally:
