@@ -25,6 +25,11 @@ from core.formats import (
     isongraph,
     jsonl,
     jsonld,
+    kgllm_json_ld3,
+    kgllm_list_of_edges,
+    kgllm_rdf_turtle3,
+    kgllm_structured_json,
+    kgllm_structured_yaml,
     local_ids,
     markdown_tables,
     mermaid,
@@ -80,6 +85,12 @@ FORMATS: Registry[Format] = Registry("format", [(module.FORMAT.name, module.FORM
     xml_format,
     relation_tables,
     mermaid,
+    # KG-LLM-Bench's own texts, as its generator writes them (lossy)
+    kgllm_list_of_edges,
+    kgllm_structured_json,
+    kgllm_structured_yaml,
+    kgllm_rdf_turtle3,
+    kgllm_json_ld3,
 )])
 
 __all__ = ["FORMATS", "Format"]
