@@ -35,8 +35,9 @@ from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, ren
 from core.metrics.coverage import seed_region
 from core.metrics.cut_metrics import CutMetrics, decode_cut, measure_cut
 from core.metrics.cut_reading import index_ahead
+from core.metrics.inspected_cut import inspected_metrics
 from core.prompt.context import Context
-from core.queries import Query
+from core.queries import Query, Solution
 from core.queries.answerable import require_answer
 from core.questions import QuestionSet
 from core.retrieval.seeds import Seeds
@@ -115,6 +116,14 @@ class Workbench:
         gold = query.solve(spec.graph)
         candidates = _candidate_keys(spec, hops)
         return measure_cut(result, query, gold, decode_cut(result, spec.format), candidates=candidates)
+
+    def measure_cut(self, spec: RenderingSpec, result: Cut, query: Query, gold: Solution | None = None) -> CutMetrics:
+        """`measure` of a cut of the spec's rendering already made (a page's), the document read from its kept units
+        where the format allows and remembered per record prefix on the accounting (`core.metrics.inspected_cut`):
+        quick enough for every budget step on a large graph. Without candidate recall; `gold`: the query's answer
+        on the graph, when the caller has it."""
+        gold = gold if gold is not None else query.solve(spec.graph)
+        return inspected_metrics(result, spec.format, self.account(spec), spec.graph, query, gold)
 
     # Many cuts.
 

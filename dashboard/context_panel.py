@@ -25,19 +25,19 @@ from core.tokens.models import approximate_count
 from core.tokens.prefix_tokens import PrefixTokens
 from core.tokens.token_spans import window_bounds
 from dashboard import cache
-from dashboard.renderings import accounting_for, rendering_key
+from dashboard.renderings import accounting_for, rendering_key, spec_for
 from dashboard.sidebar import Selection, format_label
-from dashboard.state.inspected_cut import inspected_metrics
 from dashboard.views.context_html import Highlight, context_html, page_bounds, page_containing, pages_around
 from dashboard.views.evidence_strip import strip_html
 from dashboard.views.markdown_text import escape_markdown
 
 
-def cut_metrics(selection: Selection, format_name: str, accounting: PrefixTokens, result: Cut) -> CutMetrics:
-    """Core's metrics of the cut: parse, evidence survival, traversal accuracy on what the document holds (read
-    from its kept units where the format allows, and remembered per document, so a budget step re-reads nothing)."""
-    return inspected_metrics(result, FORMATS.get(format_name), accounting, selection.graph, selection.query,
-                             selection.solution)
+def cut_metrics(selection: Selection, format_name: str, result: Cut) -> CutMetrics:
+    """The workbench's metrics of the cut: parse, evidence survival, traversal accuracy on what the document holds
+    (read from its kept units where the format allows, and remembered per document, so a budget step re-reads
+    nothing: `Workbench.measure_cut`)."""
+    return cache.workbench().measure_cut(spec_for(selection, format_name), result, selection.query,
+                                         selection.solution)
 
 
 def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool, whitespace: bool) -> CutMetrics:
@@ -49,7 +49,7 @@ def draw_panel(selection: Selection, format_name: str, policy: str, colour: bool
                     show_time=True) \
             if not POLICIES.get(policy).prefix else nullcontext():
         result = cut(accounting, FORMATS.get(format_name), policy, selection.budget)
-    figures = cut_metrics(selection, format_name, accounting, result)
+    figures = cut_metrics(selection, format_name, result)
     st.subheader(f"{format_label(format_name)} · {policy}")
     # A wrapping row of content-wide metrics: a value is never cut to "1,2…" in a narrow column.
     row = st.container(horizontal=True, wrap=True, gap="medium")

@@ -84,8 +84,8 @@ def lesson_checked(selection, plan: WalkthroughPlan, sample_name: str, format_na
                    "figures):")
         return True
     accounting = accounting_for(selection, format_name)
-    figures = cut_metrics(selection, format_name, accounting, cut(accounting, FORMATS.get(format_name),
-                                                                  selection.policy, selection.budget))
+    figures = cut_metrics(selection, format_name, cut(accounting, FORMATS.get(format_name), selection.policy,
+                                                      selection.budget))
     disagree = figures_disagree(plan.steps[step], figures.parse_ok, figures.evidence_survival,
                                 figures.traversal_accuracy, figures.records_kept, figures.records_total)
     if disagree:

@@ -29,7 +29,7 @@ BILLION_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
 def expected_figures(format_name: str, ordering: str, policy: str, budget: int) -> tuple[str, ...]:
     """What a Contexts panel must show for the default sample (its seeds and query): the workbench's figures of the
     cut read from its decoded text, and its tokens counted by the tokenizer itself (the page reads the cut from its
-    kept units: tests/dashboard/state/test_inspected_cut.py checks that reading against the decoded document)."""
+    kept units: tests/core/metrics/test_inspected_cut.py checks that reading against the decoded document)."""
     sample = default_sample()
     graph, query = load_sample(sample.name), sample.default_query()
     spec = RenderingSpec.from_names(graph, format_name, ordering_name=ordering, seeds=sample.seeds,

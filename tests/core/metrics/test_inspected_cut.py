@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-import dashboard.state.inspected_cut as inspected
+import core.metrics.inspected_cut as inspected
 from core.budget import POLICIES
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.generate import service_graph
 from core.metrics.cut_metrics import KeptKeys, decode_cut, measure_cut
+from core.metrics.inspected_cut import inspected_metrics, remembered_documents
 from core.queries import IMPACT_OWNERS, query
+from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
-from dashboard.state.inspected_cut import inspected_metrics, remembered_documents
+from core.workbench import Workbench
 
 GRAPH = service_graph(12, 24, 3)
 QUESTION = query(IMPACT_OWNERS, failed="db-identity")
@@ -91,3 +93,12 @@ def test_a_raw_text_is_not_remembered_but_a_record_prefix_is():
     assert remembered_documents(accounting) == 0  # its text is the key: megabytes on a large graph
     inspected_metrics(cut(accounting, format_, "record", half), format_, accounting, GRAPH, QUESTION, GOLD)
     assert remembered_documents(accounting) == 1
+
+
+def test_the_workbench_measures_a_cut_it_was_given_as_measure_does_and_remembers_it_on_the_accounting():
+    bench = Workbench()
+    spec = RenderingSpec.from_names(GRAPH, "compact_json", tokenizer_name="o200k_base")
+    budget = bench.cut(spec, 10**7).budgeted_tokens // 2
+    result = bench.cut(spec, budget)
+    assert bench.measure_cut(spec, result, QUESTION) == bench.measure(spec, budget, QUESTION)
+    assert remembered_documents(bench.account(spec)) == 1
