@@ -21,14 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import ison_parser  # noqa: E402  (after the path: the script runs from a checkout)
-from ison_graph import ISONGraph  # noqa: E402
-
-from core.formats import FORMATS  # noqa: E402
+from core.formats import FORMATS  # noqa: E402  (after the path: the script runs from a checkout)
 from core.graph.units import graph_units  # noqa: E402
 from core.io.generate import service_graph  # noqa: E402
 from core.io.node_link import parse_node_link  # noqa: E402
 from core.tokens import TOKENIZERS  # noqa: E402
+from tests.isongraph_converters import benchmark_isongraph, isongraph_row_keys, upper_cased  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 SEED_FORMATS = ("pretty_json", "compact_json", "jsonl", "csv", "typed_edges")
@@ -52,23 +50,12 @@ def in_file_order(graph, data: dict) -> list:
 
 
 def isongraph_count(data: dict) -> int:
-    """isongraph of the graph the benchmark's converter builds: relations upper-cased, its rows grouped by type and
-    relation (the order ISONGraph's to_ison writes, read back from its text), as
-    tests/core/formats/test_published_isongraph.py checks byte for byte."""
-    graph = ISONGraph()
-    types = {node["id"]: node["type"] for node in data["nodes"]}
-    for node in data["nodes"]:
-        graph.add_node(node["type"], node["id"], **{k: v for k, v in node.items() if k not in ("id", "type")})
-    for edge in data["edges"]:
-        graph.add_edge(edge["relation"].upper(), (types[edge["source"]], edge["source"]),
-                       (types[edge["target"]], edge["target"]),
-                       **{k: v for k, v in edge.items() if k not in ("source", "target", "relation")})
-    upper = {**data, "edges": [{**edge, "relation": edge["relation"].upper()} for edge in data["edges"]]}
-    lab_graph = parse_node_link(json.dumps(upper).encode("utf-8"))
-    units = {unit.key: unit for unit in graph_units(lab_graph)}
-    order = [units[f"n:{row['id']}" if block.kind == "nodes" else f"e:{row['source'].id}|{block.name}|{row['target'].id}"]
-             for block in ison_parser.loads(graph.to_ison()).blocks for row in block.rows]
-    return count("isongraph", lab_graph, order)[1]
+    """isongraph of the graph the benchmark's converter builds (relations upper-cased), in the order its ISONGraph
+    writes the rows, as tests/core/formats/test_published_isongraph.py checks byte for byte."""
+    graph = parse_node_link(json.dumps(upper_cased(data)).encode("utf-8"))
+    units = {unit.key: unit for unit in graph_units(graph)}
+    order = [units[key] for key in isongraph_row_keys(benchmark_isongraph(data))]
+    return count("isongraph", graph, order)[1]
 
 
 def cell(theirs: int, ours: int) -> str:

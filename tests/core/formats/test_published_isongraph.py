@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import ison_parser
 import pytest
 import toon_format
-from ison_graph import ISONGraph
 
 from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.node_link import parse_node_link
 from core.tokens import TOKENIZERS
+from tests.isongraph_converters import benchmark_ison, benchmark_isongraph, isongraph_row_keys, upper_cased
 
 HERE = Path(__file__).resolve().parents[2] / "data" / "published-formats" / "isongraph"
 GRAPHS = json.loads((HERE / "isongraph-kg-benchmark.json").read_text(encoding="utf-8"))
@@ -51,22 +50,6 @@ def test_in_the_file_s_order_the_text_is_the_reference_encoder_s(format_name):
 ISONGRAPH_REPRODUCED = ["knowledge_graph", "org_chart", "academic_citations"]
 
 
-def benchmark_ison(data: dict) -> str:
-    return ison_parser.dumps(ison_parser.from_dict(data, auto_refs=True, smart_order=True), align_columns=False)
-
-
-def benchmark_isongraph(data: dict) -> str:
-    graph = ISONGraph()
-    types = {node["id"]: node["type"] for node in data["nodes"]}
-    for node in data["nodes"]:
-        graph.add_node(node["type"], node["id"], **{k: v for k, v in node.items() if k not in ("id", "type")})
-    for edge in data["edges"]:
-        graph.add_edge(edge["relation"].upper(), (types[edge["source"]], edge["source"]),
-                       (types[edge["target"]], edge["target"]),
-                       **{k: v for k, v in edge.items() if k not in ("source", "target", "relation")})
-    return graph.to_ison()
-
-
 def in_text_order(graph, keys: list[str]) -> list:
     units = {unit.key: unit for unit in graph_units(graph)}
     return [units[key] for key in keys]
@@ -84,11 +67,9 @@ def test_ison_in_the_file_s_order_is_the_benchmark_converter_s_text_today(graph_
 @pytest.mark.parametrize("graph_name", list(GRAPHS))
 def test_isongraph_of_the_benchmark_s_graph_in_its_row_order_is_its_converter_s_text(graph_name):
     data = GRAPHS[graph_name]["data"]
-    upper = {**data, "edges": [{**edge, "relation": edge["relation"].upper()} for edge in data["edges"]]}
-    graph = parse_node_link(json.dumps(upper).encode("utf-8"))  # the graph the converter builds: relations upper-cased
+    graph = parse_node_link(json.dumps(upper_cased(data)).encode("utf-8"))  # the graph the converter builds
     expected = benchmark_isongraph(data)
-    keys = [f"n:{row['id']}" if block.kind == "nodes" else f"e:{row['source'].id}|{block.name}|{row['target'].id}"
-            for block in ison_parser.loads(expected).blocks for row in block.rows]
+    keys = isongraph_row_keys(expected)
     text = FORMATS.get("isongraph").render(graph, in_text_order(graph, keys)).text
     assert text == expected
     if graph_name in ISONGRAPH_REPRODUCED:
