@@ -1,4 +1,6 @@
-"""edge_tuples: KG-LLM-Bench's list of edges, `(subject, relation, object)`, plus `(id, type)` lines.
+"""edge_tuples: the lab's variant of KG-LLM-Bench's list of edges, `(subject, relation, object)`, plus `(id, type)` lines.
+
+KG-LLM-Bench's own text, as its generator writes it, is `kgllm_list_of_edges`.
 
     (svc-api, service)
     (svc-api, depends_on, svc-auth)

@@ -1,4 +1,6 @@
-"""structured_json: KG-LLM-Bench's structured JSON, subject -> relation -> [objects], with node types.
+"""structured_json: the lab's variant of KG-LLM-Bench's structured JSON, subject -> relation -> [objects], with types.
+
+KG-LLM-Bench's own text, as its generator writes it, is `kgllm_structured_json`.
 
 The full rendering is exactly `json.dumps(document, indent=2, ensure_ascii=False)` of
 

@@ -1,4 +1,6 @@
-"""yaml: KG-LLM-Bench's structured YAML, subject -> relation -> [objects], with node types.
+"""yaml: the lab's variant of KG-LLM-Bench's structured YAML, subject -> relation -> [objects], with node types.
+
+KG-LLM-Bench's own text, as its generator writes it, is `kgllm_structured_yaml`.
 
 The document is the one structured_json writes, dumped by PyYAML's safe dumper (block style, keys
 in rendering order, Unicode kept, no line folding) and read back by its safe loader, both libyaml's
