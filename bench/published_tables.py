@@ -6,7 +6,9 @@
   (tests/data/seed_reference_facts.json holds its figures; tests/core/formats/test_reference_compatibility.py
   checks them against the program itself when the seed document is beside the checkout);
 - the ISONGraph knowledge-graph benchmark's published o200k table (BENCHMARK.md), for the five of its ten
-  formats the lab writes as that benchmark's converters do, from a copy of its data (tests/data/published-formats).
+  formats the lab writes as that benchmark's converters do, from a copy of its data (tests/data/published-formats);
+- KG-LLM-Bench's generator output on a 23-entity graph beside the lab's kgllm_ profiles of its five formats and
+  the lab's own formats of the same kind.
 
 Each row ends with how many cells are equal. The docs page "Published tables, reproduced" quotes this output,
 and tests/docs/test_quoted_output.py runs it to check every quoted line. Takes about 3 s.
@@ -18,6 +20,9 @@ import json
 import sys
 from pathlib import Path
 
+import rdflib
+from rdflib.compare import isomorphic
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -26,13 +31,19 @@ from core.graph.units import graph_units  # noqa: E402
 from core.io.generate import service_graph  # noqa: E402
 from core.io.node_link import parse_node_link  # noqa: E402
 from core.tokens import TOKENIZERS  # noqa: E402
-from tests.isongraph_converters import benchmark_isongraph, isongraph_row_keys, upper_cased  # noqa: E402
+from tests.published_sources import benchmark_isongraph, isongraph_row_keys, kgllm_graph, upper_cased  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 SEED_FORMATS = ("pretty_json", "compact_json", "jsonl", "csv", "typed_edges")
 # ISONGraph's column -> the lab's format that writes the same text (the benchmark's converters, see
 # tests/data/published-formats/isongraph/README.md); its Cypher, RDF/Turtle, GML, JSON-LD and GraphML columns
 # are the benchmark's own writers, which no lab format copies.
+# KG-LLM-Bench's generator file -> (the lab's profile of it, the lab's own format of that kind)
+KGLLM_FILES = {"list_of_edges": ("kgllm_list_of_edges", "edge_tuples"),
+               "structured_json": ("kgllm_structured_json", "structured_json"),
+               "structured_yaml": ("kgllm_structured_yaml", "yaml"),
+               "rdf_turtle3": ("kgllm_rdf_turtle3", "turtle"),
+               "json_ld3": ("kgllm_json_ld3", "jsonld")}
 ISONGRAPH_COLUMNS = {"JSON": "flat_json", "JSON Compact": "flat_compact_json", "TOON": "toon", "ISON": "ison",
                      "ISONGraph": "isongraph"}
 
@@ -108,8 +119,33 @@ def isongraph_table() -> list[str]:
     return lines
 
 
+def same_rdf(ours: str, theirs: str, file_name: str) -> bool:
+    """Whether two RDF texts mean the same graph (json_ld3's generator writes its @graph in an order that changes
+    from run to run: rdflib's hashes)."""
+    if not file_name.startswith(("rdf_", "json_ld")):
+        return False
+    syntax = "json-ld" if file_name.startswith("json_ld") else "turtle"
+    return isomorphic(rdflib.Graph().parse(data=ours, format=syntax), rdflib.Graph().parse(data=theirs, format=syntax))
+
+
+def kgllm_table() -> list[str]:
+    folder = DATA / "published-formats" / "countries"
+    graph, units = kgllm_graph(json.loads((folder / "graph.json").read_text(encoding="utf-8")))
+    tokenizer = TOKENIZERS.get("o200k_base")
+    lines = ["KG-LLM-Bench's generator on the countries graph (23 entities): its files beside the lab's profiles, "
+             "o200k tokens", "", "| generator file | tokens | lab profile | tokens | same text | "
+             "the lab's own format | tokens |", "|---|---:|---|---:|---|---|---:|"]
+    for file_name, (profile, own) in KGLLM_FILES.items():
+        theirs = (folder / "kg-llm-bench" / f"{file_name}.txt").read_text(encoding="utf-8")
+        ours = FORMATS.get(profile).render(graph, units).text
+        same = "bytes" if ours == theirs else "same RDF graph" if same_rdf(ours, theirs, file_name) else "no"
+        lines.append(f"| {file_name} | {tokenizer.count(theirs):,} | {profile} | {tokenizer.count(ours):,} | {same} "
+                     f"| {own} | {count(own, graph)[1]:,} |")
+    return lines
+
+
 def main() -> int:
-    print("\n".join([*seed_table(), "", *isongraph_table()]))
+    print("\n".join([*seed_table(), "", *isongraph_table(), "", *kgllm_table()]))
     return 0
 
 

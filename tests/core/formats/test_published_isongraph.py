@@ -14,7 +14,7 @@ from core.formats import FORMATS
 from core.graph.units import graph_units
 from core.io.node_link import parse_node_link
 from core.tokens import TOKENIZERS
-from tests.isongraph_converters import benchmark_ison, benchmark_isongraph, isongraph_row_keys, upper_cased
+from tests.published_sources import benchmark_ison, benchmark_isongraph, isongraph_row_keys, upper_cased
 
 HERE = Path(__file__).resolve().parents[2] / "data" / "published-formats" / "isongraph"
 GRAPHS = json.loads((HERE / "isongraph-kg-benchmark.json").read_text(encoding="utf-8"))

@@ -13,29 +13,14 @@ from rdflib.compare import isomorphic
 
 from core.formats import FORMATS
 from core.formats.kgllm_json_ld3 import CONTEXT
-from core.graph.model import Schema, default_reading
-from core.graph.units import graph_units
-from core.io.node_link import parse_node_link
 from core.tokens import TOKENIZERS
+from tests.published_sources import kgllm_graph
 
 HERE = Path(__file__).resolve().parents[2] / "data" / "published-formats" / "countries"
 FILES = {"kgllm_list_of_edges": "list_of_edges", "kgllm_structured_json": "structured_json",
          "kgllm_structured_yaml": "structured_yaml", "kgllm_rdf_turtle3": "rdf_turtle3", "kgllm_json_ld3": "json_ld3"}
 TOKENS = {"kgllm_list_of_edges": 325, "kgllm_structured_json": 461, "kgllm_structured_yaml": 305,
           "kgllm_rdf_turtle3": 829, "kgllm_json_ld3": 1509}  # o200k_base counts of the generator's files
-
-
-def in_file_order(document: dict, schema_relations: list[str] | None = None):
-    """The graph of a node-link document and its units as the generator's DiGraph took them: the nodes in the
-    file's order, then the edges in the file's order. Its relation table (relations.tsv, the R<n> ids) is
-    the schema's: the relations as the file first names them, unless given."""
-    graph = parse_node_link(json.dumps(document).encode("utf-8"))
-    relations = schema_relations or list(dict.fromkeys(link["relation"] for link in document["links"]))
-    graph = graph.with_schema(Schema(relations=tuple(default_reading(relation) for relation in relations)))
-    units = {unit.key: unit for unit in graph_units(graph)}
-    keys = [f"n:{node['id']}" for node in document["nodes"]] + [
-        f"e:{link['source']}|{link['relation']}|{link['target']}" for link in document["links"]]
-    return graph, [units[key] for key in keys]
 
 
 COUNTRIES = json.loads((HERE / "graph.json").read_text(encoding="utf-8"))
@@ -47,7 +32,7 @@ def generator_text(name: str) -> str:
 
 @pytest.mark.parametrize("name", [name for name in FILES if name != "kgllm_json_ld3"])
 def test_the_text_is_the_generator_s_byte_for_byte(name):
-    graph, units = in_file_order(COUNTRIES)
+    graph, units = kgllm_graph(COUNTRIES)
     text = FORMATS.get(name).render(graph, units).text
     assert text == generator_text(name)
     assert TOKENIZERS.get("o200k_base").count(text) == TOKENS[name]
@@ -61,7 +46,7 @@ def order_free(document: dict) -> dict:
 
 
 def test_json_ld3_is_the_generator_s_graph_and_token_count():
-    graph, units = in_file_order(COUNTRIES)
+    graph, units = kgllm_graph(COUNTRIES)
     text = FORMATS.get("kgllm_json_ld3").render(graph, units).text
     expected = generator_text("kgllm_json_ld3")
     assert isomorphic(rdflib.Graph().parse(data=text, format="json-ld"),
@@ -72,7 +57,7 @@ def test_json_ld3_is_the_generator_s_graph_and_token_count():
 
 @pytest.mark.parametrize("name", list(FILES))
 def test_every_prefix_of_the_countries_text_is_the_rendering_of_its_units(name):
-    graph, units = in_file_order(COUNTRIES)
+    graph, units = kgllm_graph(COUNTRIES)
     format_ = FORMATS.get(name)
     rendering = format_.render(graph, units)
     for count in range(len(rendering.records) + 1):
@@ -184,12 +169,12 @@ SMALL_JSON_LD = [  # in the Turtle writer's order; rdflib's json.dumps: indent 2
 
 @pytest.mark.parametrize("name", list(BY_HAND))
 def test_a_small_graph_is_written_as_the_generator_s_rules_say(name):
-    graph, units = in_file_order(SMALL, ["capital", "largest city", "located in", "near"])
+    graph, units = kgllm_graph(SMALL, ["capital", "largest city", "located in", "near"])
     assert FORMATS.get(name).render(graph, units).text == BY_HAND[name]
 
 
 def test_a_small_graph_in_json_ld3_is_the_same_graph_as_its_turtle():
-    graph, units = in_file_order(SMALL, ["capital", "largest city", "located in", "near"])
+    graph, units = kgllm_graph(SMALL, ["capital", "largest city", "located in", "near"])
     text = FORMATS.get("kgllm_json_ld3").render(graph, units).text
     assert text == json.dumps({"@context": CONTEXT, "@graph": SMALL_JSON_LD}, indent=2, sort_keys=True,
                               ensure_ascii=False)
@@ -203,7 +188,7 @@ def test_what_is_lost_is_said_and_is_lost(name):
     assert not format_.lossless
     for loss in ("node types", "properties", "second relation between the same source and target"):
         assert loss in format_.lost
-    graph, units = in_file_order(SMALL, ["capital", "largest city", "located in", "near"])
+    graph, units = kgllm_graph(SMALL, ["capital", "largest city", "located in", "near"])
     rendering = format_.render(graph, units)
     pair = [record for record in rendering.records if "e:f|capital|p" in record.unit_keys]
     assert [record.unit_keys for record in pair] == [("e:f|capital|p", "e:f|largest city|p")]
@@ -215,7 +200,7 @@ def test_what_is_lost_is_said_and_is_lost(name):
 
 @pytest.mark.parametrize("name", list(FILES))
 def test_any_subset_of_units_renders_and_decodes(name):
-    graph, units = in_file_order(COUNTRIES)
+    graph, units = kgllm_graph(COUNTRIES)
     format_ = FORMATS.get(name)
     for subset in (units[::3], [unit for unit in units if not unit.is_node], [unit for unit in units if unit.is_node],
                    units[-5:]):
