@@ -1,4 +1,4 @@
-"""ckg_lines: the CKG benchmark's context lines, `[TYPE] id | relation: a, b`, for any relation.
+"""ckg_lines: `[TYPE] id | relation: a, b` lines, the shape the CKG benchmark describes its context in (`[TAXONOMY] Label | prerequisites: …`), for any relation.
 
     #graph-ckg-v1
     [database] db-identity

@@ -1,4 +1,4 @@
-"""ckg_lines: the CKG benchmark's `[TYPE] id | relation: a, b` lines for any relation."""
+"""ckg_lines: `[TYPE] id | relation: a, b` lines (the shape the CKG benchmark describes) for any relation."""
 
 from __future__ import annotations
 
