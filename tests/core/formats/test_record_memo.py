@@ -40,6 +40,19 @@ def test_memos_beyond_the_two_newest_stay_while_their_records_fit(monkeypatch) -
     assert record_memo(graph, "b") is not memos["b"]
 
 
+def test_a_memo_that_grows_after_it_was_weighed_is_weighed_again_when_fetched(monkeypatch) -> None:
+    graph = load_sample("online-boutique")
+    monkeypatch.setattr(base, "RECORDS_KEPT", 10)
+    record_memo(graph, "a").update({("record", index): None for index in range(2)})
+    record_memo(graph, "b")
+    record_memo(graph, "c")  # a is weighed: 2 records
+    grown = record_memo(graph, "a")
+    grown.update({("record", index): None for index in range(2, 12)})  # 12 records now, over the bound alone
+    record_memo(graph, "b")
+    record_memo(graph, "d")  # a is the least recently used but one... c goes first, then a (12 > 10)
+    assert record_memo(graph, "a") is not grown
+
+
 def test_forgetting_a_graphs_memo_lets_its_records_go_and_keeps_the_others() -> None:
     graph, other = load_sample("online-boutique"), load_sample("nvidia-jetson")
     units = graph_units(graph)
