@@ -13,7 +13,7 @@ carries over):
   complete rendering. Nothing a sweep does can cost less: it must write every text and count it.
   (Computing the orderings themselves is reported beside it, outside the floor.) It is measured
   with the default collector, then with the collector settings `sweep()` runs with
-  (`core.analysis.workers.fewer_collections`) before and again right after the 1-worker sweep: that
+  (`core.execution.workers.fewer_collections`) before and again right after the 1-worker sweep: that
   floor is the fair one, and measuring it on both sides of the sweep evens out a load that moves;
 - end to end: `sweep(..., workers=1)` with every metric of every cut (both policies, 8 budgets),
   the figure the Budget survival, Orderings, Pareto and Exports pages and the `sweep` CLI cost;
@@ -47,7 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.analysis.sweep import sweep
-from core.analysis.workers import fewer_collections
+from core.execution.workers import fewer_collections
 from core.formats import FORMATS
 from core.io.generate import service_graph
 from core.metrics.coverage import seed_region
@@ -187,7 +187,7 @@ def report(figures: dict, single: dict, pooled: dict | None, ceiling: dict | Non
     if "fewer_collections" in base:
         fewer = base["fewer_collections"]
         print(f"floor with a sweep's collector settings:  {fewer['wall']:7.1f} s wall  {fewer['cpu']:7.1f} s CPU "
-              f"(core.analysis.workers.fewer_collections, on a fresh graph)")
+              f"(core.execution.workers.fewer_collections, on a fresh graph)")
         after = base["fewer_collections_after"]
         print(f"  the same, measured again right after the 1-worker sweep: {after['wall']:7.1f} s wall  "
               f"{after['cpu']:7.1f} s CPU")

@@ -23,7 +23,7 @@ from core.analysis.audit import Audit, audit_context, question_reading
 from core.analysis.count_caps import CapCost, count_caps
 from core.analysis.estimator_error import EstimatorError, estimator_error
 from core.analysis.prefix_stability import DEFAULT_EDITS, PrefixStability, prefix_stability
-from core.analysis.sweep import accounted_rendering, rendering_units, sweep
+from core.analysis.sweep import sweep
 from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
 from core.budget.policies import Cut, cut
@@ -36,6 +36,7 @@ from core.metrics.coverage import seed_region
 from core.metrics.cut_metrics import CutMetrics, decode_cut, measure_cut
 from core.metrics.cut_reading import index_ahead
 from core.metrics.inspected_cut import inspected_metrics
+from core.pipeline import accounted_rendering, rendering_units
 from core.prompt.context import Context
 from core.queries import Query, Solution
 from core.queries.answerable import require_answer

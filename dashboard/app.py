@@ -9,7 +9,7 @@ import gc
 
 import streamlit as st
 
-from core.analysis.workers import SWEEP_THRESHOLDS
+from core.execution.workers import SWEEP_THRESHOLDS
 from dashboard import detour, run_marker, serving, sidebar, sources, url_state
 from dashboard.views.markdown_text import escape_markdown
 

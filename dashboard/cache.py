@@ -18,8 +18,8 @@ from core.analysis import session_defaults
 from core.analysis.budget_sweep import effective_layout
 from core.analysis.cost_stability import cost_stability, stability_rows
 from core.analysis.sweep import rendering_summary
-from core.analysis.workers import fewer_collections
 from core.errors import LoadNotice
+from core.execution.workers import fewer_collections
 from core.formats import FORMATS
 from core.graph.hops import hop_distances
 from core.graph.model import Graph

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from core.analysis.progress_estimate import progress_text
+from core.execution.progress_estimate import progress_text
 
 Progress = Callable[[int, int, str], None]  # (done, total, what is being done now)
 

@@ -37,7 +37,7 @@ from core.analysis.context_windows import RequestRoom, request_room
 from core.analysis.cost import QuestionCost, model_prices, price_source, question_cost
 from core.analysis.ranking import Standing, Verdict, choose, reach_budget
 from core.analysis.suite import run_suite, settings_for
-from core.analysis.sweep import Progress, accounted_rendering, full_recall_budget, sweep
+from core.analysis.sweep import Progress, sweep
 from core.analysis.what_answers import Answering, what_answers
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.policies import cut, grammar_tokens
@@ -46,6 +46,7 @@ from core.formats import FORMATS
 from core.graph.model import Graph
 from core.memory.rendering_cache import RenderingCache
 from core.metrics.coverage import seed_region
+from core.pipeline import accounted_rendering, full_recall_budget
 from core.prompt.answers import schema_for
 from core.queries import Query
 from core.retrieval import ORDERINGS

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
-from core.analysis.sweep import Progress, accounted_rendering, sweep
+from core.analysis.sweep import Progress, sweep
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
 from core.metrics.coverage import seed_region
+from core.pipeline import accounted_rendering
 from core.prompt.context import Context
 from core.queries import Query
 from core.questions import QuestionSet, answered_split, question_seeds

@@ -29,11 +29,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from core.analysis.sweep import accounted_rendering, rendering_units
 from core.errors import ParameterError
 from core.formats.base import Format
 from core.graph.units import Unit
 from core.memory.rendering_cache import RenderingCache
+from core.pipeline import accounted_rendering, rendering_units
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import Ordering, order_units
 from core.specs import RenderingSpec, SweepSpec

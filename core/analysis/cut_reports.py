@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from core.analysis.sweep import accounted_rendering
 from core.budget import DEFAULT_POLICIES
 from core.budget.cut_report import cut_report
 from core.budget.policies import check_policy, cut
@@ -16,6 +15,7 @@ from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.formats import FORMATS
 from core.memory.rendering_cache import RenderingCache
 from core.metrics.coverage import seed_region
+from core.pipeline import accounted_rendering
 from core.queries import Query
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import LAYOUTS, inputs_for, layouts_for

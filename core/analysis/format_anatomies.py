@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.analysis.budget_sweep import effective_layout, ordering_inputs
-from core.analysis.sweep import accounted_rendering
 from core.analysis.token_anatomy import Anatomy, cut_anatomy, rendering_anatomy
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.memory.rendering_cache import RenderingCache
+from core.pipeline import accounted_rendering
 from core.queries import Query
 from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds

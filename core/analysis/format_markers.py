@@ -8,12 +8,12 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 from core.analysis.budget_sweep import effective_layout, ordering_inputs
-from core.analysis.sweep import accounted_rendering
 from core.budget.policies import grammar_tokens
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.memory.rendering_cache import RenderingCache
 from core.metrics.coverage import coverage_tokens, seed_region
+from core.pipeline import accounted_rendering
 from core.queries import Query
 from core.retrieval import ORDERINGS
 from core.retrieval.seeds import Seeds

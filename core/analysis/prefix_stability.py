@@ -26,12 +26,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from core.analysis.sweep import accounted_rendering, rendering_units
 from core.formats.base import forget_records
 from core.graph.edits import GraphEdit, draw_edits, touched
 from core.graph.units import Unit
 from core.memory.rendering_cache import RenderingCache
 from core.metrics.coverage import seed_region
+from core.pipeline import accounted_rendering, rendering_units
 from core.retrieval.ordering import layouts_for, order_units
 from core.specs import RenderingSpec, SweepSpec
 from core.tokens.protocol import Tokenizer

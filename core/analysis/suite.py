@@ -1,5 +1,5 @@
 """Suite sweeps: every question of a set × format × ordering × layout × policy × budget, one row per
-question, seeding and cut, on a local process pool or on Ray (core.analysis.engine).
+question, seeding and cut, on a local process pool or on Ray (core.execution.engine).
 
 Work is shared wherever the answer allows: renderings that do not depend on the question
 (canonical, shuffled, centrality) are rendered, cut and decoded once per format for all questions,
@@ -24,15 +24,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from core.analysis.engine import run_tasks
-from core.analysis.sweep import accounted_rendering, full_recall_budget, sweep
+from core.analysis.sweep import sweep
 from core.budget import DEFAULT_POLICIES
 from core.budget.policies import check_policy, grammar_tokens
 from core.errors import ParameterError
+from core.execution.engine import run_tasks
 from core.formats import FORMATS
 from core.graph.model import Graph
 from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, RenderingCache, rendering_cache
 from core.metrics.coverage import SeedRegion, coverage_tokens, seed_region
+from core.pipeline import accounted_rendering, full_recall_budget
 from core.queries import Query
 from core.questions import (
     SEEDINGS,

@@ -23,12 +23,12 @@ from cachetools import LRUCache
 
 from core.analysis.answering_budget import answering_budget, needed_budgets
 from core.analysis.request_fit import RequestReader, request_reader
-from core.analysis.workers import check_workers, fewer_collections, in_worker_process, run_tasks
 from core.budget.policies import Cut, cut, grammar_tokens
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.errors import DecodeMismatchError, ParameterError
+from core.execution.workers import check_workers, fewer_collections, in_worker_process, run_tasks
 from core.formats import FORMATS
-from core.formats.base import Format, Rendering
+from core.formats.base import Format
 from core.graph.kept import NEVER, KeptGraph, UnitPositions, graph_keys, image_positions, positions_for
 from core.graph.model import Graph
 from core.graph.units import Unit
@@ -49,6 +49,7 @@ from core.metrics.placement import PLACEMENT_COLUMNS, placement_columns
 from core.metrics.rank_order import rank_inversions
 from core.metrics.rendering_figures import measure_format
 from core.metrics.seed_share import seed_token_share
+from core.pipeline import accounted_rendering
 from core.prompt.answers import schema_for
 from core.prompt.whole_request import WholeRequest, frame_head
 from core.queries import Query, Solution
@@ -62,53 +63,13 @@ from core.retrieval.ordering import (
 )
 from core.specs import RenderingSpec, SweepSpec, named_queries
 from core.tokens import TOKENIZERS
-from core.tokens.prefix_tokens import PrefixTokens, prefix_tokens
+from core.tokens.prefix_tokens import PrefixTokens
 
 NO_READER = RequestReader(None, None, None, "request_tokens and within_window are empty: no reader was given")
 DOCUMENTS_KEPT = 64  # decoded texts remembered across the renderings of one format
 ANSWERS_KEPT = 2048  # kept sets whose answers are remembered across renderings (each holds its unit indices)
 
 Progress = Callable[[int, int, str], None]  # (cuts done, cuts in total, what is being cut)
-
-
-def accounted_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None, cache: RenderingCache | None = None,
-                        ordered: Sequence[Unit] | None = None) -> PrefixTokens:
-    """The spec's rendering of the graph (or of U_radius(S)), with exact prefix tokens, kept in `cache` by the spec's key.
-
-    `region` and `ordered`, when given, are the seed region and `order_units(...)` already computed
-    (a sweep orders once for every format).
-    """
-    def build() -> PrefixTokens:
-        rendering, source = spec_rendering(spec, region=region, ordered=ordered)
-        return prefix_tokens(rendering, spec.tokenizer, source=source)
-
-    return cache.get_or_build(spec.key, build) if cache is not None else build()
-
-
-def spec_rendering(spec: RenderingSpec, *, region: SeedRegion | None = None,
-                   ordered: Sequence[Unit] | None = None) -> tuple[Rendering, tuple]:
-    """The spec's rendering, and the source its accounting keeps: the graph, its units, and the ordering and its
-    inputs (the selecting policies weigh units by the scores it ranks by)."""
-    graph, inputs = spec.graph, spec.inputs
-    units = rendering_units(spec, region)
-    arranged = ordered if ordered is not None else order_units(graph, units, spec.ordering, spec.layout, inputs)
-    return spec.format.render(graph, arranged), (graph, units, spec.ordering, inputs)
-
-
-def rendering_units(spec: RenderingSpec, region: SeedRegion | None = None) -> Sequence[Unit]:
-    """The units the spec renders: the graph's, or those of U_radius(S)."""
-    seeded = region or seed_region(spec.graph, spec.inputs.seeds or (), spec.inputs.direction)
-    return seeded.units if spec.radius is None else seeded.candidates(spec.radius)
-
-
-def full_recall_budget(accounting: PrefixTokens, candidates: Iterable[str], extra: int) -> int | None:
-    """The smallest budget at which the record policy keeps every candidate in this rendering."""
-    positions = [accounting.record_of_key.get(key) for key in candidates]
-    rendered = [position for position in positions if position is not None]
-    if len(rendered) < len(positions):
-        return None  # a candidate is not rendered at all (a radius below k)
-    needed = max(rendered, default=-1) + 1
-    return int(accounting.counts[:needed + 1].max()) + extra
 
 
 def sweep(spec: SweepSpec, *, progress: Progress | None = None, cache: RenderingCache | None = None,

@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.analysis.engine import ENGINES
-from core.analysis.ray_address import check_ray_address
 from core.analysis.suite import SuiteResult, settings_for, unseeded_questions
 from core.analysis.suite_aggregates import aggregate, breakdown, pareto_across_budgets, smallest_budgets
 from core.budget import DEFAULT_POLICIES, POLICIES
@@ -34,6 +32,8 @@ from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import ParameterError
+from core.execution.engine import ENGINES
+from core.execution.ray_address import check_ray_address
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph

@@ -16,7 +16,6 @@ from core.analysis.pareto import dominance_across_budgets
 from core.analysis.session_defaults import graph_defaults
 from core.analysis.sweep import rendering_summary
 from core.analysis.tokenizer_comparison import pareto_per_tokenizer
-from core.analysis.workers import default_workers
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.budget.budget_list import parse_budgets
 from core.budget.sections import DEFAULT_SECTIONS, Sections
@@ -35,6 +34,7 @@ from core.commands.text_table import text_table
 from core.commands.tokenizer_options import add_tokenizer_options, chosen_tokenizers
 from core.commands.verdict import best_per_budget, pareto_summary, stage, verdict_table
 from core.errors import GraphContextError, ParameterError
+from core.execution.workers import default_workers
 from core.formats import FORMATS
 from core.graph.hops import DIRECTIONS
 from core.graph.model import Graph

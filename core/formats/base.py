@@ -181,7 +181,7 @@ _MEMO_LOCK = threading.Lock()
 
 
 def _fresh_memo_lock() -> None:
-    """A forked process renders (a sweep's workers, core.analysis.workers): the lock another thread held at the fork
+    """A forked process renders (a sweep's workers, core.execution.workers): the lock another thread held at the fork
     would stay held there forever."""
     global _MEMO_LOCK
     _MEMO_LOCK = threading.Lock()

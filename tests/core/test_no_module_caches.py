@@ -38,10 +38,10 @@ ALLOWED = {
     "core/tokens/tokenizers/gguf_file.py::_metadata": "a GGUF file's tokenizer metadata: a resource loaded once per file",
     "core/tokens/tokenizers/gguf_file.py::_tokenizer": "the tokenizer a GGUF file defines: a resource loaded once per file",
     "core/tokens/tokenizers/huggingface_engine.py::byte_level_alphabet": "GPT-2's byte alphabet: a constant built once",
-    "core/analysis/engine.py::_WORKER_SHARED": "a worker process's task and shared state, set by its pool's initializer",
+    "core/execution/engine.py::_WORKER_SHARED": "a worker process's task and shared state, set by its pool's initializer",
     "core/analysis/sweep.py::_WORKER_PLAN": "a worker process's sweep plan, set by its pool's initializer",
-    "core/analysis/workers.py::_COLLECTOR_USERS": "how many callers asked for fewer collections: process settings",
-    "core/analysis/workers.py::_COLLECTOR_SAVED": "the collector thresholds to restore: process settings",
+    "core/execution/workers.py::_COLLECTOR_USERS": "how many callers asked for fewer collections: process settings",
+    "core/execution/workers.py::_COLLECTOR_SAVED": "the collector thresholds to restore: process settings",
     "core/evaluate/store.py::_COLUMNS": "the store's columns, read once from its own schema text: a constant table",
     "core/io/whole_file.py::_WRITTEN": "the files this process wrote, for the CLI's Ctrl-C line: a log, not a cache",
 }

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 import core
-from core.analysis import sweep as sweep_stage
+from core import pipeline
 from core.analysis.sweep import sweep
 from core.graph.derived import memo_of
 from core.graph.kept import positions_for
@@ -114,8 +114,8 @@ def counted_alone(spec: RenderingSpec):
 def noting_counts(monkeypatch) -> list[tuple[str, str]]:
     """(format, thread name) of every count the workbench makes."""
     counts: list[tuple[str, str]] = []
-    original = sweep_stage.prefix_tokens
-    monkeypatch.setattr(sweep_stage, "prefix_tokens", lambda rendering, *args, **options: counts.append(
+    original = pipeline.prefix_tokens
+    monkeypatch.setattr(pipeline, "prefix_tokens", lambda rendering, *args, **options: counts.append(
         (rendering.format_name, threading.current_thread().name)) or original(rendering, *args, **options))
     return counts
 

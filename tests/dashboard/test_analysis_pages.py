@@ -16,12 +16,12 @@ from core.analysis.format_anatomies import format_anatomies
 from core.analysis.format_markers import format_markers
 from core.analysis.pareto_tables import answer_points, best_lossless, dominated_formats, efficiency_table
 from core.analysis.session_defaults import complete_tokens, sweep_budgets
-from core.analysis.sweep import accounted_rendering
 from core.analysis.token_anatomy import CATEGORIES, anatomy_table
 from core.budget import DEFAULT_POLICIES
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample, sample_names
+from core.pipeline import accounted_rendering
 from core.reports.column_words import words
 from core.reports.exports import SEED_FIELDS, context_name
 from core.retrieval import ORDERINGS

@@ -345,7 +345,7 @@ def test_the_server_collects_garbage_at_the_sweeps_thresholds():
     freed almost nothing; the app sets the sweeps' thresholds for its process."""
     import gc
 
-    from core.analysis.workers import SWEEP_THRESHOLDS
+    from core.execution.workers import SWEEP_THRESHOLDS
 
     before = gc.get_threshold()
     gc.set_threshold(700, 10, 10)

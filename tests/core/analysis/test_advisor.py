@@ -9,13 +9,14 @@ import pytest
 
 from core.analysis.advisor import AdviceSettings, advise, advise_set
 from core.analysis.ranking import wilson_interval
-from core.analysis.sweep import accounted_rendering, sweep
+from core.analysis.sweep import sweep
 from core.budget import POLICIES
 from core.budget.policies import cut
 from core.errors import ParameterError
 from core.formats import FORMATS
 from core.io.generate import service_graph
 from core.metrics.coverage import seed_region
+from core.pipeline import accounted_rendering
 from core.queries import IMPACT_OWNERS, query
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for

@@ -7,7 +7,6 @@ import math
 import pandas as pd
 import pytest
 
-from core.analysis.engine import run_tasks
 from core.analysis.suite import ROW_COLUMNS, plan, run_suite, settings_for, suite_inputs, unseeded_questions
 from core.analysis.suite_aggregates import (
     aggregate,
@@ -20,6 +19,7 @@ from core.analysis.suite_aggregates import (
 from core.analysis.sweep import sweep
 from core.errors import ParameterError
 from core.evaluate.statistics import wilson_interval
+from core.execution.engine import run_tasks
 from core.io.samples import get_sample
 from core.questions import load_questions
 from core.retrieval import ORDERINGS

@@ -7,12 +7,13 @@ import json
 import pytest
 from pandas.testing import assert_frame_equal
 
-from core.analysis.sweep import COLUMNS, accounted_rendering, cheapest_lossless, rendering_summary, sweep
+from core.analysis.sweep import COLUMNS, cheapest_lossless, rendering_summary, sweep
 from core.budget.policies import cut
 from core.errors import ParameterError, UnknownNameError
 from core.formats import FORMATS
 from core.io.generate import service_graph
 from core.memory.rendering_cache import DEFAULT_CACHE_BYTES, rendering_cache
+from core.pipeline import accounted_rendering
 from core.queries import DEPENDENCIES, IMPACT_OWNERS, query
 from core.queries import QUERIES as QUERIES_BY_NAME
 from core.retrieval import ORDERINGS

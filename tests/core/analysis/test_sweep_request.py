@@ -6,10 +6,11 @@ import math
 
 import pandas as pd
 
-from core.analysis.sweep import accounted_rendering, sweep
+from core.analysis.sweep import sweep
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.generate import service_graph
+from core.pipeline import accounted_rendering
 from core.prompt.answers import schema_for
 from core.prompt.frame import TEMPLATE
 from core.queries import IMPACT_OWNERS, query

@@ -159,8 +159,8 @@ def test_density_prefers_relevance_per_token():
 
 
 def test_relevance_is_the_orderings_own_scores_where_it_has_them():
-    from core.analysis.sweep import accounted_rendering
     from core.metrics.coverage import seed_region
+    from core.pipeline import accounted_rendering
     from core.retrieval.relevance import personalized_pagerank
     from core.specs import RenderingSpec
 
@@ -185,7 +185,7 @@ def test_relevance_is_the_orderings_own_scores_where_it_has_them():
 
 
 def test_an_ordering_without_scores_falls_back_to_reciprocal_rank():
-    from core.analysis.sweep import accounted_rendering
+    from core.pipeline import accounted_rendering
     from core.specs import RenderingSpec
 
     spec = RenderingSpec.from_names(SERVICES, "csv", ordering_name="canonical", seeds=SEEDS)

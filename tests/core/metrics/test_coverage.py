@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.analysis.sweep import accounted_rendering, full_recall_budget
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.generate import service_graph
 from core.metrics.coverage import candidate_recall, coverage_curve, coverage_rendering, coverage_tokens, seed_region
+from core.pipeline import accounted_rendering, full_recall_budget
 from core.retrieval.ordering import HOP_TIERS, OrderingInputs, layouts_for
 from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-from core.analysis.sweep import accounted_rendering
 from core.budget import DEFAULT_POLICIES
 from core.budget.policies import cut
 from core.budget.sections import Sections
@@ -14,6 +13,7 @@ from core.formats import FORMATS
 from core.graph.model import Edge, Graph, Node
 from core.graph.units import graph_units
 from core.metrics.rank_order import rank_inversions
+from core.pipeline import accounted_rendering
 from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.analysis.sweep import accounted_rendering
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
 from core.metrics.placement import evidence_strip, placement
+from core.pipeline import accounted_rendering
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
 from core.specs import RenderingSpec

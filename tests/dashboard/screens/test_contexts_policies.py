@@ -3,10 +3,10 @@ cuts), and the cut report offered for download."""
 
 from __future__ import annotations
 
-from core.analysis.sweep import accounted_rendering
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
+from core.pipeline import accounted_rendering
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
 from core.specs import RenderingSpec

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-import core.analysis.sweep
+import core.pipeline
 from core.formats import FORMATS
 from tests.dashboard.conftest import on_page, started
 
@@ -12,13 +12,13 @@ from tests.dashboard.conftest import on_page, started
 def counted_renderings(monkeypatch) -> list[str]:
     """Format names of the renderings the dashboard tokenizes from now on (through core's accounted_rendering)."""
     names: list[str] = []
-    original = core.analysis.sweep.prefix_tokens
+    original = core.pipeline.prefix_tokens
 
     def counting(rendering, *arguments, **options):
         names.append(rendering.format_name)
         return original(rendering, *arguments, **options)
 
-    monkeypatch.setattr(core.analysis.sweep, "prefix_tokens", counting)
+    monkeypatch.setattr(core.pipeline, "prefix_tokens", counting)
     return names
 
 

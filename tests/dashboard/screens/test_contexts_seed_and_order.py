@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from core.analysis.sweep import accounted_rendering
 from core.budget.policies import cut
 from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
 from core.metrics.rank_order import rank_inversions
 from core.metrics.seed_share import seed_token_share
 from core.number_style import share
+from core.pipeline import accounted_rendering
 from core.retrieval import ORDERINGS
 from core.retrieval.ordering import inputs_for
 from core.specs import RenderingSpec

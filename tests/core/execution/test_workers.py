@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from core.analysis.workers import check_workers, default_workers, in_worker_process, run_tasks
 from core.errors import ParameterError
+from core.execution.workers import check_workers, default_workers, in_worker_process, run_tasks
 
 _SHARED: list[int] = []
 
@@ -54,7 +54,7 @@ def test_worker_counts_are_checked():
 def test_fewer_collections_sets_the_sweep_thresholds_and_restores_the_previous_ones_after_the_last_block():
     import gc
 
-    from core.analysis.workers import SWEEP_THRESHOLDS, fewer_collections
+    from core.execution.workers import SWEEP_THRESHOLDS, fewer_collections
 
     before = gc.get_threshold()
     gc.set_threshold(900, 11, 12)
@@ -79,7 +79,7 @@ def _process_of(value: int) -> int:
 
 
 def test_a_free_worker_takes_its_group_s_next_task_else_a_group_nobody_runs_else_any():
-    from core.analysis.workers import _next_task
+    from core.execution.workers import _next_task
 
     groups = ["A", "A", "B", "B", "C"]
     pending = [1, 2, 3, 4]  # costliest first

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from core.analysis.ray_address import check_ray_address, host_and_port
 from core.cli import main
 from core.errors import ParameterError
+from core.execution.ray_address import check_ray_address, host_and_port
 
 
 def _free_port() -> int:
@@ -91,8 +91,8 @@ def _added(shared: int, task: int) -> int:
 
 def test_a_real_ray_clusters_address_passes_and_a_dead_raylet_is_one_error(ray_instance, monkeypatch):
     """The probe accepts a real GCS; D15: a raylet killed mid-suite raised LocalRayletDiedError as a traceback."""
-    from core.analysis.engine import run_tasks
     from core.errors import EngineError
+    from core.execution.engine import run_tasks
 
     check_ray_address(ray_instance.get_runtime_context().gcs_address)
 
@@ -106,8 +106,8 @@ def test_a_real_ray_clusters_address_passes_and_a_dead_raylet_is_one_error(ray_i
 
 def test_workers_that_never_start_are_one_error_within_the_bound(ray_instance, monkeypatch):
     """D4: under a memory limit every Ray worker died at start and the suite waited in ray.wait until killed."""
-    from core.analysis import engine
     from core.errors import EngineError
+    from core.execution import engine
 
     real_get = ray_instance.get
 

@@ -1,6 +1,6 @@
 """The progress bar's estimate: the time left at the pace so far."""
 
-from core.analysis.progress_estimate import progress_text, seconds_left
+from core.execution.progress_estimate import progress_text, seconds_left
 
 
 def test_the_time_left_follows_the_pace_so_far():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.analysis import engine
-from core.analysis.engine import run_tasks
 from core.errors import ParameterError
+from core.execution import engine
+from core.execution.engine import run_tasks
 
 
 def test_a_failed_connection_becomes_a_parameter_error_with_a_fix(monkeypatch):

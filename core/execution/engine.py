@@ -1,8 +1,8 @@
-"""Engines: where a suite's independent tasks run: the local worker pool (core.analysis.workers) or Ray.
+"""Engines: where a suite's independent tasks run: the local worker pool (core.execution.workers) or Ray.
 
 `run_tasks(function, shared, tasks, ...)` calls `function(shared, task)` for every task and returns
 the results in task order, whatever order they finished in, so every engine gives the same rows.
-`shared` (the graph and settings) reaches each worker once: core.analysis.workers' initializer, `ray.put`.
+`shared` (the graph and settings) reaches each worker once: core.execution.workers' initializer, `ray.put`.
 `workers=1` runs in this process.
 Ray: with `ray_address` it joins that cluster (`ray.init(address=...)`, shipping the `core`
 package to its workers); without, it starts a local instance for the run and shuts it down after;
@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from core.analysis.ray_address import check_ray_address
-from core.analysis.workers import check_workers
-from core.analysis.workers import run_tasks as pool_tasks
 from core.errors import EngineError, ParameterError
+from core.execution.ray_address import check_ray_address
+from core.execution.workers import check_workers
+from core.execution.workers import run_tasks as pool_tasks
 
 ENGINES = ("local", "ray")
 S = TypeVar("S")
@@ -41,7 +41,7 @@ def run_tasks(function: Callable[[S, T], R], shared: S, tasks: Sequence[T], *, e
     if engine == "ray":
         return _on_ray(function, shared, tasks, workers, ray_address, progress)
     report = None if progress is None else (lambda done, total, _index: progress(done, total))
-    # core.analysis.workers' pool (the sweep's): `shared` reaches each worker once, through the initializer.
+    # core.execution.workers' pool (the sweep's): `shared` reaches each worker once, through the initializer.
     return pool_tasks(_call, tasks, workers=workers, progress=report, initializer=_set_shared,
                       initargs=(function, shared))
 
