@@ -27,7 +27,7 @@ from core.graph.view import GraphView, graph_positions, layout_positions, select
 from core.io import LoadOptions, load_graph
 from core.io.generate import GENERATORS
 from core.io.samples import load_sample
-from core.memory.held_bytes import graph_bytes, layout_bytes
+from core.memory.held_bytes import graph_with_memos_bytes, layout_bytes
 from core.memory.rendering_cache import rendering_cache
 from core.memory.sized_cache import SizedCache
 from core.metrics.coverage import coverage_curve, seed_region
@@ -47,7 +47,9 @@ USER_DATA_ENTRIES = 8  # uploads and the caches that hold their graphs stay boun
 # What the renderings a page cuts may hold together (the largest graph's pretty_json holds ~550 MB, its
 # compact_json ~190 MB): past it the least recently used go, the newest always stays (core.memory.sized_cache).
 ACCOUNTINGS_BYTES = 900_000_000
-GRAPHS_BYTES = 400_000_000  # generated and uploaded graphs (the largest generated one is ~100 MB)
+# Generated and uploaded graphs with the record memos each keeps (the largest generated one: 74 MB, with its
+# memos up to 445 MB). Before the memos went with their graph, 400 MB of graphs and one set of memos for all.
+GRAPHS_BYTES = 700_000_000
 LAYOUTS_BYTES = 150_000_000  # the panels' complete texts and record spans (~55 MB for that pretty_json)
 # What a page read in the last ten minutes stays even past the bound: a page showing four large renderings
 # would otherwise push out the first while building the fourth, and rebuild it on every rerun.
@@ -56,7 +58,7 @@ KEEP_SECONDS = 600
 
 @st.cache_resource
 def _graphs() -> SizedCache[Graph]:
-    return SizedCache(GRAPHS_BYTES, graph_bytes)
+    return SizedCache(GRAPHS_BYTES, graph_with_memos_bytes)
 
 
 @st.cache_resource

@@ -11,7 +11,7 @@ import pytest
 from core.formats import FORMATS, base
 from core.graph.units import graph_units
 from core.io.generate import service_graph
-from core.memory.held_bytes import accounting_bytes, graph_bytes, layout_bytes
+from core.memory.held_bytes import accounting_bytes, graph_bytes, graph_with_memos_bytes, layout_bytes
 from core.tokens import TOKENIZERS
 from core.tokens.prefix_tokens import prefix_tokens
 
@@ -65,3 +65,25 @@ def test_a_graphs_estimate_does_not_fall_short_of_what_it_holds():
 
     graph, held = traced(build)
     assert held <= graph_bytes(graph) <= 3 * held
+
+
+def test_a_graph_with_the_memos_of_every_format_holds_no_more_than_its_estimate_with_memos():
+    def build():
+        graph = service_graph(services=100, noise_edges=200)
+        _ = graph.content_key
+        units = graph_units(graph)
+        for name in FORMATS.names():  # 311 units in every format: every memo stays (RECORDS_KEPT is 200,000)
+            FORMATS.get(name).render(graph, units)
+        return graph
+
+    TOKENIZERS.get("o200k_base").count("load the vocabulary before measuring")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        graph = build()
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(base.memos_held(graph)) > 30  # every format that memoises its records kept them
+    assert held <= graph_with_memos_bytes(graph) <= 3 * held
