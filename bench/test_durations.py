@@ -4,9 +4,9 @@
     .venv/bin/python bench/test_durations.py run.log [--modules 25]
 
 Reads every `<seconds>s <call|setup|teardown> <test id>` line pytest printed, and prints two Markdown tables:
-each folder under tests/ (its tests' time, share of the whole, test count) and the slowest modules. The
-times are the workers' (with `-n 2`, the wall time is about half their sum); the last line is pytest's own
-summary, for the wall time.
+each folder under tests/ (its tests' time, share of the whole, how many tests took 5 ms or more: pytest lists
+no shorter one) and the slowest modules. The times are the workers' (with `-n 2`, the wall time is about half
+their sum); the last line is pytest's own summary, for the wall time and the number of tests.
 """
 
 from __future__ import annotations
@@ -55,11 +55,11 @@ def main() -> int:
     for module, spent in seconds.items():
         folders[folder_of(module)] += spent
         counts[folder_of(module)] += len(tests[module])
-    print("| folder | test time | share | tests |\n|---|---:|---:|---:|")
+    print("| folder | test time | share | tests of 5 ms or more |\n|---|---:|---:|---:|")
     for folder, spent in sorted(folders.items(), key=lambda item: -item[1]):
         print(f"| `{folder}` | {spent:,.0f} s | {spent / total:.0%} | {counts[folder]:,} |")
     print(f"| all | {total:,.0f} s | 100% | {sum(counts.values()):,} |\n")
-    print("| module | test time | tests |\n|---|---:|---:|")
+    print("| module | test time | tests of 5 ms or more |\n|---|---:|---:|")
     for module, spent in sorted(seconds.items(), key=lambda item: -item[1])[:arguments.modules]:
         print(f"| `{module.removeprefix('tests/')}` | {spent:,.0f} s | {len(tests[module]):,} |")
     print(f"\npytest: {summary}" if summary else "")
