@@ -18,7 +18,7 @@ from which a candidate does answer (`answering_choices`: exact where the record 
 swept budget, labelled one), and lists the candidates that keep the most evidence there instead of a "best".
 
 For one question under the record policy the sentence also gives, for both, the exact budget from
-which every evidence unit the question needs is kept (`core.analysis.sweep.full_recall_budget` over the
+which every evidence unit the question needs is kept (`core.pipeline.full_recall_budget` over the
 evidence keys). The advice warns when its pick is no longer the pick at another of the budgets
 given, or with another of the tokenizers given, and names what is picked there. With a model, the cost per question of the winner
 and the runner-up at the budget comes from `core.analysis.cost` (dated bundled prices).
