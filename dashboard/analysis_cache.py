@@ -72,6 +72,18 @@ def with_progress(key: tuple, what: str, unit: str, name: str, compute: Callable
     return result
 
 
+def pending(key: tuple) -> bool:
+    """Whether the result of `with_progress(key, ...)` (in the sweeps' store) is still to be computed: not stored,
+    and not stopped by the reader (a stopped run shows only its notice)."""
+    return _store().get(key) is None and st.session_state.get(SWEEP_STOPPED) != key
+
+
+def preliminary(key: tuple, what: str, unit: str, name: str, compute: Callable[[Progress], Result]) -> Result:
+    """`with_progress` for a quick first result drawn while the full one is computed (the Advisor's verdict at the
+    budget alone), kept in the smaller store so that it never pushes a sweep out."""
+    return with_progress(key, what, unit, name, compute, _measure_store())
+
+
 def markers(key: tuple, selection: Selection, formats: tuple[str, ...], ordering: str, layout: str) -> pd.DataFrame:
     """core.analysis.format_markers, computed once per key, behind a bar (a format at a time)."""
     return with_progress(key, "Measuring D_k(S) and full texts", "formats", "measurement",

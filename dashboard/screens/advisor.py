@@ -5,14 +5,22 @@ source.
 
 Advice is for the sidebar's question, for the sample's bundled question set, or for a question file the reader
 uploaded (here, or on the Question set page: `dashboard.state.question_file` keeps it for the session); a set is
-advised over the formats, orderings and policies chosen here, like one question."""
+advised over the formats, orderings and policies chosen here, like one question.
+
+A first visit draws in two stages (issue 47): core's advice at the sidebar's budget alone (`at_budget`: no other
+budget, no ladder below it; about a third of the work for one question, a fifth for the sample's set), labelled as
+such and without the figures that need the other budgets (the budget each candidate's accuracy is reached from, the
+smallest budget that answers); then the full advice, behind its progress bar, drawn in its place. Both are
+`core.analysis.advisor`'s one ranking rule; the first is never left on screen as final."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
-from core.analysis.advisor import Advice, AdviceSettings, Choice, advise, advise_set
+from core.analysis.advisor import Advice, AdviceSettings, Choice, advise_set
 from core.analysis.cost import DEFAULT_MODEL, priced_models
 from core.budget import DEFAULT_POLICIES, POLICIES
 from core.errors import GraphContextError
@@ -20,8 +28,9 @@ from core.formats import FORMATS
 from core.number_style import share, whole
 from core.questions import QuestionSet, load_questions, parse_question_file
 from core.retrieval import ORDERINGS
-from dashboard.analysis_cache import with_progress
+from dashboard.analysis_cache import pending, preliminary, with_progress
 from dashboard.analysis_controls import budget_list, show_error, tokenizers_to_show
+from dashboard.cache import workbench
 from dashboard.sidebar import Selection, current, format_label
 from dashboard.state.question_file import UploadedQuestions, remember, remembered
 from dashboard.views.markdown_text import escape_markdown
@@ -29,6 +38,9 @@ from dashboard.views.tables import show_table
 
 SCOPES = ("this question", "the sample's question set", "a question file")
 UPLOAD_KEY = "advisor_question_upload"
+AT_BUDGET_NOTE = ("**At your budget alone, so far.** The comparison across budgets (from which budget each candidate "
+                  "reaches its accuracy, which can change the pick among those tied within noise) is still being "
+                  "measured; this verdict is replaced when it is done.")
 
 
 def question_set(selection: Selection, scope: str, uploaded: UploadedQuestions | None) -> QuestionSet | None:
@@ -40,18 +52,40 @@ def question_set(selection: Selection, scope: str, uploaded: UploadedQuestions |
     return None
 
 
+def at_budget(settings: AdviceSettings) -> AdviceSettings:
+    """The same settings at the advised budget alone: no other budget and no ladder below it."""
+    return replace(settings, budgets=(settings.chosen_budget,), ladder_steps=0)
+
+
+def computed_advice(selection: Selection, settings: AdviceSettings, scope: str,
+                    uploaded: UploadedQuestions | None, progress) -> Advice:
+    """core's advice for the scope; one question through the workbench, whose renderings the second stage reuses."""
+    questions = question_set(selection, scope, uploaded)
+    if questions is not None:
+        return advise_set(selection.graph, questions, settings, progress=progress)
+    return workbench().advise(selection.graph, [selection.query], settings, seeds=selection.seeds.node_ids or None,
+                              progress=progress)
+
+
+def advice_key(key: tuple) -> tuple:
+    return ("advice", *key)
+
+
 def cached_advice(key: tuple, selection: Selection, settings: AdviceSettings, scope: str,
                   uploaded: UploadedQuestions | None = None) -> Advice:
     """The advice for these settings, computed once, behind a bar with the time left and a Stop button."""
-    def compute(progress) -> Advice:
-        questions = question_set(selection, scope, uploaded)
-        if questions is not None:
-            return advise_set(selection.graph, questions, settings, progress=progress)
-        return advise(selection.graph, [selection.query], settings, seeds=selection.seeds.node_ids or None,
-                      progress=progress)
-
     unit = "cuts" if scope == SCOPES[0] else "tasks"
-    return with_progress(("advice", *key), "Sweeping every candidate", unit, "advice", compute)
+    return with_progress(advice_key(key), "Comparing every candidate across the budgets", unit, "advice",
+                         lambda progress: computed_advice(selection, settings, scope, uploaded, progress))
+
+
+def cached_first_advice(key: tuple, selection: Selection, settings: AdviceSettings, scope: str,
+                        uploaded: UploadedQuestions | None = None) -> Advice:
+    """The advice at the budget alone (`at_budget`), computed once, behind its own bar."""
+    unit = "cuts" if scope == SCOPES[0] else "tasks"
+    return preliminary(("advice at the budget", *key), f"Measuring every candidate at {settings.chosen_budget:,} "
+                       "tokens", unit, "advice at your budget",
+                       lambda progress: computed_advice(selection, at_budget(settings), scope, uploaded, progress))
 
 
 def uploaded_questions(selection: Selection) -> UploadedQuestions | None:
@@ -117,12 +151,23 @@ def show() -> None:
         return
     key = (selection.graph.content_key, selection.query_key, selection.seeds.node_ids, repr(settings), scope,
            None if uploaded is None else uploaded.digest)
+    # The verdict at the budget alone, then the full advice just below it once it is emptied. Two places, not one:
+    # Streamlit sends only the last of the messages for one place in a batch, and a container drawn over another
+    # keeps the old one's elements until each is overwritten (both verdicts were on screen together for a moment).
+    first_place, verdict = st.empty(), st.empty()
     try:
+        if pending(advice_key(key)):  # a first visit: the verdict at the budget alone first, then the rest
+            first = cached_first_advice(key, selection, settings, scope, uploaded)
+            with first_place.container():
+                draw_first_advice(first)
         advice = cached_advice(key, selection, settings, scope, uploaded)
     except GraphContextError as error:
+        first_place.empty()
         show_error(error)
         return
-    draw_advice(advice)
+    first_place.empty()
+    with verdict.container():
+        draw_advice(advice)
 
 
 def accuracy_words(margin: float) -> str:
@@ -171,6 +216,45 @@ def draw_advice(advice: Advice) -> None:
                     f"{_reached(runner)}, evidence survival "
                     f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
     draw_rest(advice, (best, runner))
+
+
+def draw_first_advice(advice: Advice) -> None:
+    """The verdict at the budget alone, labelled so: the pick (or that nothing answers) by core's rule, its accuracy
+    and tokens, the runner-up and the baselines, and no budget they are reached from (that needs the other budgets)."""
+    st.info(AT_BUDGET_NOTE, icon="⏳")
+    plural = "s" if advice.questions != 1 else ""
+    if not advice.answers:
+        st.warning(f"Nothing answers {'the question' if advice.questions == 1 else 'the questions'} at "
+                   f"{advice.budget:,} tokens ({advice.tokenizer}, {advice.questions:,} question{plural}); the "
+                   "budgets that would are still being measured.", icon="⚠️")
+        if advice.most_evidence:
+            st.markdown("**Most evidence kept** (nothing is picked at 0%): " + "; ".join(
+                f"{escape_markdown(choice.name)} — evidence survival {share(choice.evidence_survival)}, "
+                f"{whole(choice.budgeted_tokens)} tokens" for choice in advice.most_evidence) + ".")
+        return
+    best, runner = advice.best, advice.runner_up
+    st.success(f"**Best at {advice.budget:,} tokens so far: {escape_markdown(best.name)}** ({advice.tokenizer}, "
+               f"{advice.questions:,} question{plural}).")
+    first, second = st.columns(2)
+    low, high = best.interval
+    first.metric("Traversal accuracy", share(best.traversal_accuracy),
+                 delta=None if advice.accuracy_margin is None else accuracy_words(advice.accuracy_margin),
+                 delta_color="normal" if advice.accuracy_margin else "off",
+                 delta_arrow="auto" if advice.accuracy_margin else "off",
+                 help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
+    second.metric("Budgeted tokens", whole(best.budgeted_tokens),
+                  delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off",
+                  delta_arrow="off")
+    if advice.tied:
+        st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")
+    if runner is not None:
+        st.markdown(f"**Runner-up** (best in another format): {escape_markdown(runner.name)} — accuracy "
+                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])}), "
+                    f"evidence survival {share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
+    if advice.baselines:
+        st.markdown("**Baselines** (random or reading the answer; never picked): " + "; ".join(
+            f"{escape_markdown(choice.name)} — accuracy {share(choice.traversal_accuracy)}"
+            for choice in advice.baselines) + ".")
 
 
 def _reached(choice: Choice) -> str:

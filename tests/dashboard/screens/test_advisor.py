@@ -83,3 +83,44 @@ def test_the_price_model_starts_from_the_sidebars_model_where_the_price_table_ha
     app.sidebar.selectbox(key="model").set_value("claude").run()
     assert app.selectbox(key="advisor_model").value == "gpt-4o-mini"  # claude is not in the price table by that name
 
+
+
+def test_a_first_visit_shows_cores_verdict_at_the_budget_alone_labelled_until_the_full_advice_replaces_it(monkeypatch):
+    import streamlit as st
+
+    from dashboard import analysis_cache
+    from dashboard.screens.advisor import AT_BUDGET_NOTE, at_budget
+
+    full = AdviceSettings(budgets=(2048, 4096), budget=4096, formats=("csv", "jsonl"),
+                          orderings=("hop_tiers", "shuffled"), policies=("record",), model="gpt-4o")
+    assert at_budget(full) == AdviceSettings(budgets=(4096,), budget=4096, formats=full.formats,
+                                             orderings=full.orderings, policies=full.policies, model="gpt-4o",
+                                             ladder_steps=0)
+    computing = analysis_cache.with_progress
+
+    def full_advice_still_running(key, *arguments, **options):  # the page as drawn while the full advice runs
+        if key[0] == "advice":
+            st.stop()
+        return computing(key, *arguments, **options)
+
+    monkeypatch.setattr(analysis_cache, "with_progress", full_advice_still_running)
+    app = app_test(**{"budget": "4096", "budgets": "2048,4096", "advisor_formats": ["csv", "jsonl"],
+                      "advisor_orderings": ["hop_tiers", "shuffled"], "advisor_policies": ["record"]})
+    on_page(app.run(), "advisor")
+    sample = default_sample()
+    expected = advise(load_sample(sample.name), [sample.default_query()], at_budget(full), seeds=sample.seeds)
+    assert expected.answers
+    assert AT_BUDGET_NOTE in app.info[0].value
+    assert unescaped(app.success[0].value).startswith(f"**Best at 4,096 tokens so far: {expected.best.name}**")
+    shown = {item.label: item.value for item in app.metric}
+    assert shown == {"Traversal accuracy": share(expected.best.traversal_accuracy),
+                     "Budgeted tokens": whole(expected.best.budgeted_tokens)}  # no "Reached from": needs the budgets
+    text = unescaped(" ".join(item.value for item in app.markdown))
+    assert f"**Runner-up** (best in another format): {expected.runner_up.name} — accuracy" in text
+    assert "csv (shuffled," in text and "reached from" not in text
+
+    monkeypatch.setattr(analysis_cache, "with_progress", computing)
+    app.run()  # the full advice done: drawn in the first verdict's place, without its label
+    assert not any(AT_BUDGET_NOTE in item.value for item in app.info)
+    assert len(app.success) == 1 and unescaped(app.success[0].value).startswith("**Use ")
+    assert "Reached from" in {item.label for item in app.metric}
