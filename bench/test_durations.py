@@ -61,7 +61,7 @@ def main() -> int:
     print(f"| all | {total:,.0f} s | 100% | {sum(counts.values()):,} |\n")
     print("| module | test time | tests of 5 ms or more |\n|---|---:|---:|")
     for module, spent in sorted(seconds.items(), key=lambda item: -item[1])[:arguments.modules]:
-        print(f"| `{module.removeprefix('tests/')}` | {spent:,.0f} s | {len(tests[module]):,} |")
+        print(f"| `{module}` | {spent:,.0f} s | {len(tests[module]):,} |")
     print(f"\npytest: {summary}" if summary else "")
     return 0
 
