@@ -26,6 +26,7 @@ from core.analysis.prefix_stability import DEFAULT_EDITS, PrefixStability, prefi
 from core.analysis.sweep import sweep
 from core.analysis.token_anatomy import Anatomy
 from core.analysis.tokenizer_comparison import sweep_over_tokenizers
+from core.budget import DEFAULT_POLICIES
 from core.budget.policies import Cut, cut
 from core.budget.sections import DEFAULT_SECTIONS, Sections
 from core.formats.base import Format, Rendering, forget_records
@@ -139,9 +140,14 @@ class Workbench:
         return sweep_over_tokenizers(spec, tokenizer_names, progress=progress, cache=self.renderings,
                                      workers=workers)
 
-    def budget_sweep(self, graph: Graph, query: Query, seeds: Seeds, **options) -> pd.DataFrame:
+    def budget_sweep(self, graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str],
+                     orderings: Sequence[str], layout: str, policies: Sequence[str] = DEFAULT_POLICIES,
+                     budgets: Sequence[int] = budget_sweep.DEFAULT_BUDGET_LIST, tokenizer: str = DEFAULT_TOKENIZER_NAME,
+                     progress: Progress | None = None, workers: int = 1) -> pd.DataFrame:
         """The analysis pages' sweep: one query, each format in a layout it can show."""
-        return budget_sweep.budget_sweep(graph, query, seeds, cache=self.renderings, **options)
+        return budget_sweep.budget_sweep(graph, query, seeds, formats=formats, orderings=orderings, layout=layout,
+                                         policies=policies, budgets=budgets, tokenizer=tokenizer, progress=progress,
+                                         workers=workers, cache=self.renderings)
 
     def prefix_stability(self, spec: SweepSpec, edits: int = DEFAULT_EDITS, edit_seed: int = 0, *,
                          progress: Progress | None = None) -> PrefixStability:
@@ -150,9 +156,11 @@ class Workbench:
         return prefix_stability(spec, edits, edit_seed, cache=self.renderings, progress=progress)
 
     def suite(self, graph: Graph, question_set: QuestionSet, settings: suite.SuiteSettings, *,
-              engine: str = "local", **options) -> suite.SuiteResult:
+              engine: str = "local", workers: int | None = None, ray_address: str | None = None,
+              progress: Progress | None = None) -> suite.SuiteResult:
         """A question set over formats and budgets; each task keeps its own renderings where it runs."""
-        return suite.run_suite(graph, question_set, settings, engine=engine, **options)
+        return suite.run_suite(graph, question_set, settings, engine=engine, workers=workers, ray_address=ray_address,
+                               progress=progress)
 
     def advise(self, graph: Graph, queries: Sequence[Query], settings: advisor.AdviceSettings, *,
                seeds: Sequence[str] | None = None, progress: Progress | None = None) -> advisor.Advice:
@@ -169,11 +177,20 @@ class Workbench:
         return answer_contexts.sweep_contexts(graph, queries, options, seeds=seeds, progress=progress,
                                               cache=self.renderings)
 
-    def format_markers(self, graph: Graph, query: Query, seeds: Seeds, **options) -> pd.DataFrame:
-        return format_markers.format_markers(graph, query, seeds, cache=self.renderings, **options)
+    def format_markers(self, graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], ordering: str,
+                       layout: str, tokenizer: str = DEFAULT_TOKENIZER_NAME, hops: int = 2,
+                       progress: Progress | None = None) -> pd.DataFrame:
+        """Per format: D_k(S) and the full text's budgeted tokens (the analysis pages' markers)."""
+        return format_markers.format_markers(graph, query, seeds, formats=formats, ordering=ordering, layout=layout,
+                                             tokenizer=tokenizer, hops=hops, progress=progress, cache=self.renderings)
 
-    def format_anatomies(self, graph: Graph, query: Query, seeds: Seeds, **options) -> list[Anatomy]:
-        return format_anatomies.format_anatomies(graph, query, seeds, cache=self.renderings, **options)
+    def format_anatomies(self, graph: Graph, query: Query, seeds: Seeds, *, formats: Sequence[str], ordering: str,
+                         layout: str, tokenizer: str, budget: int | None = None, policy: str = "record",
+                         marker: bool = False, progress: Progress | None = None) -> list[Anatomy]:
+        """Each format's token anatomy, of its complete text (budget None) or of its cut at the budget."""
+        return format_anatomies.format_anatomies(graph, query, seeds, formats=formats, ordering=ordering,
+                                                 layout=layout, tokenizer=tokenizer, budget=budget, policy=policy,
+                                                 marker=marker, progress=progress, cache=self.renderings)
 
     def count_caps(self, spec: SweepSpec, caps: Sequence[int], *, kind: str = "edges",
                    tokenizer_names: Sequence[str] | None = None) -> tuple[CapCost, ...]:
