@@ -32,10 +32,6 @@ from dashboard.views.markdown_text import escape_markdown
 from dashboard.views.tables import show_table
 
 # Cost stability (core.analysis.cost_stability), shown on graphs below the large-graph threshold: max/min tokens
-# Up to this many nodes and edges the tokenizer table is counted at once (the reference sample's 131 units: 0.6 s
-# once the tokenizers are loaded); above it, when asked: 6,011 units took 30 s before.
-TOKENIZERS_AT_ONCE_UNITS = 1_000
-
 STABILITY_COLUMNS = {
     "relabel max/min": "Largest over smallest token count of the complete text when only the node ids change: as "
                        "given, opaque ids (id-3f2a9c1b) and numbers (0, 1, 2, ...). 1.00: names do not move the cost.",
@@ -73,10 +69,7 @@ def show() -> None:
     count_caps_section(selection)  # these two count only when opened, as cost stability does
     estimator_section(selection)
     st.subheader("Every tokenizer side by side")
-    if len(graph.nodes) + len(graph.edges) <= TOKENIZERS_AT_ONCE_UNITS:
-        tokenizer_section(every_tokenizer(graph))
-    else:
-        tokenizers_on_request(graph)
+    tokenizers_on_request(graph)  # loading the other vocabularies was 2.5 of a first open's 5.7 s CPU
 
 
 def large_graph(selection) -> None:
@@ -104,7 +97,8 @@ def large_graph(selection) -> None:
 
 
 def tokenizers_on_request(graph) -> None:
-    """Every format under every tokenizer, counted when the reader asks (a 2,000-service graph took 30 s)."""
+    """Every format under every tokenizer, counted when the reader asks: loading the vocabularies takes seconds and
+    about 450 MB (2.5 s of the reference sample's first open), and a 2,000-service graph took 30 s."""
     table = measured(("tokenizer table", graph.content_key), FORMATS.names(),
                      lambda name: alone(graph, name, lambda: tokens_per_format(graph, formats=[name])),
                      what="Counting every format with every tokenizer", ask="Count with every tokenizer",
@@ -282,26 +276,6 @@ def format_section(selection, summary: pd.DataFrame) -> None:
     figure.update_yaxes(tickformat=TOKENS_D3, title="tokens")
     figure.update_layout(xaxis_title=None, legend_title=None)
     st.plotly_chart(figure, width="stretch", key="tokens_chart")
-
-
-def every_tokenizer(graph) -> pd.DataFrame:
-    """Every format counted by each tokenizer, one tokenizer at a time, its name on screen meanwhile.
-
-    Why one at a time: loading every tokenizer takes seconds, and a click elsewhere (Contexts, straight after
-    opening the app) stops this page only when it next draws; between tokenizers it does.
-    """
-    status = st.empty()
-    columns = []
-    for name in TOKENIZERS.names():
-        status.caption(f"Counting every format with {name}…")
-        columns.append(_tokens_per_format(graph.content_key, graph, name))
-    status.empty()
-    return pd.concat(columns, axis=1)
-
-
-@st.cache_data(max_entries=128, show_spinner=False)
-def _tokens_per_format(content_key: str, _graph, tokenizer: str) -> pd.DataFrame:
-    return tokens_per_format(_graph, [tokenizer])
 
 
 def tokenizer_section(table: pd.DataFrame) -> None:

@@ -36,6 +36,24 @@ def on_page(app: AppTest, page: str) -> AppTest:
     return app
 
 
+def with_every_tokenizer(app: AppTest) -> AppTest:
+    """The Overview after the reader asked it to count every format with every tokenizer (no button to press when
+    an earlier test's session already counted this graph: the counts are kept for the server)."""
+    for item in app.button:
+        if item.label == "Count with every tokenizer":
+            item.click().run()
+            break
+    assert not app.exception, [item.value for item in app.exception]
+    return app
+
+
+def forget_measured_on_request() -> None:
+    """Let go of what the Overview measured when asked, so that a test sees it unasked again."""
+    from dashboard.measure_on_request import _rows
+
+    _rows.clear()
+
+
 def unescaped(markdown: str) -> str:
     """Markdown as the reader sees it (the app escapes Markdown characters in graph text)."""
     return re.sub(r"\\(.)", r"\1", markdown)

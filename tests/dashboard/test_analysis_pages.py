@@ -29,7 +29,7 @@ from core.retrieval.ordering import inputs_for
 from core.retrieval.seeds import Seeds
 from core.specs import RenderingSpec
 from core.tokens import TOKENIZERS
-from tests.dashboard.conftest import on_page, started
+from tests.dashboard.conftest import on_page, started, with_every_tokenizer
 
 PAGES = ("token_anatomy", "budget_survival", "orderings", "pareto", "exports")
 SAMPLE = default_sample()
@@ -211,7 +211,7 @@ def test_the_report_of_the_adversarial_sample_keeps_its_labels_as_text():
 def test_the_overview_shows_every_tokenizer_side_by_side_with_the_note():
     from core.analysis.tokenizer_comparison import tokens_per_format
 
-    app = on_page(started(), "overview")
+    app = with_every_tokenizer(on_page(started(), "overview"))
     shown = app.dataframe[1].value
     pd.testing.assert_frame_equal(shown, tokens_per_format(load_sample(SAMPLE.name)), check_dtype=False)
     assert any("stand-in counts (approximate" in item.value for item in app.caption)

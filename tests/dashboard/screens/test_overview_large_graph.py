@@ -128,8 +128,8 @@ def test_the_overview_draws_before_the_budgets_are_counted_and_contexts_after(sm
 
 
 def test_above_a_thousand_units_the_tokenizer_table_waits_to_be_asked_and_then_equals_cores():
-    # A generated graph over TOKENIZERS_AT_ONCE_UNITS but far below the large-graph threshold: the main table at
-    # once, every tokenizer only when asked (on 6,011 units it took 30 s before the page was idle).
+    # A generated graph far below the large-graph threshold: the main table at once, every tokenizer only when
+    # asked (on 6,011 units it took 30 s before the page was idle), as on every graph.
     app = started(source="generator", generator="services", services_services="300", services_noise_edges="700")
     assert not app.exception
     assert len(table_with(app, "round trip")) == len(FORMATS)  # the main table is drawn

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from core.formats import FORMATS
-from tests.dashboard.conftest import on_page, started
+from tests.dashboard.conftest import on_page, started, with_every_tokenizer
 
 
 def chart(app, key: str) -> dict:
@@ -14,7 +14,7 @@ def chart(app, key: str) -> dict:
 
 
 def test_the_ranking_heatmap_labels_every_format():
-    app = on_page(started(overview_tokenizers="true"), "overview")
+    app = with_every_tokenizer(on_page(started(), "overview"))
     figure = chart(app, "tokenizer_ranks")
     assert figure["layout"]["yaxis"]["tickvals"] == FORMATS.names()
 

@@ -5,16 +5,20 @@ from __future__ import annotations
 import pytest
 
 from core.analysis.tokenizer_comparison import format_ranks, tokens_per_format, winner_sentence
+from core.formats import FORMATS
 from core.io.samples import default_sample, load_sample
 from core.tokens import MODELS, TOKENIZERS
-from tests.dashboard.conftest import started
+from tests.dashboard.conftest import forget_measured_on_request, started, with_every_tokenizer
 
 
-def test_the_sidebar_offers_every_tokenizer_and_model_and_overview_compares_them_all():
+def test_the_sidebar_offers_every_tokenizer_and_model_and_overview_compares_them_all_when_asked():
+    forget_measured_on_request()
     app = started()
     assert not app.exception, [item.value for item in app.exception]
     assert app.sidebar.selectbox(key="tokenizer").options == TOKENIZERS.names()
     assert app.sidebar.selectbox(key="model").options == [MODELS.get(name).title for name in MODELS]
+    assert not [item for item in app.dataframe if "cl100k_base" in item.value.columns]  # nothing counted unasked
+    with_every_tokenizer(app)
     expected = tokens_per_format(load_sample(default_sample().name))
     table = app.dataframe[1].value  # after the format table: every tokenizer, then the ranks
     assert list(table.columns) == TOKENIZERS.names()
@@ -25,20 +29,19 @@ def test_the_sidebar_offers_every_tokenizer_and_model_and_overview_compares_them
     assert any(item.value.replace("\\", "") == sentence for item in app.markdown)
 
 
-def test_the_overview_counts_one_tokenizer_at_a_time_so_a_click_elsewhere_need_not_wait_for_all(monkeypatch):
-    import streamlit as st
-
+def test_the_overview_loads_no_other_tokenizer_until_asked(monkeypatch):
     from core.analysis import tokenizer_comparison
 
     asked = []
     counted = tokenizer_comparison.tokens_per_format
     monkeypatch.setattr(tokenizer_comparison, "tokens_per_format",
-                        lambda graph, tokenizers=None, formats=None: asked.append(tokenizers) or counted(
+                        lambda graph, tokenizers=None, formats=None: asked.append(formats) or counted(
                             graph, tokenizers, formats))
-    st.cache_data.clear()
+    forget_measured_on_request()
     app = started()
-    assert asked == [[name] for name in TOKENIZERS.names()]  # each a call of its own, the page drawn between
-    assert not any(item.value.startswith("Counting every format with") for item in app.caption)  # done, gone
+    assert asked == []  # the first open counts with the sidebar's tokenizer alone
+    with_every_tokenizer(app)
+    assert len(asked) == len(FORMATS) and all(len(formats) == 1 for formats in asked)  # a format at a time
 
 
 def test_picking_a_model_sets_its_tokenizer_and_a_stand_in_is_marked_approximate():
