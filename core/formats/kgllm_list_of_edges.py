@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from core.errors import FormatError
 from core.formats.base import Format, Record, RecordText, Rendering, record_memo
 from core.formats.decoding import decoded_graph
-from core.formats.kgllm_presenter import LOST_BY_LABEL, Pair, digraph_order, labels, place_lone_nodes
+from core.formats.kgllm_presenter import LOST_BY_LABEL, Pair, digraph_order, empty_record, labels, place_lone_nodes
 from core.graph.model import Edge, Graph
-from core.graph.units import NodeUnit, Unit
+from core.graph.units import Unit
 
 NAME = "kgllm_list_of_edges"
 PREAMBLE = "Edges: [\n"
@@ -42,10 +42,6 @@ def _pair_record(pair: Pair, names: dict[str, str], lead: str) -> Record:
     return record.add(")").build(*pair.keys)
 
 
-def _empty(unit: NodeUnit) -> Record:
-    return Record("", (unit.key,))
-
-
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     names = labels(graph)
     memo = record_memo(graph, NAME)  # a record depends on its pair and on being the first line or not
@@ -55,7 +51,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
     written = False  # has an edge line been written: the next one follows ",\n"
     for subject in subjects:
         if subject.node is not None:
-            records.append(_empty(subject.node))
+            records.append(empty_record(subject.node))
             targets.append(None)
         for pair in subject.pairs:
             lead = ",\n" if written else ""
@@ -66,7 +62,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
                 record = memo[variant] = _pair_record(pair, names, lead)
             records.append(record)
             targets.append(pair.target)
-    records = place_lone_nodes(records, lone, targets, _empty)
+    records = place_lone_nodes(records, lone, targets, empty_record)
     return Rendering(NAME, PREAMBLE, tuple(records), tuple(CLOSING for _ in range(len(records) + 1)))
 
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from core.errors import FormatError
+from core.formats.base import Record, record_memo
 from core.formats.decoding import decoded_graph
 from core.formats.untyped_pairs import PLACEHOLDER_TYPE
 from core.graph.derived import derived
@@ -212,3 +213,36 @@ def graph_from_rdf(entities: dict[str, str | None], relations: dict[str, str], t
                               "declare each ex:R<n> with `a rdf:Property` and its rdfs:label")
         edges.append(Edge(urllib.parse.unquote(subject), relations[predicate], urllib.parse.unquote(target)))
     return decoded_graph(nodes, edges)
+
+
+def empty_record(unit: NodeUnit) -> Record:
+    """A node unit's record in the list and structured texts, which write no node."""
+    return Record("", (unit.key,))
+
+
+def structured_records(graph: Graph, units: Sequence[Unit], format_name: str, by_name: bool,
+                       pair_record: Callable[[str, str, Pair, str, int], Record]) -> list[Record]:
+    """The records of a structured text (JSON or YAML: head -> relation -> [tails]) in the generator's order.
+
+    A pair's record depends on its place: 0 a later tail of its relation, 1 the first tail of a later relation,
+    2 the first tail of a later head, 3 the document's first tail (`pair_record(head, relation, pair, tail,
+    place)` writes it); node units write nothing, and the lone ones go where the generator's graph put them."""
+    names = labels(graph)
+    memo = record_memo(graph, format_name)
+    subjects, lone = digraph_order(units)
+    records: list[Record] = []
+    targets: list[str | None] = []
+    written = False  # has a tail been written: a later head then closes the one before
+    for group in label_groups(names, subjects, by_name=by_name):
+        records.extend(empty_record(unit) for unit in group.nodes)
+        targets.extend(None for _ in group.nodes)
+        for relation_index, (relation, pairs) in enumerate(group.relations):
+            for pair_index, pair in enumerate(pairs):
+                place = 0 if pair_index else 1 if relation_index else 2 if written else 3
+                written = True
+                record = memo.get((pair, place))
+                if record is None:
+                    record = memo[pair, place] = pair_record(group.label, relation, pair, names[pair.target], place)
+                records.append(record)
+                targets.append(pair.target)
+    return place_lone_nodes(records, lone, targets, empty_record)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from core.formats.base import Format, Record, RecordText, Rendering, record_memo
+from core.formats.base import Format, Record, RecordText, Rendering
 from core.formats.decoding import decoded_graph, expect_list, expect_object, expect_string, parse_json
-from core.formats.kgllm_presenter import LOST_BY_LABEL, Pair, digraph_order, label_groups, labels, place_lone_nodes
+from core.formats.kgllm_presenter import LOST_BY_LABEL, Pair, structured_records
 from core.graph.model import Edge, Graph
-from core.graph.units import NodeUnit, Unit
+from core.graph.units import Unit
 
 NAME = "kgllm_structured_json"
 _HEAD = "\n  "
@@ -47,31 +47,8 @@ def _pair_record(head: str, relation: str, pair: Pair, tail: str, place: int) ->
     return record.add(_string(tail), "node_id").build(*pair.keys)
 
 
-def _empty(unit: NodeUnit) -> Record:
-    return Record("", (unit.key,))
-
-
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    names = labels(graph)
-    memo = record_memo(graph, NAME)
-    subjects, lone = digraph_order(units)
-    records: list[Record] = []
-    targets: list[str | None] = []
-    written = False  # has a tail been written: a later head then closes the one before
-    for group in label_groups(names, subjects, by_name=False):
-        records.extend(_empty(unit) for unit in group.nodes)
-        targets.extend(None for _ in group.nodes)
-        for relation_index, (relation, pairs) in enumerate(group.relations):
-            for pair_index, pair in enumerate(pairs):
-                place = 0 if pair_index else 1 if relation_index else 2 if written else 3
-                written = True
-                variant = (pair, place)
-                record = memo.get(variant)
-                if record is None:
-                    record = memo[variant] = _pair_record(group.label, relation, pair, names[pair.target], place)
-                records.append(record)
-                targets.append(pair.target)
-    records = place_lone_nodes(records, lone, targets, _empty)
+    records = structured_records(graph, units, NAME, False, _pair_record)
     return Rendering(NAME, "{", tuple(records), tuple(_closings(records)))
 
 

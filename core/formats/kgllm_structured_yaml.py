@@ -17,12 +17,12 @@ from collections.abc import Sequence
 import yaml
 
 from core.errors import FormatError
-from core.formats.base import Format, Record, Rendering, record_memo
-from core.formats.kgllm_presenter import LOST_BY_LABEL, Pair, digraph_order, label_groups, labels, place_lone_nodes
+from core.formats.base import Format, Record, Rendering
+from core.formats.kgllm_presenter import LOST_BY_LABEL, Pair, structured_records
 from core.formats.kgllm_structured_json import graph_from_document
 from core.formats.yaml_format import YAML_LINE_BREAKS, _load_without_aliases
 from core.graph.model import Graph
-from core.graph.units import NodeUnit, Unit
+from core.graph.units import Unit
 
 NAME = "kgllm_structured_yaml"
 EMPTY = "{}\n"
@@ -50,31 +50,8 @@ def _pair_record(head: str, relation: str, pair: Pair, tail: str, place: int) ->
     return Record(full[len(base):], pair.keys)
 
 
-def _empty(unit: NodeUnit) -> Record:
-    return Record("", (unit.key,))
-
-
 def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
-    names = labels(graph)
-    memo = record_memo(graph, NAME)
-    subjects, lone = digraph_order(units)
-    records: list[Record] = []
-    targets: list[str | None] = []
-    written = False  # has a tail been written
-    for group in label_groups(names, subjects, by_name=True):
-        records.extend(_empty(unit) for unit in group.nodes)
-        targets.extend(None for _ in group.nodes)
-        for relation_index, (relation, pairs) in enumerate(group.relations):
-            for pair_index, pair in enumerate(pairs):
-                place = 0 if pair_index else 1 if relation_index else 2 if written else 3
-                written = True
-                variant = (pair, place)
-                record = memo.get(variant)
-                if record is None:
-                    record = memo[variant] = _pair_record(group.label, relation, pair, names[pair.target], place)
-                records.append(record)
-                targets.append(pair.target)
-    records = place_lone_nodes(records, lone, targets, _empty)
+    records = structured_records(graph, units, NAME, True, _pair_record)
     closings = [EMPTY]
     for record in records:
         closings.append("" if record.text or not closings[-1] else EMPTY)
