@@ -191,31 +191,17 @@ def draw_advice(advice: Advice) -> None:
     if not advice.answers:  # "Use X" at accuracy 0% would recommend a choice that answers nothing
         draw_nothing_answers(advice)
         return
-    best, runner = advice.best, advice.runner_up
+    best = advice.best
     st.success(f"**Use {escape_markdown(best.name)}** at {advice.budget:,} tokens ({advice.tokenizer}, "
                f"{advice.questions:,} question{'s' if advice.questions != 1 else ''}).")
     st.markdown(f"**Why:** {escape_markdown(advice.reason)}")
     first, second, third = st.columns(3)
-    low, high = best.interval
-    first.metric("Traversal accuracy", share(best.traversal_accuracy),
-                 delta=None if advice.accuracy_margin is None else accuracy_words(advice.accuracy_margin),
-                 delta_color="normal" if advice.accuracy_margin else "off",
-                 delta_arrow="auto" if advice.accuracy_margin else "off",
-                 help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
+    accuracy_metric(first, advice)
     second.metric("Reached from", f"{best.reach_budget:,} tokens",
                   help="the smallest budget from which this accuracy is reached")
-    third.metric("Budgeted tokens", whole(best.budgeted_tokens),
-                 delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off",
-                 delta_arrow="off")
-    if advice.tied:
-        plural = "s" if advice.questions != 1 else ""
-        st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")
-    if runner is not None:
-        st.markdown(f"**Runner-up** (best in another format): {escape_markdown(runner.name)} — accuracy "
-                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])})"
-                    f"{_reached(runner)}, evidence survival "
-                    f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
-    draw_rest(advice, (best, runner))
+    tokens_metric(third, advice)
+    tie_and_runner_up(advice, reached=True)
+    draw_rest(advice, (best, advice.runner_up))
 
 
 def draw_first_advice(advice: Advice) -> None:
@@ -232,29 +218,52 @@ def draw_first_advice(advice: Advice) -> None:
                 f"{escape_markdown(choice.name)} — evidence survival {share(choice.evidence_survival)}, "
                 f"{whole(choice.budgeted_tokens)} tokens" for choice in advice.most_evidence) + ".")
         return
-    best, runner = advice.best, advice.runner_up
-    st.success(f"**Best at {advice.budget:,} tokens so far: {escape_markdown(best.name)}** ({advice.tokenizer}, "
-               f"{advice.questions:,} question{plural}).")
+    st.success(f"**Best at {advice.budget:,} tokens so far: {escape_markdown(advice.best.name)}** "
+               f"({advice.tokenizer}, {advice.questions:,} question{plural}).")
     first, second = st.columns(2)
+    accuracy_metric(first, advice)
+    tokens_metric(second, advice)
+    tie_and_runner_up(advice, reached=False)
+    baselines(advice, reached=False)
+
+
+def accuracy_metric(column, advice: Advice) -> None:
+    """The pick's traversal accuracy, its margin over the runner-up and its 95% interval."""
+    best = advice.best
     low, high = best.interval
-    first.metric("Traversal accuracy", share(best.traversal_accuracy),
-                 delta=None if advice.accuracy_margin is None else accuracy_words(advice.accuracy_margin),
-                 delta_color="normal" if advice.accuracy_margin else "off",
-                 delta_arrow="auto" if advice.accuracy_margin else "off",
-                 help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
-    second.metric("Budgeted tokens", whole(best.budgeted_tokens),
+    column.metric("Traversal accuracy", share(best.traversal_accuracy),
+                  delta=None if advice.accuracy_margin is None else accuracy_words(advice.accuracy_margin),
+                  delta_color="normal" if advice.accuracy_margin else "off",
+                  delta_arrow="auto" if advice.accuracy_margin else "off",
+                  help=f"{best.correct:,} of {best.questions:,} questions; 95% interval {share(low)}-{share(high)}")
+
+
+def tokens_metric(column, advice: Advice) -> None:
+    """The pick's budgeted tokens and its margin over the runner-up."""
+    column.metric("Budgeted tokens", whole(advice.best.budgeted_tokens),
                   delta=None if advice.token_margin is None else token_words(advice.token_margin), delta_color="off",
                   delta_arrow="off")
+
+
+def tie_and_runner_up(advice: Advice, *, reached: bool) -> None:
+    """A tie within noise, and the runner-up's line (with the budget it is reached from when that was measured)."""
     if advice.tied:
+        plural = "s" if advice.questions != 1 else ""
         st.info(f"Tied within noise on {advice.questions:,} question{plural}: picked by cost.", icon="⚖️")
+    runner = advice.runner_up
     if runner is not None:
         st.markdown(f"**Runner-up** (best in another format): {escape_markdown(runner.name)} — accuracy "
-                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])}), "
-                    f"evidence survival {share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
+                    f"{share(runner.traversal_accuracy)} ({share(runner.interval[0])}-{share(runner.interval[1])})"
+                    f"{_reached(runner) if reached else ''}, evidence survival "
+                    f"{share(runner.evidence_survival)}, {whole(runner.budgeted_tokens)} tokens.")
+
+
+def baselines(advice: Advice, *, reached: bool) -> None:
+    """The baselines' accuracies: shown beside the pick, never picked."""
     if advice.baselines:
         st.markdown("**Baselines** (random or reading the answer; never picked): " + "; ".join(
             f"{escape_markdown(choice.name)} — accuracy {share(choice.traversal_accuracy)}"
-            for choice in advice.baselines) + ".")
+            f"{_reached(choice) if reached else ''}" for choice in advice.baselines) + ".")
 
 
 def _reached(choice: Choice) -> str:
@@ -287,10 +296,7 @@ def draw_nothing_answers(advice: Advice) -> None:
 
 def draw_rest(advice: Advice, priced) -> None:
     """The baselines, warnings, cost per question and every candidate at the budget."""
-    if advice.baselines:
-        st.markdown("**Baselines** (random or reading the answer; never picked): " + "; ".join(
-            f"{escape_markdown(choice.name)} — accuracy {share(choice.traversal_accuracy)}{_reached(choice)}"
-            for choice in advice.baselines) + ".")
+    baselines(advice, reached=True)
     for warning in advice.warnings:
         st.warning(escape_markdown(warning), icon="⚠️")
     costs = [choice for choice in priced if choice is not None and choice.cost is not None]
