@@ -16,11 +16,10 @@ from collections.abc import Sequence
 
 import yaml
 
-from core.errors import FormatError
 from core.formats.base import Format, Record, Rendering
 from core.formats.kgllm_presenter import LOST_BY_LABEL, Pair, structured_records
 from core.formats.kgllm_structured_json import graph_from_document
-from core.formats.yaml_format import YAML_LINE_BREAKS, _load_without_aliases
+from core.formats.yaml_format import YAML_LINE_BREAKS, read_document
 from core.graph.model import Graph
 from core.graph.units import Unit
 
@@ -59,17 +58,7 @@ def render(graph: Graph, units: Sequence[Unit]) -> Rendering:
 
 
 def decode(text: str) -> Graph:
-    try:
-        document = _load_without_aliases(text)  # the yaml format's safe loader
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
-        raise FormatError(f"invalid YAML: {error.problem or error.context}",
-                          f"line {line} column {mark.column + 1}" if mark else "document",
-                          "check the indentation and quoting", line=line) from None
-    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
-        raise FormatError(f"invalid YAML: {str(error)[:120]}", "document", "check the indentation and quoting") from None
-    return graph_from_document(document)
+    return graph_from_document(read_document(text))  # read as the yaml format reads (no aliases)
 
 
 FORMAT = Format(

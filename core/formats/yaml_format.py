@@ -197,9 +197,10 @@ def _refuse_aliases(root: yaml.Node) -> None:
             stack.extend(item for pair in node.value for item in pair)
 
 
-def decode(text: str) -> Graph:
+def read_document(text: str) -> object:
+    """The YAML document, read safely (no aliases), every failure a FormatError that says where."""
     try:
-        document = _load_without_aliases(text)
+        return _load_without_aliases(text)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
@@ -209,7 +210,10 @@ def decode(text: str) -> Graph:
     except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as error:
         raise FormatError(f"invalid YAML: {str(error)[:120]}", "document",
                           "check the indentation and quoting") from None
-    return graph_from_document(document)
+
+
+def decode(text: str) -> Graph:
+    return graph_from_document(read_document(text))
 
 
 def _place(key: str) -> tuple[str, str | None]:
