@@ -146,6 +146,8 @@ def label_groups(names: dict[str, str], subjects: Sequence[Subject], by_name: bo
 
 # --- the relation table and the RDF names (rdf_turtle3, json_ld3) ---
 
+# IRIs the texts write as names (the generator's own), never fetched: the JSON-LD context is written inline and the
+# decoders read the texts themselves, so nothing here reaches the network.
 NAMESPACE = "http://example.org/countries#"
 RDF_NAMESPACE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS_NAMESPACE = "http://www.w3.org/2000/01/rdf-schema#"
