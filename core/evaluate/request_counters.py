@@ -41,8 +41,13 @@ def family_counter(family: str) -> RequestCounter | None:
     return RequestCounter(f"{family} ({tokenizer.name} under its chat template {template.name})", count)
 
 
-def endpoint_counter(model: str, encoding: str, family: str | None = None) -> tuple[RequestCounter | None, str]:
-    """The counter for an endpoint serving `model` (see the module's order), and a line saying which it is."""
+CLI_ASK = "give --model-family NAME, or --encoding gguf:PATH for a local GGUF model"
+
+
+def endpoint_counter(model: str, encoding: str, family: str | None = None, *,
+                     ask: str = CLI_ASK) -> tuple[RequestCounter | None, str]:
+    """The counter for an endpoint serving `model` (see the module's order), and a line saying which it is (`ask`:
+    how the user names the model's family where the lab does not know the model, in the words of their surface)."""
     if is_gguf_name(encoding):
         from_file = request_counter(gguf_path(encoding))
         return from_file, f"prompt tokens counted as the model reads them: {from_file.name}"
@@ -62,7 +67,6 @@ def endpoint_counter(model: str, encoding: str, family: str | None = None) -> tu
     elif model in READERS:
         return None, f"prompt tokens counted on the message text with {encoding}, as the reference readers count them"
     else:
-        why = (f"the lab does not know model {model!r} (give --model-family NAME, or --encoding gguf:PATH for a "
-               "local GGUF model)")
+        why = f"the lab does not know model {model!r} ({ask})"
     return None, (f"prompt tokens counted on the message text with {encoding}, not as the model reads them: {why}; "
                   "the server's reported count is the billed one")

@@ -119,7 +119,7 @@ def endpoint_settings(tokenizer: str) -> tuple[str, Endpoint | None, str | None,
                               format_func=lambda name: "from the model's name" if name is None else name,
                               help="Whose tokenizer and chat template count each request's prompt tokens, so "
                                    "that the stored count equals the one the server reports.")
-    counter, counted = endpoint_counter(model, tokenizer, family)
+    counter, counted = endpoint_counter(model, tokenizer, family, ask="choose its Model family")
     source = right.radio("API key", ["environment variable", "password field"], key="answers_key_source",
                          horizontal=True, help="Neither is ever written to the run store or a log.")
     typed = None
