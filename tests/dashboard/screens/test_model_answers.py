@@ -17,7 +17,7 @@ from core.io.samples import sample_names
 from core.prompt.pricing import PriceTable
 from dashboard.views.markdown_text import escape_markdown
 from tests.core.evaluate.conftest import loopback_only  # noqa: F401  (autouse: loopback connections only)
-from tests.dashboard.conftest import on_page, started
+from tests.dashboard.conftest import on_page, started, unescaped
 
 KEY = "sk-page-test-9d2e-never-stored"
 STORE = DEFAULT_PATH.name  # the page offers the stores in the server's folder: the test's folder, below
@@ -88,6 +88,14 @@ def test_an_endpoint_with_a_session_key_answers_and_the_key_is_not_stored(tmp_pa
     assert received > 0 and "0 failed" in app.success[0].value
     stored = b"".join(path.read_bytes() for path in tmp_path.iterdir())
     assert KEY.encode() not in stored and b"first-k" in stored
+
+
+def test_an_unknown_typed_model_is_counted_on_its_text_and_the_page_says_how_to_name_its_family(tmp_path):
+    app = page(tmp_path)
+    app.radio(key="answers_reader").set_value("endpoint").run()
+    said = unescaped(" ".join(item.value for item in app.caption))
+    assert "not as the model reads them: the lab does not know model 'llama3.2' (choose its Model family)" in said
+    assert "--model-family" not in said
 
 
 def test_a_typed_endpoint_of_a_named_family_stores_prompt_tokens_as_that_model_reads_them(tmp_path):
