@@ -207,7 +207,7 @@ def draw_advice(advice: Advice) -> None:
 def draw_first_advice(advice: Advice) -> None:
     """The verdict at the budget alone, labelled so: the pick (or that nothing answers) by core's rule, its accuracy
     and tokens, the runner-up and the baselines, and no budget they are reached from (that needs the other budgets)."""
-    st.info(AT_BUDGET_NOTE, icon="⏳")
+    st.info(AT_BUDGET_NOTE, icon=":material/hourglass_empty:")  # an emoji font may be missing
     plural = "s" if advice.questions != 1 else ""
     if not advice.answers:
         st.warning(f"Nothing answers {'the question' if advice.questions == 1 else 'the questions'} at "
