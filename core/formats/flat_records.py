@@ -52,19 +52,31 @@ def _with_properties(record: dict[str, FlatValue], properties, fields: tuple[str
     return record
 
 
-def section_fields(memo: dict[Hashable, Record], graph: Graph, section: str) -> tuple[str, ...] | None:
-    """The fields of a section's table when every record of the graph's section has the same fields and no
-    nested object (TOON's tabular arrays), in the order of its first record; None otherwise."""
-    def build() -> tuple[str, ...] | None:
+# A tabular header's field: a name, or a nested object's name with its fields (TOON folds `properties{a,b}`).
+Field = str | tuple[str, tuple[str, ...]]
+
+
+def section_fields(memo: dict[Hashable, Record], graph: Graph, section: str) -> tuple[Field, ...] | None:
+    """The fields of a section's table when every record of the graph's section has the same fields, and a nested
+    object (`properties`, where a property is named like a field) the same non-empty fields in every record: TOON's
+    tabular arrays, as toon_format 1.2 folds them. In the order of the first record; None otherwise."""
+    def shape(record: dict) -> tuple[Field, ...]:
+        return tuple((key, tuple(value)) if isinstance(value, dict) else key for key, value in record.items())
+
+    def same(one: tuple[Field, ...], other: tuple[Field, ...]) -> bool:
+        def key_sets(fields: tuple[Field, ...]) -> set:
+            return {(field[0], frozenset(field[1])) if isinstance(field, tuple) else field for field in fields}
+        return key_sets(one) == key_sets(other)
+
+    def build() -> tuple[Field, ...] | None:
         records = ([node_record(graph, node) for node in graph.nodes] if section == "nodes"
                    else [edge_record(graph, edge) for edge in graph.edges])
         if not records:
             return None
-        first = tuple(records[0])
-        keys = set(first)
-        if any(set(record) != keys or (NESTED in record and isinstance(record[NESTED], dict)) for record in records):
-            return None
-        return first
+        first = shape(records[0])
+        if any(isinstance(field, tuple) and not field[1] for field in first):
+            return None  # an empty nested object is written as a list item, not folded
+        return first if all(same(shape(record), first) for record in records[1:]) else None
 
     return memo_table(memo, f"{section} fields", build)
 

@@ -10,7 +10,8 @@ The document is `toon_format.encode({"nodes": [...], "edges": [...]})` of the fl
 `core.formats.flat_records` (id, type, then each property as its own field; source, target, relation,
 then properties), byte for byte, in the order the units are given: a section whose records all have the
 same fields is a tabular array with a `{fields}` header (in its first record's order, across the whole
-graph), any other a list of `- key: value` items; an empty graph section is `nodes: []`. The ISONGraph
+graph; a nested `properties` object with the same fields in every record folds into it as
+`properties{a,b}`, as the package folds it), any other a list of `- key: value` items; an empty graph section is `nodes: []`. The ISONGraph
 benchmark's TOON cells are this text (a test counts its seven graphs against the published table).
 
 Every header's `[N]` counts the rows the document holds, so every record prefix is strict TOON
@@ -29,7 +30,7 @@ import toon_format
 
 from core.errors import FormatError
 from core.formats.base import AtomKind, Format, Record, RecordText, Rendering, nodes_then_edges, record_memo
-from core.formats.flat_records import FlatValue, edge_record, node_record, records_graph, section_fields
+from core.formats.flat_records import Field, FlatValue, edge_record, node_record, records_graph, section_fields
 from core.graph.model import Edge, Graph, Node, PropertyValue
 from core.graph.units import Unit
 
@@ -49,9 +50,11 @@ def cell(value: PropertyValue) -> str:
     return toon_format.dumps([value])[len("[1]: "):]
 
 
-def _fields_text(fields: tuple[str, ...]) -> str:
-    """`{a,b}` as the package writes a tabular header's fields (quoting a field that needs it)."""
-    line = toon_format.encode({"x": [dict.fromkeys(fields, 0)]}).split("\n", 1)[0]
+def _fields_text(fields: tuple[Field, ...]) -> str:
+    """`{a,b}` (or `{a,properties{b,c}}`) as the package writes a tabular header's fields (quoting where needed)."""
+    record = dict(((field[0], dict.fromkeys(field[1], 0)) if isinstance(field, tuple) else (field, 0))
+                  for field in fields)
+    line = toon_format.encode({"x": [record]}).split("\n", 1)[0]
     return line[len("x[1]"):-1]
 
 
@@ -59,23 +62,34 @@ def _values(graph: Graph, unit: Unit) -> dict[str, FlatValue]:
     return node_record(graph, unit.node) if unit.is_node else edge_record(graph, unit.edge)
 
 
-def _row(values: dict[str, FlatValue], fields: tuple[str, ...] | None, lead: str) -> RecordText:
+def _cells(values: dict[str, FlatValue], fields: tuple[Field, ...]) -> list[tuple[PropertyValue, AtomKind]]:
+    """A tabular row's scalars in its header's order, a folded object's fields in place (section_fields)."""
+    cells: list[tuple[PropertyValue, AtomKind]] = []
+    for field in fields:
+        if isinstance(field, tuple):
+            nested = cast(dict, values[field[0]])
+            cells.extend((nested[key], "property_value") for key in field[1])
+        else:
+            cells.append((cast(PropertyValue, values[field]), _KINDS.get(field, "property_value")))
+    return cells
+
+
+def _row(values: dict[str, FlatValue], fields: tuple[Field, ...] | None, lead: str) -> RecordText:
     record = RecordText().add(lead)
     if fields is None:  # a list item, written by the package itself
         item = toon_format.encode({"x": [values, 0]})  # a mixed list: the record as a list item, then "- 0"
         return record.add(item[len("x[2]:"):-len(_ROW + "- 0")])
     record.add(_ROW)
-    for index, field in enumerate(fields):
-        value = cast(PropertyValue, values[field])  # a tabular row's fields are scalars (section_fields)
-        record.add("," if index else "").add(cell(value), _KINDS.get(field, "property_value"))
+    for index, (value, kind) in enumerate(_cells(values, fields)):
+        record.add("," if index else "").add(cell(value), kind)
     return record
 
 
-def _header(section: str, count: int, fields: tuple[str, ...] | None) -> str:
+def _header(section: str, count: int, fields: tuple[Field, ...] | None) -> str:
     return f"{section}[{count}]{_fields_text(fields) if fields is not None else ''}:"
 
 
-def _layout(memo: dict[Hashable, Record], graph: Graph) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+def _layout(memo: dict[Hashable, Record], graph: Graph) -> tuple[tuple[Field, ...] | None, tuple[Field, ...] | None]:
     return section_fields(memo, graph, "nodes"), section_fields(memo, graph, "edges")
 
 
